@@ -10,7 +10,7 @@ record SummaryLabels(String clocksWarning, String headerStart, String headerTo, 
 
     static final SummaryLabels EN = new SummaryLabels(
         "\nDirectional delays may be inaccurate due to out of sync clocks!\n",
-        "\n--- twping statistics from [", "] to [", "first:\t", "last:\t",
+        "\n--- twping statistics from [", " to [", "first:\t", "last:\t",
         " sent, ", " lost (", "%), ", " send duplicates, ", " reflect duplicates\n",
         "round-trip time min/median/max = ", "send time min/median/max = ",
         "reflect time min/median/max = ", "reflector processing time min/max = ",
@@ -21,7 +21,7 @@ record SummaryLabels(String clocksWarning, String headerStart, String headerTo, 
 
     static final SummaryLabels RU = new SummaryLabels(
         "\nЗадержки по направлениям могут быть неточны: часы не синхронизированы!\n",
-        "\n--- статистика twping от [", "] до [", "первый:\t", "последний:\t",
+        "\n--- статистика twping от [", " до [", "первый:\t", "последний:\t",
         " отправлено, ", " потеряно (", "%), ", " дубликатов отправки, ", " дубликатов отражения\n",
         "время туда-обратно мин/медиана/макс = ", "время туда мин/медиана/макс = ",
         "время обратно мин/медиана/макс = ", "время обработки на отражателе мин/макс = ",
