@@ -1,5 +1,6 @@
 package io.github.twping.crypto;
 
+import io.github.twping.protocol.Mode;
 import java.lang.foreign.MemorySegment;
 
 /**
@@ -39,6 +40,11 @@ public interface TestPacketCipher {
             case MODE_ENCRYPTED -> new EncryptedTestPacketCipher(requireKeys(keys));
             default -> throw new IllegalArgumentException("no TWAMP-Test cipher for mode " + modeBits);
         };
+    }
+
+    /** Returns the cipher for a negotiated {@link Mode}; same rules as {@link #forMode(int, TestSessionKeys)}. */
+    static TestPacketCipher forMode(Mode mode, TestSessionKeys keys) {
+        return forMode(mode.bits(), keys);
     }
 
     private static TestSessionKeys requireKeys(TestSessionKeys keys) {
