@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.OptionalLong;
+import java.util.function.Function;
 
 /**
  * Turns twping's argv into {@link TwpingOptions}, printing exactly what C twping 5.2.3 prints for every
@@ -86,6 +87,7 @@ public final class TwpingArgs {
     private final PrintStream out;
     private final PrintStream err;
     private final boolean posixlyCorrect;
+    private Function<String, Path> pathResolver = Path::of;
 
     /**
      * @param version        printed in the usage text ({@code Version: <version>}) and by {@code --version}
@@ -101,6 +103,17 @@ public final class TwpingArgs {
         this.out = out;
         this.err = err;
         this.posixlyCorrect = posixlyCorrect;
+    }
+
+    /**
+     * Sets how a typed {@code -k} path is opened (default {@link Path#of}); messages keep the typed text.
+     * For tests that replay recordings made in another directory.
+     *
+     * @return this
+     */
+    public TwpingArgs pathResolver(Function<String, Path> resolver) {
+        this.pathResolver = resolver;
+        return this;
     }
 
     /**
@@ -432,10 +445,10 @@ public final class TwpingArgs {
         };
     }
 
-    private static byte[] fromStore(String identity, String pfsFile, Messages msg) {
+    private byte[] fromStore(String identity, String pfsFile, Messages msg) {
         PassphraseStore.Opened opened;
         try {
-            opened = PassphraseStore.open(Path.of(pfsFile));
+            opened = PassphraseStore.open(pathResolver.apply(pfsFile), pfsFile);
         } catch (InvalidPathException e) {
             msg.error("Unable to open " + pfsFile + ": No such file or directory");
             return null;
