@@ -2,6 +2,7 @@ package io.github.twping.cli;
 
 import io.github.twping.config.PortRange;
 import io.github.twping.config.ScheduleSpec;
+import io.github.twping.schedule.ScheduleSlot;
 
 /**
  * Everything a twping run needs, parsed and validated from argv by {@link TwpingArgs}; the engine never
@@ -50,6 +51,10 @@ public record TwpingOptions(HostPort testAddress, HostPort serverAddress, Test t
     public record Test(long packetCount, ScheduleSpec schedule, double lossTimeoutSeconds, int paddingBytes,
                        boolean paddingGiven, double startDelaySeconds, double endDelaySeconds, int dscp,
                        PortRange portRange, String saveFile) {
+        /** @return the schedule slots (a new array each call) */
+        public ScheduleSlot[] scheduleSlots() {
+            return schedule.slots();
+        }
     }
 
     /**

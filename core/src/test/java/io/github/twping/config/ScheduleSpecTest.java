@@ -1,5 +1,6 @@
 package io.github.twping.config;
 
+import io.github.twping.schedule.ScheduleSlot;
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -36,6 +37,15 @@ class ScheduleSpecTest {
         assertEquals(0x100000000L, s.valueNtp(2));
         assertEquals(0x300000000L, s.valueNtp(4));
         assertEquals((long) Math.floor(0.01 * 4294967296.0), s.valueNtp(0));
+    }
+
+    @Test
+    void shouldExposeSlotRecords() {
+        ScheduleSlot[] slots = ScheduleSpec.parse("0.01f,0.02").spec().slots();
+        assertEquals(2, slots.length);
+        assertEquals(new ScheduleSlot(true, (long) Math.floor(0.01 * 4294967296.0)), slots[0]);
+        assertEquals(new ScheduleSlot(false, (long) Math.floor(0.02 * 4294967296.0)), slots[1]);
+        assertEquals(ScheduleSlot.DEFAULT, ScheduleSpec.defaultSchedule().slots()[0]);
     }
 
     @Test
