@@ -69,6 +69,8 @@ public final class TwpingArgs {
     private static final int SUMMARY_FILE_NAME_MAX = 47;
     private static final int MAX_PROMPT_BYTES = 255;
     private static final int IFNAME_MAX = 16;
+    /** Returned by the option handlers when parsing goes on. */
+    private static final int CONTINUE = Integer.MIN_VALUE;
 
     /** Outcome of {@link #parse}: options to run with, or the exit status after the messages were printed. */
     public sealed interface Result permits Parsed, Exit {
@@ -143,16 +145,16 @@ public final class TwpingArgs {
         State s = new State();
         int c;
         while ((c = getopt.next()) != GetOpt.END) {
-            Integer status = option(c, getopt.optarg(), s, msg);
-            if (status != null) {
+            int status = option(c, getopt.optarg(), s, msg);
+            if (status != CONTINUE) {
                 return new Exit(status);
             }
         }
         return finish(s, getopt.operands(), msg);
     }
 
-    /** Handles one option; @return an exit status to stop with, or null to continue. */
-    private Integer option(int c, String arg, State s, Messages msg) {
+    /** Handles one option; @return an exit status to stop with, or {@link #CONTINUE}. */
+    private int option(int c, String arg, State s, Messages msg) {
         switch (c) {
             case GetOpt.ERROR, 'h' -> {
                 return usage(msg, "", Messages.EXIT_OK);
@@ -272,10 +274,10 @@ public final class TwpingArgs {
                 return longOption(c, arg, s, msg);
             }
         }
-        return null;
+        return CONTINUE;
     }
 
-    private Integer longOption(int c, String arg, State s, Messages msg) {
+    private int longOption(int c, String arg, State s, Messages msg) {
         switch (c) {
             case OPT_SPIN -> {
                 OptionalLong v = CNumbers.parseUint32(arg);
@@ -337,7 +339,7 @@ public final class TwpingArgs {
             }
             default -> throw new IllegalStateException("option without handler: " + c);
         }
-        return null;
+        return CONTINUE;
     }
 
     private static double positiveFinite(String arg) {
