@@ -71,10 +71,22 @@ public record TwpingOptions(HostPort testAddress, HostPort serverAddress, Test t
      */
     public record Connection(int modeMask, String identity, byte[] passphrase, String sourceAddress,
                              String bindInterface, boolean zeroAddresses, AddressFamily family) {
+        /** Size of the KeyID field of Set-Up-Response; longer identities are cut (C behaviour). */
+        public static final int KEY_ID_BYTES = 80;
+
         /** @return a copy of the pass-phrase, or null */
         @Override
         public byte[] passphrase() {
             return passphrase == null ? null : passphrase.clone();
+        }
+
+        /** @return the identity as sent in the KeyID field: UTF-8, at most 80 bytes (null without identity) */
+        public byte[] keyIdBytes() {
+            if (identity == null) {
+                return null;
+            }
+            byte[] bytes = identity.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+            return bytes.length <= KEY_ID_BYTES ? bytes : java.util.Arrays.copyOf(bytes, KEY_ID_BYTES);
         }
     }
 

@@ -340,6 +340,15 @@ class TwpingArgsTest {
     }
 
     @Test
+    void shouldCutTheKeyIdTo80Bytes() {
+        stdin = "pw\n".getBytes(StandardCharsets.UTF_8);
+        TwpingOptions o = ok("-u", "k".repeat(100), "h");
+        assertEquals(100, o.connection().identity().length());
+        assertArrayEquals("k".repeat(80).getBytes(StandardCharsets.UTF_8), o.connection().keyIdBytes());
+        assertNull(ok("h").connection().keyIdBytes());
+    }
+
+    @Test
     void shouldProtectArraysFromCallers() {
         TwpingOptions o = ok("-a", "50", "h");
         o.output().percentiles()[0] = 1f;
