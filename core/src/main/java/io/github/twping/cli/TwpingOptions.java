@@ -100,8 +100,9 @@ public record TwpingOptions(HostPort testAddress, HostPort serverAddress, Test t
      * @param machine            {@code -M} machine summary (cleared by {@code -Q}/{@code -R})
      * @param quiet              {@code -Q}, also set by {@code -R}
      * @param verbose            {@code -v} per-packet lines (cleared by quiet or {@code -M})
-     * @param recordLimit        N of {@code -vN}: records processed (0 = all); stays in force when
-     *                           {@code verbose} was cleared (C quirk)
+     * @param recordLimit        N of {@code -vN}: records processed for the summaries and {@code -v} lines
+     *                           (0 = all); stays in force when {@code verbose} was cleared (C quirk:
+     *                           {@code -M -v5} summarises 5 records) but does not limit {@code -R} raw output
      * @param unixTimestamps     {@code -U}
      * @param units              {@code -n}: 'n', 'u', 'm' (default) or 's' (lower case)
      * @param percentiles        {@code -a} list as 32-bit floats (empty if none)
