@@ -28,6 +28,7 @@ final class LoopbackServer implements AutoCloseable, ServerPolicy, ControlSessio
     final CompletableFuture<ControlServerConnection> connection = new CompletableFuture<>();
     volatile int starts;
     volatile int count = 1024;
+    volatile AcceptCode admission = AcceptCode.ACCEPT;
     volatile Function<SessionRequest, SessionAcceptance> decider =
             r -> SessionAcceptance.accepted(18760, SessionIds.create(r.receiverAddress(), new SecureRandom()));
 
@@ -82,7 +83,7 @@ final class LoopbackServer implements AutoCloseable, ServerPolicy, ControlSessio
 
     @Override
     public AcceptCode authorize(ControlPeer peer) {
-        return AcceptCode.ACCEPT;
+        return admission;
     }
 
     @Override
