@@ -34,10 +34,15 @@ final class LoopbackServer implements AutoCloseable, ServerPolicy, ControlSessio
 
     LoopbackServer(int offeredModes, Map<String, byte[]> passphrases, SecureRandom random, int controlTimeoutMs)
             throws IOException {
+        this(InetAddress.getLoopbackAddress(), offeredModes, passphrases, random, controlTimeoutMs);
+    }
+
+    LoopbackServer(InetAddress bind, int offeredModes, Map<String, byte[]> passphrases, SecureRandom random,
+                   int controlTimeoutMs) throws IOException {
         this.offeredModes = offeredModes;
         this.passphrases = passphrases;
         listener = ServerSocketChannel.open();
-        listener.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+        listener.bind(new InetSocketAddress(bind, 0));
         ControlServerSettings settings = new ControlServerSettings(START_TIME_NTP, controlTimeoutMs, random);
         Thread t = new Thread(() -> {
             try (SocketChannel ch = listener.accept()) {
