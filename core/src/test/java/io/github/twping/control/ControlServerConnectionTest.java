@@ -281,4 +281,54 @@ class ControlServerConnectionTest {
             }
         }
     }
+
+    /** Recorded rejected runs: twampd's clear Server-Start with Accept 1 is reproduced byte for byte. */
+    @ParameterizedTest
+    @ValueSource(strings = {"error-bad-passphrase", "error-unknown-user"})
+    void shouldRejectRecordedBadCredentialsLikeTwampd(String name) throws Exception {
+        List<Segment> segs = ControlVectors.segments(name);
+        assertEquals(3, segs.size());
+        ServerGreeting g = new ServerGreeting().wrap(MemorySegment.ofArray(segs.get(0).bytes()));
+        byte[] challenge = new byte[16];
+        byte[] salt = new byte[16];
+        g.copyChallengeTo(challenge).copySaltTo(salt);
+        try (LoopbackServer server = new LoopbackServer(g.modes(), ALICE, new ScriptedRandom(challenge, salt), 10_000)) {
+            server.count = (int) g.count();
+            try (Socket s = connect(server)) {
+                InputStream in = s.getInputStream();
+                assertArrayEquals(segs.get(0).bytes(), in.readNBytes(64));
+                s.getOutputStream().write(segs.get(1).bytes());
+                assertArrayEquals(segs.get(2).bytes(), in.readNBytes(48));
+                assertEquals(-1, in.read());
+            }
+            assertEquals(name.equals("error-unknown-user") ? ControlCloseReason.UNKNOWN_IDENTITY
+                    : ControlCloseReason.INVALID_TOKEN, server.awaitClosed());
+        }
+    }
+
+    /** A garbled first request block is parsed as an unknown command (quirk path): bounded replies, never a hang. */
+    @ParameterizedTest
+    @ValueSource(strings = {"auth", "enc", "mixed"})
+    void shouldSurviveFlippedBitsInFirstRequestBlock(String name) throws Exception {
+        List<Segment> segs = ControlVectors.segments(name);
+        for (int bit = 0; bit < 128; bit += 11) {
+            try (LoopbackServer server = recordedServer(name, segs); Socket s = connect(server)) {
+                InputStream in = s.getInputStream();
+                in.readNBytes(64);
+                s.getOutputStream().write(segs.get(1).bytes());
+                in.readNBytes(48);
+                byte[] request = segs.get(3).bytes().clone();
+                request[bit / 8] ^= (byte) (1 << (bit % 8));
+                s.getOutputStream().write(request);
+                s.shutdownOutput();
+                byte[] replies = in.readAllBytes();
+                assertEquals(0, replies.length % AcceptSession.LENGTH);
+                assertTrue(replies.length <= 7 * AcceptSession.LENGTH, "at most one reply per block");
+                ControlCloseReason reason = server.awaitClosed();
+                assertTrue(reason == ControlCloseReason.PEER_CLOSED || reason == ControlCloseReason.HMAC_FAILURE,
+                        reason + " for bit " + bit);
+                assertTrue(server.requests.isEmpty(), "a garbled request never reaches the handler");
+            }
+        }
+    }
 }
