@@ -44,6 +44,10 @@ class ControlLoopbackTest {
                 sid = acceptance.sid();
                 assertEquals(0x7f, sid[0] & 0xFF); // receiver address leads the SID
                 assertEquals(List.of(sent), server.requests);
+                // Both ends see the same control session keys (for the test-session keys), none in Open mode.
+                assertEquals(List.of(String.valueOf(client.deriveFromSessionKeys(LoopbackServer::keysHex))),
+                        server.sessionKeys);
+                assertEquals(mode.protectsControl(), !server.sessionKeys.getFirst().equals("null"));
                 client.startSessions();
                 assertEquals(1, server.starts);
                 assertEquals(ControlActivity.QUIET, client.awaitActivity(20_000_000L));
@@ -52,6 +56,7 @@ class ControlLoopbackTest {
                 assertEquals(0, client.requestSession(sent).acceptCode());
             }
             assertEquals(ControlCloseReason.PEER_CLOSED, server.awaitClosed());
+            assertEquals(null, server.lastPeer.deriveFromSessionKeys(LoopbackServer::keysHex), "keys wiped at close");
             assertEquals(List.of(2), server.stops);
             assertEquals(16, sid.length);
         }

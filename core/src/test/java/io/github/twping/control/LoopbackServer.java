@@ -27,6 +27,8 @@ final class LoopbackServer implements AutoCloseable, ServerPolicy, ControlSessio
     final CompletableFuture<ControlCloseReason> closedReason = new CompletableFuture<>();
     final CompletableFuture<ControlServerConnection> connection = new CompletableFuture<>();
     volatile int starts;
+    volatile ControlPeer lastPeer;
+    final List<String> sessionKeys = new CopyOnWriteArrayList<>();
     volatile int count = 1024;
     volatile AcceptCode admission = AcceptCode.ACCEPT;
     volatile Function<SessionRequest, SessionAcceptance> decider =
@@ -62,6 +64,10 @@ final class LoopbackServer implements AutoCloseable, ServerPolicy, ControlSessio
                 Map.of("alice", "s3cret-lab-key".getBytes(StandardCharsets.US_ASCII)), new SecureRandom(), 10_000);
     }
 
+    static String keysHex(byte[] aes, byte[] hmac) {
+        return java.util.HexFormat.of().formatHex(aes) + "/" + java.util.HexFormat.of().formatHex(hmac);
+    }
+
     int port() {
         return ((InetSocketAddress) listener.socket().getLocalSocketAddress()).getPort();
     }
@@ -94,6 +100,8 @@ final class LoopbackServer implements AutoCloseable, ServerPolicy, ControlSessio
     @Override
     public SessionAcceptance requestSession(ControlPeer peer, SessionRequest request) {
         requests.add(request);
+        lastPeer = peer;
+        sessionKeys.add(String.valueOf(peer.deriveFromSessionKeys(LoopbackServer::keysHex)));
         return decider.apply(request);
     }
 
