@@ -29,6 +29,11 @@ public record TwpingOptions(HostPort testAddress, HostPort serverAddress, Test t
     /** Mode bit: mixed (encrypted control, open test packets). */
     public static final int MODE_MIXED = 8;
 
+    /** @return a copy with other test and server addresses (e.g. the embedded server of {@code --loopback}). */
+    public TwpingOptions withAddresses(HostPort test, HostPort server) {
+        return new TwpingOptions(test, server, this.test, connection, output, extras);
+    }
+
     /** The control service port used when servaddr has no port: {@code servaddr}'s port or "862". */
     public String controlService() {
         return serverAddress.serviceOr(HostPort.DEFAULT_CONTROL_PORT);
