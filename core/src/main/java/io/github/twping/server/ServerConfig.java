@@ -1,5 +1,6 @@
 package io.github.twping.server;
 
+import io.github.twping.config.PortRange;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -325,6 +326,11 @@ public final class ServerConfig {
         return testPortHigh;
     }
 
+    /** The test port range ({@link PortRange#EPHEMERAL} when 0). */
+    public PortRange testPorts() {
+        return new PortRange(testPortLow, testPortHigh);
+    }
+
     public long diebySeconds() {
         return diebySeconds;
     }
@@ -590,49 +596,10 @@ public final class ServerConfig {
         }
     }
 
-    /** Port range syntax of spec 1.8 ({@code 0}, {@code p}, {@code low-high}, trailing text ignored). */
+    /** Port range syntax of spec 1.8 (via {@link PortRange#parse}); returns {low, high}. */
     static int[] parsePortRange(String spec) {
-        if (spec.equals("0")) {
-            return new int[] {0, 0};
-        }
-        int i = skipSpace(spec, 0);
-        int start = i;
-        while (i < spec.length() && Character.isDigit(spec.charAt(i))) {
-            i++;
-        }
-        if (i == start || i - start > 5) {
-            throw new IllegalArgumentException("Invalid port range \"" + spec + "\"");
-        }
-        int low = Integer.parseInt(spec.substring(start, i));
-        i = skipSpace(spec, i);
-        if (i == spec.length()) {
-            if (low == 0 || low > 65535) {
-                throw new IllegalArgumentException("Invalid port range \"" + spec + "\"");
-            }
-            return new int[] {low, low};
-        }
-        if (spec.charAt(i) != '-') {
-            throw new IllegalArgumentException("Invalid port range \"" + spec + "\"");
-        }
-        i = skipSpace(spec, i + 1);
-        int hs = i;
-        while (i < spec.length() && Character.isDigit(spec.charAt(i))) {
-            i++;
-        }
-        if (i == hs || i - hs > 5) {
-            throw new IllegalArgumentException("Invalid port range \"" + spec + "\"");
-        }
-        int high = Integer.parseInt(spec.substring(hs, i));
-        if (low > 65535 || high > 65535 || high < low || (low == 0 && high != 0)) {
-            throw new IllegalArgumentException("Invalid port range \"" + spec + "\"");
-        }
-        return new int[] {low, high};
-    }
-
-    private static int skipSpace(String s, int i) {
-        while (i < s.length() && Character.isWhitespace(s.charAt(i))) {
-            i++;
-        }
-        return i;
+        PortRange r = PortRange.parse(spec)
+                .orElseThrow(() -> new IllegalArgumentException("Invalid port range \"" + spec + "\""));
+        return new int[] {r.low(), r.high()};
     }
 }

@@ -1,12 +1,12 @@
 package io.github.twping.server;
 
+import io.github.twping.cli.GetOpt;
 import java.nio.file.Path;
 
 /**
  * The twampd command line (spec 9.1): {@code -a authmode -c confdir -d datadir -e facility -f -G group -h
  * -P portrange -R vardir -S nodename:port -U user -v -Z}. Values given here override the configuration file.
- * Parsed with POSIX getopt rules (options end at the first operand or {@code --}; clustered flags; an
- * option's value may be attached).
+ * Parsed with {@link GetOpt} (glibc getopt rules and messages).
  */
 public record TwampdArgs(String authModes, Path confDir, Path dataDir, String facility, boolean rootFolly,
         String group, boolean help, String testPorts, Path varDir, String srcNode, String user, boolean verbose,
@@ -53,56 +53,30 @@ public record TwampdArgs(String authModes, Path confDir, Path dataDir, String fa
         String u = null;
         boolean v = false;
         boolean z = false;
-        int i = 0;
-        while (i < argv.length) {
-            String arg = argv[i];
-            if (arg.equals("--")) {
-                i++;
-                break;
+        java.io.ByteArrayOutputStream errors = new java.io.ByteArrayOutputStream();
+        java.io.PrintStream errStream = new java.io.PrintStream(errors, true, java.nio.charset.StandardCharsets.UTF_8);
+        GetOpt getopt = new GetOpt(argv, "twampd", OPTSTRING, java.util.List.of(), false, errStream);
+        for (int opt = getopt.next(); opt != GetOpt.END; opt = getopt.next()) {
+            String value = getopt.optarg();
+            switch (opt) {
+                case 'a' -> a = value;
+                case 'c' -> c = Path.of(value);
+                case 'd' -> d = Path.of(value);
+                case 'e' -> e = value;
+                case 'f' -> f = true;
+                case 'G' -> g = value;
+                case 'h' -> h = true;
+                case 'P' -> p = value;
+                case 'R' -> r = Path.of(value);
+                case 'S' -> s = value;
+                case 'U' -> u = value;
+                case 'v' -> v = true;
+                case 'Z' -> z = true;
+                default -> throw new ConfigException(errors.toString(java.nio.charset.StandardCharsets.UTF_8).strip());
             }
-            if (!arg.startsWith("-") || arg.length() == 1) {
-                break;
-            }
-            int pos = 1;
-            while (pos < arg.length()) {
-                char opt = arg.charAt(pos++);
-                int idx = OPTSTRING.indexOf(opt);
-                if (opt == ':' || idx < 0) {
-                    throw new ConfigException("twampd: invalid option -- '" + opt + "'");
-                }
-                boolean takesValue = idx + 1 < OPTSTRING.length() && OPTSTRING.charAt(idx + 1) == ':';
-                String value = null;
-                if (takesValue) {
-                    if (pos < arg.length()) {
-                        value = arg.substring(pos);
-                    } else if (i + 1 < argv.length) {
-                        value = argv[++i];
-                    } else {
-                        throw new ConfigException("twampd: option requires an argument -- '" + opt + "'");
-                    }
-                    pos = arg.length();
-                }
-                switch (opt) {
-                    case 'a' -> a = value;
-                    case 'c' -> c = Path.of(value);
-                    case 'd' -> d = Path.of(value);
-                    case 'e' -> e = value;
-                    case 'f' -> f = true;
-                    case 'G' -> g = value;
-                    case 'h' -> h = true;
-                    case 'P' -> p = value;
-                    case 'R' -> r = Path.of(value);
-                    case 'S' -> s = value;
-                    case 'U' -> u = value;
-                    case 'v' -> v = true;
-                    case 'Z' -> z = true;
-                    default -> throw new IllegalStateException("unreachable: " + opt);
-                }
-            }
-            i++;
         }
-        if (i < argv.length) {
-            throw new ConfigException("twampd: unexpected argument \"" + argv[i] + "\"");
+        if (!getopt.operands().isEmpty()) {
+            throw new ConfigException("twampd: unexpected argument \"" + getopt.operands().get(0) + "\"");
         }
         return new TwampdArgs(a, c, d, e, f, g, h, p, r, s, u, v, z);
     }
