@@ -8,7 +8,7 @@ import io.github.twping.control.ServerPolicy;
 import io.github.twping.protocol.AcceptCode;
 import io.github.twping.protocol.Mode;
 import io.github.twping.session.ReflectorFaultInjection;
-import io.github.twping.session.ReflectorNioSocket;
+import io.github.twping.session.ReflectorUdpSocket;
 import io.github.twping.time.NtpTime;
 import io.github.twping.time.WallClock;
 import java.io.IOException;
@@ -42,7 +42,7 @@ final class ServerSessions implements ServerPolicy {
         long startNtp = NtpTime.fromEpochNanos(WallClock.system().nowEpochNs());
         this.settings = new ControlServerSettings(startNtp, (int) Math.min(Integer.MAX_VALUE, config.controlTimeoutMs()),
                 random);
-        this.ports = new TestPortAllocator(config.testPortLow(), config.testPortHigh(), ReflectorNioSocket::open,
+        this.ports = new TestPortAllocator(config.testPortLow(), config.testPortHigh(), ReflectorUdpSocket::open,
                 random);
     }
 

@@ -72,7 +72,7 @@ final class TestPortAllocator {
     }
 
     static boolean inUse(IOException e) {
-        if (e instanceof BindException) {
+        if (e instanceof BindException || e instanceof io.github.twping.ffm.AddressInUseException) {
             return true;
         }
         String m = e.getMessage();

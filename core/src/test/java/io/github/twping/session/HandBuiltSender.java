@@ -3,9 +3,13 @@ package io.github.twping.session;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.SocketTimeoutException;
-import java.net.DatagramPacket;
-import java.net.DatagramSocket;
+import io.github.twping.ffm.ReceivedPacket;
+import io.github.twping.ffm.UdpSocket;
+import io.github.twping.ffm.UdpSocketOptions;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.concurrent.TimeUnit;
 import java.nio.ByteBuffer;
 import java.security.GeneralSecurityException;
 import java.util.Arrays;
@@ -27,7 +31,11 @@ final class HandBuiltSender implements AutoCloseable {
 
     final int mode;
     final boolean auth;
-    final DatagramSocket socket;
+    static final int SENDER_TTL = 77;
+    final UdpSocket socket;
+    private final ReceivedPacket meta = new ReceivedPacket();
+    private final MemorySegment rx = Arena.ofAuto().allocate(70_000);
+    private final MemorySegment tx = Arena.ofAuto().allocate(70_000);
     private final byte[] aesKey;
     private final byte[] hmacKey;
     private final Random random = new Random(42);
@@ -37,12 +45,12 @@ final class HandBuiltSender implements AutoCloseable {
         this.auth = mode == 2 || mode == 4;
         this.aesKey = aesKey;
         this.hmacKey = hmacKey;
-        this.socket = new DatagramSocket(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
-        this.socket.setSoTimeout(5000);
+        this.socket = UdpSocket.open(UdpSocketOptions.builder().bindAddress(InetAddress.getLoopbackAddress())
+                .port(0).unicastTtl(SENDER_TTL).build());
     }
 
     InetSocketAddress address() {
-        return (InetSocketAddress) socket.getLocalSocketAddress();
+        return socket.localAddress();
     }
 
     int headerLength() {
@@ -74,29 +82,34 @@ final class HandBuiltSender implements AutoCloseable {
         return p;
     }
 
-    void send(byte[] packet, InetSocketAddress to) throws IOException {
-        socket.send(new DatagramPacket(packet, packet.length, to));
+    /** Whether packets really leave with {@link #SENDER_TTL}. */
+    boolean ttlSet() {
+        return socket.capabilities().setTtl();
     }
 
-    /** Receives and opens one reply (waits up to the socket timeout). */
+    void send(byte[] packet, InetSocketAddress to) throws IOException {
+        MemorySegment.copy(packet, 0, tx, ValueLayout.JAVA_BYTE, 0, packet.length);
+        if (socket.send(tx, packet.length, to) != packet.length) {
+            throw new IOException("short send");
+        }
+    }
+
+    /** Receives and opens one reply (waits up to 5 s, else fails). */
     Reply receive() throws IOException, GeneralSecurityException {
-        byte[] buf = new byte[70_000];
-        DatagramPacket dp = new DatagramPacket(buf, buf.length);
-        socket.receive(dp);
-        return open(Arrays.copyOf(buf, dp.getLength()));
+        Reply r = poll(5000);
+        if (r == null) {
+            throw new IOException("no reply within 5 s");
+        }
+        return r;
     }
 
     /** Receives one reply or returns null if none arrives within {@code timeoutMs}. */
     Reply poll(int timeoutMs) throws IOException, GeneralSecurityException {
-        int old = socket.getSoTimeout();
-        socket.setSoTimeout(timeoutMs);
-        try {
-            return receive();
-        } catch (SocketTimeoutException e) {
+        int n = socket.receive(rx, meta, TimeUnit.MILLISECONDS.toNanos(timeoutMs));
+        if (n < 0) {
             return null;
-        } finally {
-            socket.setSoTimeout(old);
         }
+        return open(rx.asSlice(0, n).toArray(ValueLayout.JAVA_BYTE));
     }
 
     Reply open(byte[] r) throws GeneralSecurityException {

@@ -20,18 +20,33 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
+/** Reflector behaviour over loopback UDP; {@link ReflectorNioSocketTest} runs the same suite over NIO. */
 class SessionReflectorTest {
     private static final long FIVE_S_NS = TimeUnit.SECONDS.toNanos(5);
     private final List<AutoCloseable> toClose = new ArrayList<>();
     private final List<String> warnings = new CopyOnWriteArrayList<>();
     private byte[] aesKey;
     private byte[] hmacKey;
+    private ReflectorSocket lastSocket;
 
     @AfterEach
     void tearDown() throws Exception {
         for (AutoCloseable c : toClose) {
             c.close();
         }
+    }
+
+    /** The transport under test: the ffm socket (native where available). */
+    ReflectorSocket openSocket(InetSocketAddress bind) throws java.io.IOException {
+        return ReflectorUdpSocket.open(bind, 0);
+    }
+
+    /** The Sender TTL the reflector should report: the sender's IP TTL when the transport reads it, else 255. */
+    int expectedSenderTtl(ReflectorSocket socket, HandBuiltSender sender) {
+        if (socket instanceof ReflectorUdpSocket u && u.isNative() && sender.ttlSet()) {
+            return HandBuiltSender.SENDER_TTL;
+        }
+        return 255;
     }
 
     private HandBuiltSender sender(int mode) throws Exception {
@@ -47,12 +62,12 @@ class SessionReflectorTest {
 
     private SessionReflector reflector(HandBuiltSender s, int padding, long refwaitNs, ReflectorFaultInjection faults)
             throws Exception {
-        ReflectorNioSocket socket = ReflectorNioSocket.open(
-                new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+        ReflectorSocket socket = openSocket(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
         ReflectorSessionSpec spec = new ReflectorSessionSpec(s.mode, s.address(), padding, refwaitNs,
                 s.auth ? aesKey.clone() : null, s.auth ? hmacKey.clone() : null);
         SessionReflector r = new SessionReflector(spec, socket, ReflectorClock.system(), faults, warnings::add);
         toClose.add(r);
+        lastSocket = socket;
         return r;
     }
 
@@ -78,6 +93,7 @@ class SessionReflectorTest {
     void shouldEchoSenderFieldsAndCountOwnSequence(int mode) throws Exception {
         HandBuiltSender s = sender(mode);
         SessionReflector r = reflector(s, 10, 0, null);
+        int expectedTtl = expectedSenderTtl(lastSocket, s);
         r.start();
         for (int i = 0; i < 5; i++) {
             long ts = 0xE8FE_6F80_1F9A_CFFAL + i;
@@ -88,7 +104,7 @@ class SessionReflectorTest {
             assertEquals(100 + i, reply.senderSeq());
             assertEquals(ts, reply.senderNtp());
             assertEquals(0x0001, reply.senderError());
-            assertEquals(255, reply.senderTtl(), "TTL unknown on the NIO socket -> 255");
+            assertEquals(expectedTtl, reply.senderTtl(), "received TTL, or 255 when unknown");
             assertEquals(ReflectorClock.UNSYNCHRONISED_ERROR, reply.errorEstimate());
             assertTrue(Long.compareUnsigned(reply.receiveNtp(), reply.sendNtp()) <= 0, "receive before send");
         }
