@@ -23,9 +23,9 @@ import javax.crypto.spec.SecretKeySpec;
  * A Session-Sender written directly from spec 3.1-3.4 with the JDK's own crypto (independent of the
  * reflector's Bouncy Castle code): builds sender packets and opens replies, over a loopback UDP socket.
  */
-final class HandBuiltSender implements AutoCloseable {
+public final class HandBuiltSender implements AutoCloseable {
     /** An opened reply. */
-    record Reply(int length, long reflectorSeq, long sendNtp, int errorEstimate, long receiveNtp, long senderSeq,
+    public record Reply(int length, long reflectorSeq, long sendNtp, int errorEstimate, long receiveNtp, long senderSeq,
             long senderNtp, int senderError, int senderTtl, byte[] padding, boolean hmacOk, byte[] raw) {
     }
 
@@ -40,7 +40,7 @@ final class HandBuiltSender implements AutoCloseable {
     private final byte[] hmacKey;
     private final Random random = new Random(42);
 
-    HandBuiltSender(int mode, byte[] aesKey, byte[] hmacKey) throws IOException {
+    public HandBuiltSender(int mode, byte[] aesKey, byte[] hmacKey) throws IOException {
         this.mode = mode;
         this.auth = mode == 2 || mode == 4;
         this.aesKey = aesKey;
@@ -49,7 +49,7 @@ final class HandBuiltSender implements AutoCloseable {
                 .port(0).unicastTtl(SENDER_TTL).build());
     }
 
-    InetSocketAddress address() {
+    public InetSocketAddress address() {
         return socket.localAddress();
     }
 
@@ -58,7 +58,7 @@ final class HandBuiltSender implements AutoCloseable {
     }
 
     /** Builds a sender packet with random padding; returns it (wire form). */
-    byte[] build(long seq, long timestampNtp, int errorEstimate, int padding) throws GeneralSecurityException {
+    public byte[] build(long seq, long timestampNtp, int errorEstimate, int padding) throws GeneralSecurityException {
         byte[] p = new byte[headerLength() + padding];
         ByteBuffer b = ByteBuffer.wrap(p);
         byte[] pad = new byte[padding];
@@ -87,7 +87,7 @@ final class HandBuiltSender implements AutoCloseable {
         return socket.capabilities().setTtl();
     }
 
-    void send(byte[] packet, InetSocketAddress to) throws IOException {
+    public void send(byte[] packet, InetSocketAddress to) throws IOException {
         MemorySegment.copy(packet, 0, tx, ValueLayout.JAVA_BYTE, 0, packet.length);
         if (socket.send(tx, packet.length, to) != packet.length) {
             throw new IOException("short send");
@@ -95,7 +95,7 @@ final class HandBuiltSender implements AutoCloseable {
     }
 
     /** Receives and opens one reply (waits up to 5 s, else fails). */
-    Reply receive() throws IOException, GeneralSecurityException {
+    public Reply receive() throws IOException, GeneralSecurityException {
         Reply r = poll(5000);
         if (r == null) {
             throw new IOException("no reply within 5 s");
@@ -104,7 +104,7 @@ final class HandBuiltSender implements AutoCloseable {
     }
 
     /** Receives one reply or returns null if none arrives within {@code timeoutMs}. */
-    Reply poll(int timeoutMs) throws IOException, GeneralSecurityException {
+    public Reply poll(int timeoutMs) throws IOException, GeneralSecurityException {
         int n = socket.receive(rx, meta, TimeUnit.MILLISECONDS.toNanos(timeoutMs));
         if (n < 0) {
             return null;
