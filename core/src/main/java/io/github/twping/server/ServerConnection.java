@@ -6,6 +6,7 @@ import io.github.twping.control.ControlSessionHandler;
 import io.github.twping.control.SessionAcceptance;
 import io.github.twping.control.SessionIds;
 import io.github.twping.control.SessionRequest;
+import io.github.twping.crypto.TestSessionKeys;
 import io.github.twping.protocol.AcceptCode;
 import io.github.twping.session.ReflectorClock;
 import io.github.twping.session.ReflectorSessionSpec;
@@ -70,7 +71,7 @@ final class ServerConnection implements ControlSessionHandler {
         }
         int tos = ((request.typePDescriptor() >>> 24) & 0x3F) << 2;
         byte[] sid = SessionIds.create(receiver, daemon.random());
-        byte[][] keys = testKeys(peer, sid);
+        TestSessionKeys keys = testKeys(peer, sid);
         if (peer.mode().authenticatedTestPackets() && keys == null) {
             log.error("Test session from " + TwampServer.describe(remote)
                     + " failed: test keys for mode " + peer.mode().letter() + " are not available");
@@ -87,7 +88,7 @@ final class ServerConnection implements ControlSessionHandler {
         InetSocketAddress senderAddress = new InetSocketAddress(sender, request.senderPort());
         ReflectorSessionSpec spec = new ReflectorSessionSpec(peer.mode().bits(), senderAddress,
                 (int) request.paddingLength(), TimeUnit.MILLISECONDS.toNanos(config.testTimeoutMs()),
-                keys == null ? null : keys[0], keys == null ? null : keys[1]);
+                keys);
         String sidHex = HexFormat.of().formatHex(sid);
         SessionReflector reflector = new SessionReflector(spec, socket, ReflectorClock.system(), daemon.faults(),
                 log.verbose() ? log::warning : null);
@@ -103,7 +104,7 @@ final class ServerConnection implements ControlSessionHandler {
      * The test keys (K_test_aes, K_test_hmac) of a session in modes A/E, or null when the control layer
      * does not expose the session keys (see docs/SERVER.md, "Known gaps").
      */
-    private static byte[][] testKeys(ControlPeer peer, byte[] sid) {
+    private static TestSessionKeys testKeys(ControlPeer peer, byte[] sid) {
         return null;
     }
 

@@ -1,5 +1,6 @@
 package io.github.twping.session;
 
+import io.github.twping.crypto.TestSessionKeys;
 import java.net.InetSocketAddress;
 
 /**
@@ -11,11 +12,10 @@ import java.net.InetSocketAddress;
  * @param paddingLength Padding Length from the request (gives the expected request length Lq)
  * @param refwaitNs     REFWAIT ({@code testtimeout}): the session ends when no datagram arrives for this long;
  *                      0 = wait forever
- * @param testAesKey    K_test_aes (16 bytes) for modes 2 and 4, else null
- * @param testHmacKey   K_test_hmac (32 bytes) for modes 2 and 4, else null
+ * @param keys          the test keys (spec 3.4) for modes 2 and 4, else null
  */
 public record ReflectorSessionSpec(int mode, InetSocketAddress sender, int paddingLength, long refwaitNs,
-        byte[] testAesKey, byte[] testHmacKey) {
+        TestSessionKeys keys) {
 
     /** Largest padding accepted (keeps the request inside one 64 KiB datagram). */
     public static final int MAX_PADDING = 65_000;
@@ -26,6 +26,9 @@ public record ReflectorSessionSpec(int mode, InetSocketAddress sender, int paddi
         }
         if (paddingLength < 0 || paddingLength > MAX_PADDING) {
             throw new IllegalArgumentException("padding length out of range: " + paddingLength);
+        }
+        if ((mode == 2 || mode == 4) && keys == null) {
+            throw new IllegalArgumentException("modes 2 and 4 need test session keys");
         }
         if (refwaitNs < 0) {
             throw new IllegalArgumentException("refwait must be >= 0");

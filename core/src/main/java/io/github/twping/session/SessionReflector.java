@@ -5,7 +5,6 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.net.InetSocketAddress;
-import java.util.Arrays;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
@@ -89,7 +88,7 @@ public final class SessionReflector implements AutoCloseable {
         this.faults = faults == null ? ReflectorFaultInjection.NONE : faults;
         this.warnings = warnings;
         this.sender = spec.sender();
-        this.format = ReflectorFormat.forMode(spec.mode(), spec.testAesKey(), spec.testHmacKey());
+        this.format = ReflectorFormat.forMode(spec.mode(), spec.keys());
         this.expectedLength = format.senderHeaderLength() + spec.paddingLength();
         this.replyLength = Math.max(expectedLength, format.replyHeaderLength());
         this.replyPaddingLength = replyLength - format.replyHeaderLength();
@@ -138,7 +137,7 @@ public final class SessionReflector implements AutoCloseable {
         return t != null && t.isAlive();
     }
 
-    /** Stops the reflector if running, waits for it (bounded), then closes the socket and wipes the keys. */
+    /** Stops the reflector if running, waits for it (bounded), then closes the socket and frees the buffers. */
     @Override
     public void close() {
         synchronized (this) {
@@ -156,15 +155,6 @@ public final class SessionReflector implements AutoCloseable {
         socket.close();
         if (!isRunning()) {
             arena.close();
-        }
-        format.destroy();
-        wipe(spec.testAesKey());
-        wipe(spec.testHmacKey());
-    }
-
-    private static void wipe(byte[] key) {
-        if (key != null) {
-            Arrays.fill(key, (byte) 0);
         }
     }
 
@@ -204,7 +194,7 @@ public final class SessionReflector implements AutoCloseable {
             if (n < expectedLength) {
                 shortPackets++; // C quirk: still processed, missing bytes keep old contents
             }
-            if (!format.openRequest(request)) {
+            if (!format.openRequest(request, expectedLength)) {
                 badHmac++;
                 if (warnings != null) {
                     warnings.accept(INVALID_HMAC_MESSAGE);
@@ -233,7 +223,7 @@ public final class SessionReflector implements AutoCloseable {
                 && format.replyHmacOffset() >= 0;
         int copies = faults.duplicateEveryN() > 0 && index % faults.duplicateEveryN() == 0 ? 2 : 1;
         for (int attempt = 0; attempt < SEND_RETRIES; attempt++) {
-            format.sealReply(wire, ReflectorClock.toNtp(clock.nowEpochNs()), clock.errorEstimate());
+            format.stampAndSeal(ReflectorClock.toNtp(clock.nowEpochNs()), clock.errorEstimate());
             if (corrupt) {
                 long off = format.replyHmacOffset();
                 wire.set(ValueLayout.JAVA_BYTE, off, (byte) (wire.get(ValueLayout.JAVA_BYTE, off) ^ 0x01));

@@ -64,7 +64,7 @@ class SessionReflectorTest {
             throws Exception {
         ReflectorSocket socket = openSocket(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
         ReflectorSessionSpec spec = new ReflectorSessionSpec(s.mode, s.address(), padding, refwaitNs,
-                s.auth ? aesKey.clone() : null, s.auth ? hmacKey.clone() : null);
+                s.auth ? io.github.twping.crypto.TestSessionKeys.of(aesKey, hmacKey) : null);
         SessionReflector r = new SessionReflector(spec, socket, ReflectorClock.system(), faults, warnings::add);
         toClose.add(r);
         lastSocket = socket;
@@ -246,7 +246,7 @@ class SessionReflectorTest {
     void shouldReflectReceivedTtl() throws Exception {
         ScriptedReflectorSocket socket = new ScriptedReflectorSocket();
         InetSocketAddress from = new InetSocketAddress(InetAddress.getLoopbackAddress(), 40000);
-        ReflectorSessionSpec spec = new ReflectorSessionSpec(1, from, 0, 0, null, null);
+        ReflectorSessionSpec spec = new ReflectorSessionSpec(1, from, 0, 0, null);
         SessionReflector r = new SessionReflector(spec, socket, ReflectorClock.system(), null, null);
         toClose.add(r);
         byte[] p = new byte[14];
