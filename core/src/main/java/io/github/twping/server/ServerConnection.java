@@ -33,10 +33,23 @@ final class ServerConnection implements ControlSessionHandler {
     private final ServerSessions daemon;
     private final InetSocketAddress remote;
     private final List<SessionReflector> sessions = new ArrayList<>();
+    private TestKeySource keySource = sid -> null;
+
+    /** Derives the test keys of a new session from the connection's control keys (modes A/E). */
+    @FunctionalInterface
+    interface TestKeySource {
+        /** @return the keys for {@code sid16}, or null when the control keys are not available */
+        TestSessionKeys derive(byte[] sid16);
+    }
 
     ServerConnection(ServerSessions daemon, InetSocketAddress remote) {
         this.daemon = daemon;
         this.remote = remote;
+    }
+
+    /** Sets where the test keys of A/E sessions come from (the control connection's key derivation). */
+    void keySource(TestKeySource source) {
+        this.keySource = source;
     }
 
     @Override
@@ -71,7 +84,7 @@ final class ServerConnection implements ControlSessionHandler {
         }
         int tos = ((request.typePDescriptor() >>> 24) & 0x3F) << 2;
         byte[] sid = SessionIds.create(receiver, daemon.random());
-        TestSessionKeys keys = testKeys(peer, sid);
+        TestSessionKeys keys = peer.mode().authenticatedTestPackets() ? keySource.derive(sid) : null;
         if (peer.mode().authenticatedTestPackets() && keys == null) {
             log.error("Test session from " + TwampServer.describe(remote)
                     + " failed: test keys for mode " + peer.mode().letter() + " are not available");
@@ -90,7 +103,7 @@ final class ServerConnection implements ControlSessionHandler {
                 (int) request.paddingLength(), TimeUnit.MILLISECONDS.toNanos(config.testTimeoutMs()),
                 keys);
         String sidHex = HexFormat.of().formatHex(sid);
-        SessionReflector reflector = new SessionReflector(spec, socket, ReflectorClock.system(), daemon.faults(),
+        SessionReflector reflector = new SessionReflector(spec, socket, ReflectorClock.system(daemon.wallClock()), daemon.faults(),
                 log.verbose() ? log::warning : null);
         reflector.onEnd(r -> logEnd(sidHex, peer, r));
         sessions.add(reflector);
@@ -98,14 +111,6 @@ final class ServerConnection implements ControlSessionHandler {
                 + ", sender " + TwampServer.describe(senderAddress) + ", padding " + request.paddingLength()
                 + ", DSCP " + (tos >>> 2));
         return SessionAcceptance.accepted(socket.localAddress().getPort(), sid);
-    }
-
-    /**
-     * The test keys (K_test_aes, K_test_hmac) of a session in modes A/E, or null when the control layer
-     * does not expose the session keys (see docs/SERVER.md, "Known gaps").
-     */
-    private static TestSessionKeys testKeys(ControlPeer peer, byte[] sid) {
-        return null;
     }
 
     /** Applies the C rule for IPv6 link-local test addresses: accepted only with a link-local control connection. */

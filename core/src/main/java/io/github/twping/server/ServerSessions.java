@@ -9,7 +9,7 @@ import io.github.twping.protocol.AcceptCode;
 import io.github.twping.protocol.Mode;
 import io.github.twping.session.ReflectorFaultInjection;
 import io.github.twping.session.ReflectorUdpSocket;
-import io.github.twping.time.NtpTime;
+import io.github.twping.time.DebugTimeOffset;
 import io.github.twping.time.WallClock;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -30,6 +30,7 @@ final class ServerSessions implements ServerPolicy {
     private final SecureRandom random = new SecureRandom();
     private final ControlServerSettings settings;
     private final TestPortAllocator ports;
+    private final WallClock wallClock;
     private TwampServer server;
 
     ServerSessions(ServerConfig config, LimitsConfig limits, ServerPassphrases passphrases, ServerLog log,
@@ -39,7 +40,9 @@ final class ServerSessions implements ServerPolicy {
         this.passphrases = passphrases;
         this.log = log;
         this.faults = faults == null ? ReflectorFaultInjection.NONE : faults;
-        long startNtp = NtpTime.fromEpochNanos(WallClock.system().nowEpochNs());
+        DebugTimeOffset offset = DebugTimeOffset.parse(System.getenv(DebugTimeOffset.ENVIRONMENT_VARIABLE));
+        this.wallClock = WallClock.system(offset == null ? DebugTimeOffset.NONE : offset);
+        long startNtp = wallClock.nowNtp();
         this.settings = new ControlServerSettings(startNtp, (int) Math.min(Integer.MAX_VALUE, config.controlTimeoutMs()),
                 random);
         this.ports = new TestPortAllocator(config.testPortLow(), config.testPortHigh(), ReflectorUdpSocket::open,
@@ -55,6 +58,9 @@ final class ServerSessions implements ServerPolicy {
         InetSocketAddress remote = (InetSocketAddress) socket.getRemoteSocketAddress();
         ServerConnection handler = new ServerConnection(this, remote);
         ControlServerConnection control = new ControlServerConnection(socket, this, handler, settings);
+        // The control layer does not yet expose the session keys on the server side (docs/SERVER.md, "Known
+        // gaps"); until it does, A/E sessions are refused with Accept 2.
+        handler.keySource(sid -> null);
         return new ServedConnection() {
             @Override
             public String serve() {
@@ -129,6 +135,11 @@ final class ServerSessions implements ServerPolicy {
 
     SecureRandom random() {
         return random;
+    }
+
+    /** The daemon's wall clock (with {@code OWAMP_DEBUG_TIMEOFFSET}). */
+    WallClock wallClock() {
+        return wallClock;
     }
 
     TestPortAllocator ports() {

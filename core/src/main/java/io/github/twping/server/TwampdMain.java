@@ -79,6 +79,14 @@ public final class TwampdMain {
             out.flush();
             return 0;
         }
+        String debugOffset = System.getenv(io.github.twping.time.DebugTimeOffset.ENVIRONMENT_VARIABLE);
+        if (io.github.twping.time.DebugTimeOffset.parse(debugOffset) == null) {
+            err.println(io.github.twping.time.DebugTimeOffset.invalidMessage(debugOffset));
+            for (String line : io.github.twping.time.DebugTimeOffset.INIT_FAILURE_LINES) {
+                err.println(line);
+            }
+            return 1;
+        }
         ServerConfig config;
         LimitsConfig limits;
         ServerPassphrases passphrases;

@@ -18,9 +18,22 @@ public interface ReflectorClock {
     /** The error estimate field for timestamps taken now. */
     int errorEstimate();
 
-    /** The system clock, reported unsynchronised (no kernel clock status available here). */
+    /** Applies this clock's offset to a time read elsewhere (a kernel receive timestamp). */
+    default long adjustEpochNs(long epochNs) {
+        return epochNs;
+    }
+
+    /**
+     * A new allocation-free system clock for one reflector, reported unsynchronised, with the
+     * {@code OWAMP_DEBUG_TIMEOFFSET} offset of {@code wallClock}.
+     */
+    static ReflectorClock system(WallClock wallClock) {
+        return new ReflectorEpochClock(wallClock.offsetNs(), ErrorEstimate.UNSYNCHRONISED);
+    }
+
+    /** A new allocation-free system clock for one reflector, unsynchronised, no offset. */
     static ReflectorClock system() {
-        return of(WallClock.system(), ErrorEstimate.UNSYNCHRONISED);
+        return new ReflectorEpochClock();
     }
 
     /** A clock over {@code wallClock} with a fixed error estimate field. */
@@ -34,6 +47,11 @@ public interface ReflectorClock {
             @Override
             public int errorEstimate() {
                 return errorEstimate;
+            }
+
+            @Override
+            public long adjustEpochNs(long epochNs) {
+                return epochNs + wallClock.offsetNs();
             }
         };
     }

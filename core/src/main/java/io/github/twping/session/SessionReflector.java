@@ -76,7 +76,8 @@ public final class SessionReflector implements AutoCloseable {
     /**
      * @param spec     the session
      * @param socket   the bound reflector socket (owned by this reflector from now on)
-     * @param clock    the wall clock for the reflector's timestamps and error estimate
+     * @param clock    the wall clock for the reflector's timestamps and error estimate (confined to the reflector
+     *                 thread; null = a new {@link ReflectorEpochClock})
      * @param faults   fault injection, or null for none
      * @param warnings receives the per-packet warning lines (bad HMAC) when verbose logging is on; may be null
      */
@@ -129,6 +130,12 @@ public final class SessionReflector implements AutoCloseable {
             return true;
         }
         return t.join(java.time.Duration.ofNanos(Math.max(1, timeoutNs)));
+    }
+
+    /** The reflector thread's id, or -1 before {@link #start()} (allocation checks in tests). */
+    long threadId() {
+        Thread t = thread;
+        return t == null ? -1 : t.threadId();
     }
 
     /** Whether {@link #start()} was called and the thread has not finished. */
@@ -186,7 +193,7 @@ public final class SessionReflector implements AutoCloseable {
             if (n == ReflectorSocket.TIMEOUT) {
                 return stopRequested ? EndReason.STOPPED : EndReason.REFWAIT_TIMEOUT;
             }
-            long receiveNtp = ReflectorClock.toNtp(socket.lastRxEpochNs());
+            long receiveNtp = ReflectorClock.toNtp(clock.adjustEpochNs(socket.lastRxEpochNs()));
             if (!socket.lastSourceIs(sender)) {
                 ignoredForeign++;
                 continue;

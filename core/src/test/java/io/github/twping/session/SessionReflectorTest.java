@@ -260,6 +260,31 @@ class SessionReflectorTest {
         assertEquals(255, second[40] & 0xFF);
     }
 
+    @ParameterizedTest
+    @ValueSource(ints = {1, 4})
+    void shouldNotAllocatePerPacketOnTheNativeSocket(int mode) throws Exception {
+        HandBuiltSender s = sender(mode);
+        SessionReflector r = reflector(s, 27, 0, null);
+        org.junit.jupiter.api.Assumptions.assumeTrue(lastSocket instanceof ReflectorUdpSocket u && u.isNative(),
+                "the NIO transports allocate inside the JDK");
+        r.start();
+        byte[] packet = s.build(1, 1, 1, 27);
+        com.sun.management.ThreadMXBean mx =
+                (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
+        // Steady state: after the JIT has compiled the loop, a round of packets must allocate (almost) nothing.
+        int packets = 2000;
+        long allocated = Long.MAX_VALUE;
+        for (int round = 0; round < 20 && allocated >= packets; round++) {
+            long before = mx.getThreadAllocatedBytes(r.threadId());
+            for (int i = 0; i < packets; i++) {
+                s.send(packet, r.localAddress());
+                s.receive();
+            }
+            allocated = mx.getThreadAllocatedBytes(r.threadId()) - before;
+        }
+        assertTrue(allocated < packets, "reflector thread allocated " + allocated + " bytes for " + packets + " packets");
+    }
+
     @Test
     void shouldParseFaultSpec() {
         assertEquals(new ReflectorFaultInjection(5, 7, 3000, 2),
