@@ -29,139 +29,91 @@ import java.nio.channels.DatagramChannel;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Cost of receiving one ready 64-byte datagram over IPv4 loopback: FFM recvmsg without metadata (source
- * address and a user-space clock read), FFM recvmsg with TTL, TOS and kernel RX timestamp cmsgs parsed, and
- * {@link DatagramChannel#receive}. An untimed per-invocation set-up sends the datagram (FFM sendto) so that
- * it is queued when the timed call starts; {@code baseline} measures that harness alone.
+ * Cost of receiving a ready 64-byte datagram over IPv4 loopback. Each operation sends the datagram with FFM
+ * sendto (identical in every variant; on loopback it is queued at the receiver before sendto returns) and then
+ * receives it: FFM recvmsg without metadata (source address, user-space clock read), FFM recvmsg with TTL,
+ * TOS and kernel RX timestamp cmsgs parsed, or {@link DatagramChannel#receive}. {@code baseline} is the send
+ * half alone (to a sink whose full queue drops it), so receive cost ~ variant - baseline.
  *
  * <p>Run: {@code java --enable-native-access=ALL-UNNAMED -jar jmh/target/benchmarks.jar Recvmsg -prof gc}
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
-@Warmup(iterations = 3, time = 1)
-@Measurement(iterations = 5, time = 1)
+@Warmup(iterations = 3, time = 2)
+@Measurement(iterations = 5, time = 2)
 @Fork(value = 1, jvmArgsAppend = "--enable-native-access=ALL-UNNAMED")
+@State(Scope.Thread)
 public class RecvmsgDowncallBenchmark {
     static final int PAYLOAD_BYTES = 64;
     static final long TIMEOUT_NS = TimeUnit.SECONDS.toNanos(1);
 
-    /** A loopback sender, shared by all variants. */
-    @State(Scope.Thread)
-    public static class Sender {
-        final Arena arena = Arena.ofShared();
-        UdpSocket socket;
-        MemorySegment payload;
+    private final Arena arena = Arena.ofShared();
+    private final ReceivedPacket meta = new ReceivedPacket();
+    private UdpSocket sender;
+    private UdpSocket plainReceiver;
+    private UdpSocket metadataReceiver;
+    private DatagramChannel nioReceiver;
+    private LoopbackSink sink;
+    private MemorySegment payload;
+    private MemorySegment buffer;
+    private ByteBuffer nioBuffer;
+    private InetSocketAddress plainAddress;
+    private InetSocketAddress metadataAddress;
+    private InetSocketAddress nioAddress;
+    private InetSocketAddress sinkAddress;
 
-        @Setup(Level.Trial)
-        public void open() throws SocketException {
-            socket = UdpSocket.open(UdpSocketOptions.builder().bindAddress(InetAddress.getLoopbackAddress()).build());
-            payload = arena.allocate(PAYLOAD_BYTES);
-        }
-
-        void sendTo(InetSocketAddress destination) throws SocketException {
-            if (socket.send(payload, PAYLOAD_BYTES, destination) != PAYLOAD_BYTES) {
-                throw new IllegalStateException("loopback send would block");
-            }
-        }
-
-        @TearDown(Level.Trial)
-        public void close() {
-            socket.close();
-            arena.close();
-        }
+    @Setup(Level.Trial)
+    public void open() throws IOException {
+        InetAddress loopback = InetAddress.getLoopbackAddress();
+        sender = UdpSocket.open(UdpSocketOptions.builder().bindAddress(loopback).build());
+        plainReceiver = UdpSocket.open(UdpSocketOptions.builder().bindAddress(loopback).build());
+        metadataReceiver = UdpSocket.open(UdpSocketOptions.builder().bindAddress(loopback)
+                .receiveTtl(true).receiveTos(true).timestamping(Timestamping.RX_SOFTWARE).build());
+        nioReceiver = DatagramChannel.open(StandardProtocolFamily.INET);
+        nioReceiver.bind(new InetSocketAddress(loopback, 0));
+        sink = new LoopbackSink();
+        payload = arena.allocate(PAYLOAD_BYTES);
+        buffer = arena.allocate(2048);
+        nioBuffer = ByteBuffer.allocateDirect(2048);
+        plainAddress = plainReceiver.localAddress();
+        metadataAddress = metadataReceiver.localAddress();
+        nioAddress = (InetSocketAddress) nioReceiver.getLocalAddress();
+        sinkAddress = sink.address();
     }
 
-    /** An FFM receiver; {@code metadata} asks for TTL, TOS and kernel RX timestamps. */
-    public abstract static class FfmReceiver {
-        final Arena arena = Arena.ofShared();
-        final ReceivedPacket meta = new ReceivedPacket();
-        UdpSocket socket;
-        MemorySegment buffer;
-        InetSocketAddress address;
-
-        void open(boolean metadata) throws SocketException {
-            UdpSocketOptions.Builder options = UdpSocketOptions.builder().bindAddress(InetAddress.getLoopbackAddress());
-            if (metadata) {
-                options.receiveTtl(true).receiveTos(true).timestamping(Timestamping.RX_SOFTWARE);
-            }
-            socket = UdpSocket.open(options.build());
-            buffer = arena.allocate(2048);
-            address = socket.localAddress();
-        }
-
-        @Setup(Level.Invocation)
-        public void queueOne(Sender sender) throws SocketException {
-            sender.sendTo(address);
-        }
-
-        @TearDown(Level.Trial)
-        public void close() {
-            socket.close();
-            arena.close();
-        }
+    @TearDown(Level.Trial)
+    public void close() throws IOException {
+        sender.close();
+        plainReceiver.close();
+        metadataReceiver.close();
+        nioReceiver.close();
+        sink.close();
+        arena.close();
     }
 
-    @State(Scope.Thread)
-    public static class PlainReceiver extends FfmReceiver {
-        @Setup(Level.Trial)
-        public void open() throws SocketException {
-            open(false);
-        }
-    }
-
-    @State(Scope.Thread)
-    public static class MetadataReceiver extends FfmReceiver {
-        @Setup(Level.Trial)
-        public void open() throws SocketException {
-            open(true);
-        }
-    }
-
-    @State(Scope.Thread)
-    public static class NioReceiver {
-        DatagramChannel channel;
-        ByteBuffer buffer;
-        InetSocketAddress address;
-
-        @Setup(Level.Trial)
-        public void open() throws IOException {
-            channel = DatagramChannel.open(StandardProtocolFamily.INET);
-            channel.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
-            buffer = ByteBuffer.allocateDirect(2048);
-            address = (InetSocketAddress) channel.getLocalAddress();
-        }
-
-        @Setup(Level.Invocation)
-        public void queueOne(Sender sender) throws SocketException {
-            sender.sendTo(address);
-        }
-
-        @TearDown(Level.Trial)
-        public void close() throws IOException {
-            channel.close();
-        }
-    }
-
-    /** The harness alone: the untimed send of the set-up, then nothing is received (the socket drops extras). */
+    /** The send half alone: the datagram is dropped at the sink's full queue. */
     @Benchmark
-    public int baseline(PlainReceiver receiver) {
-        return receiver.buffer.hashCode();
+    public int baseline() throws SocketException {
+        return sender.send(payload, PAYLOAD_BYTES, sinkAddress);
     }
 
     @Benchmark
-    public int ffmReceive(PlainReceiver receiver) throws SocketException {
-        return receiver.socket.receive(receiver.buffer, receiver.meta, TIMEOUT_NS);
+    public int ffmReceive() throws SocketException {
+        sender.send(payload, PAYLOAD_BYTES, plainAddress);
+        return plainReceiver.receive(buffer, meta, TIMEOUT_NS);
     }
 
     @Benchmark
-    public long ffmReceiveWithMetadata(MetadataReceiver receiver) throws SocketException {
-        int n = receiver.socket.receive(receiver.buffer, receiver.meta, TIMEOUT_NS);
-        return n + receiver.meta.ttl() + receiver.meta.tos() + receiver.meta.rxTimestampEpochNs();
+    public long ffmReceiveWithMetadata() throws SocketException {
+        sender.send(payload, PAYLOAD_BYTES, metadataAddress);
+        int n = metadataReceiver.receive(buffer, meta, TIMEOUT_NS);
+        return n + meta.ttl() + meta.tos() + meta.rxTimestampEpochNs();
     }
 
     @Benchmark
-    public Object nioReceive(NioReceiver receiver) throws IOException {
-        receiver.buffer.clear();
-        return receiver.channel.receive(receiver.buffer);
+    public Object nioReceive() throws IOException {
+        sender.send(payload, PAYLOAD_BYTES, nioAddress);
+        nioBuffer.clear();
+        return nioReceiver.receive(nioBuffer);
     }
 }

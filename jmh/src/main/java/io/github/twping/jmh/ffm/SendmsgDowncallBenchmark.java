@@ -1,6 +1,5 @@
 package io.github.twping.jmh.ffm;
 
-import io.github.twping.ffm.ReceivedPacket;
 import io.github.twping.ffm.SocketException;
 import io.github.twping.ffm.UdpSocket;
 import io.github.twping.ffm.UdpSocketOptions;
@@ -28,102 +27,63 @@ import java.nio.channels.DatagramChannel;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Cost of sending one 64-byte datagram over IPv4 loopback (the kernel delivers it into the receiver's queue
- * within the call): FFM sendto with the cached destination sockaddr vs {@link DatagramChannel#send}. An
- * untimed per-invocation tear-down drains the datagram so the receive queue never overflows;
- * {@code baseline} measures that harness alone.
+ * Cost of sending one 64-byte datagram over IPv4 loopback: FFM sendto (destination sockaddr cached by the
+ * identity of the InetSocketAddress) vs {@link DatagramChannel#send}. The destination is a sink whose full
+ * receive queue drops the datagram, so each operation runs the whole send path and loopback stack without
+ * needing a drain. {@code baseline} is an empty method.
  *
  * <p>Run: {@code java --enable-native-access=ALL-UNNAMED -jar jmh/target/benchmarks.jar Sendmsg -prof gc}
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
-@Warmup(iterations = 3, time = 1)
-@Measurement(iterations = 5, time = 1)
+@Warmup(iterations = 3, time = 2)
+@Measurement(iterations = 5, time = 2)
 @Fork(value = 1, jvmArgsAppend = "--enable-native-access=ALL-UNNAMED")
+@State(Scope.Thread)
 public class SendmsgDowncallBenchmark {
     static final int PAYLOAD_BYTES = 64;
 
-    /** The loopback receiver every variant sends to; drained after each invocation (untimed). */
-    @State(Scope.Thread)
-    public static class Receiver {
-        final Arena arena = Arena.ofShared();
-        final ReceivedPacket meta = new ReceivedPacket();
-        UdpSocket socket;
-        MemorySegment buffer;
-        InetSocketAddress address;
+    private final Arena arena = Arena.ofShared();
+    private UdpSocket ffmSender;
+    private DatagramChannel nioSender;
+    private LoopbackSink sink;
+    private MemorySegment payload;
+    private ByteBuffer nioPayload;
+    private InetSocketAddress sinkAddress;
 
-        @Setup(Level.Trial)
-        public void open() throws SocketException {
-            socket = UdpSocket.open(UdpSocketOptions.builder().bindAddress(InetAddress.getLoopbackAddress()).build());
-            buffer = arena.allocate(2048);
-            address = socket.localAddress();
-        }
-
-        @TearDown(Level.Invocation)
-        public void drain() throws SocketException {
-            while (socket.receive(buffer, meta, 0) >= 0) {
-                // at most the one datagram of this invocation
-            }
-        }
-
-        @TearDown(Level.Trial)
-        public void close() {
-            socket.close();
-            arena.close();
-        }
+    @Setup(Level.Trial)
+    public void open() throws IOException {
+        InetAddress loopback = InetAddress.getLoopbackAddress();
+        ffmSender = UdpSocket.open(UdpSocketOptions.builder().bindAddress(loopback).build());
+        nioSender = DatagramChannel.open(StandardProtocolFamily.INET);
+        nioSender.bind(new InetSocketAddress(loopback, 0));
+        sink = new LoopbackSink();
+        payload = arena.allocate(PAYLOAD_BYTES);
+        nioPayload = ByteBuffer.allocateDirect(PAYLOAD_BYTES);
+        sinkAddress = sink.address();
     }
 
-    @State(Scope.Thread)
-    public static class FfmSender {
-        final Arena arena = Arena.ofShared();
-        UdpSocket socket;
-        MemorySegment payload;
-
-        @Setup(Level.Trial)
-        public void open() throws SocketException {
-            socket = UdpSocket.open(UdpSocketOptions.builder().bindAddress(InetAddress.getLoopbackAddress()).build());
-            payload = arena.allocate(PAYLOAD_BYTES);
-        }
-
-        @TearDown(Level.Trial)
-        public void close() {
-            socket.close();
-            arena.close();
-        }
-    }
-
-    @State(Scope.Thread)
-    public static class NioSender {
-        DatagramChannel channel;
-        ByteBuffer payload;
-
-        @Setup(Level.Trial)
-        public void open() throws IOException {
-            channel = DatagramChannel.open(StandardProtocolFamily.INET);
-            channel.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
-            payload = ByteBuffer.allocateDirect(PAYLOAD_BYTES);
-        }
-
-        @TearDown(Level.Trial)
-        public void close() throws IOException {
-            channel.close();
-        }
-    }
-
-    /** The harness alone: nothing is sent, the tear-down finds the queue empty. */
-    @Benchmark
-    public int baseline(Receiver receiver) {
-        return receiver.address.getPort();
+    @TearDown(Level.Trial)
+    public void close() throws IOException {
+        ffmSender.close();
+        nioSender.close();
+        sink.close();
+        arena.close();
     }
 
     @Benchmark
-    public int ffmSend(FfmSender sender, Receiver receiver) throws SocketException {
-        return sender.socket.send(sender.payload, PAYLOAD_BYTES, receiver.address);
+    public int baseline() {
+        return PAYLOAD_BYTES;
     }
 
     @Benchmark
-    public int nioSend(NioSender sender, Receiver receiver) throws IOException {
-        sender.payload.clear();
-        return sender.channel.send(sender.payload, receiver.address);
+    public int ffmSend() throws SocketException {
+        return ffmSender.send(payload, PAYLOAD_BYTES, sinkAddress);
+    }
+
+    @Benchmark
+    public int nioSend() throws IOException {
+        nioPayload.clear();
+        return nioSender.send(nioPayload, sinkAddress);
     }
 }
