@@ -99,16 +99,6 @@ class NativeUdpSocketTest extends UdpSocketBehaviour {
     }
 
     @Test
-    void shouldRefuseIpv6DestinationOnIpv4Socket() throws Exception {
-        UdpSocket sender = open(options("127.0.0.1"));
-        MemorySegment data = payload(8, 0);
-
-        SocketException e = org.junit.jupiter.api.Assertions.assertThrows(SocketException.class,
-                () -> sender.send(data, 8, loopback("::1", 9)));
-        assertEquals(Errno.EAFNOSUPPORT, e.errno());
-    }
-
-    @Test
     void shouldApplyBufferSizes() throws Exception {
         UdpSocket socket = open(options("127.0.0.1").receiveBufferBytes(1 << 17).sendBufferBytes(1 << 16));
         NativeUdpSocket nativeSocket = (NativeUdpSocket) socket;

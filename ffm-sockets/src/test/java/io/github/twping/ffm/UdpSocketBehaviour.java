@@ -314,6 +314,20 @@ abstract class UdpSocketBehaviour {
         assertThrows(SocketException.class, () -> receiver.send(arena.allocate(8), 8, receiver.localAddress()));
     }
 
+    @ParameterizedTest
+    @ValueSource(strings = {"127.0.0.1"})
+    void shouldReportBadDestinationsAsSocketExceptions(String address) throws Exception {
+        UdpSocket sender = open(options(address));
+        MemorySegment data = payload(8, 0);
+
+        SocketException wrongFamily = assertThrows(SocketException.class, () -> sender.send(data, 8, loopback("::1", 9)));
+        assertEquals(Errno.EAFNOSUPPORT, wrongFamily.errno());
+        SocketException unresolved = assertThrows(SocketException.class,
+                () -> sender.send(data, 8, InetSocketAddress.createUnresolved("nowhere.invalid", 9)));
+        assertEquals(Errno.EDESTADDRREQ, unresolved.errno());
+        assertThrows(IndexOutOfBoundsException.class, () -> sender.send(data, 9, loopback(address, 9)));
+    }
+
     /** True when the thread sits in the blocking call of the implementation (native recvmsg or a selector). */
     static boolean isBlockedInReceive(Thread thread) {
         for (StackTraceElement frame : thread.getStackTrace()) {
