@@ -132,8 +132,7 @@ final class NativeUdpSocket implements UdpSocket {
 
     /** Creates, configures and binds a socket; on any failure nothing stays open. */
     static NativeUdpSocket open(UdpSocketOptions options) throws SocketException {
-        NativeUdpSocket socket = open(options, true);
-        return socket;
+        return open(options, true);
     }
 
     private static NativeUdpSocket open(UdpSocketOptions options, boolean warmUp) throws SocketException {

@@ -246,10 +246,12 @@ abstract class UdpSocketBehaviour {
         UdpSocket busy = open(options(address));
         int port = busy.localAddress().getPort();
 
-        UdpSocket next = open(options(address).portRange(port, Math.min(65535, port + 20), port));
-        int bound = next.localAddress().getPort();
-        assertNotEquals(port, bound);
-        assertTrue(bound > port && bound <= port + 20, "bound " + bound + " after busy " + port);
+        if (port <= 65535 - 20) {
+            UdpSocket next = open(options(address).portRange(port, port + 20, port));
+            int bound = next.localAddress().getPort();
+            assertNotEquals(port, bound);
+            assertTrue(bound > port && bound <= port + 20, "bound " + bound + " after busy " + port);
+        }
 
         UdpSocket wrapped = open(options(address).portRange(port - 20, port, port));
         int wrappedPort = wrapped.localAddress().getPort();
