@@ -330,6 +330,70 @@ abstract class UdpSocketBehaviour {
         assertThrows(IndexOutOfBoundsException.class, () -> sender.send(data, 9, loopback(address, 9)));
     }
 
+    @ParameterizedTest
+    @ValueSource(strings = {"127.0.0.1", "::1"})
+    void shouldSendAndReceiveConcurrentlyOnOneSocket(String address) throws Exception {
+        UdpSocket a = open(options(address).timestamping(Timestamping.RX_TX_SOFTWARE));
+        UdpSocket b = open(options(address));
+        int packets = 2000;
+        int window = 32;
+        AtomicInteger receivedByA = new AtomicInteger();
+        AtomicReference<Throwable> failure = new AtomicReference<>();
+        // thread 1 receives on socket a while this thread sends from socket a (and drains its TX stamps)
+        Thread receiver = Thread.ofPlatform().name("receiver").start(() -> {
+            try (Arena own = Arena.ofConfined()) {
+                MemorySegment buffer = own.allocate(256);
+                ReceivedPacket meta = new ReceivedPacket();
+                while (receivedByA.get() < packets) {
+                    int n = a.receive(buffer, meta, RECEIVE_TIMEOUT_NS);
+                    if (n == UdpSocket.CLOSED || n == UdpSocket.TIMEOUT) {
+                        return;
+                    }
+                    receivedByA.incrementAndGet();
+                }
+            } catch (Throwable t) {
+                failure.set(t);
+            }
+        });
+        Thread echo = Thread.ofPlatform().name("echo").start(() -> {
+            try (Arena own = Arena.ofConfined()) {
+                MemorySegment buffer = own.allocate(256);
+                ReceivedPacket meta = new ReceivedPacket();
+                InetSocketAddress back = a.localAddress();
+                for (int i = 0; i < packets; i++) {
+                    int n = b.receive(buffer, meta, RECEIVE_TIMEOUT_NS);
+                    if (n < 0) {
+                        return;
+                    }
+                    b.send(buffer, n, back);
+                }
+            } catch (Throwable t) {
+                failure.set(t);
+            }
+        });
+        MemorySegment data = payload(48, 9);
+        InetSocketAddress toB = b.localAddress();
+        AtomicInteger txStamps = new AtomicInteger();
+        long deadlineNs = System.nanoTime() + DEADLINE_NS;
+        for (int i = 0; i < packets && System.nanoTime() - deadlineNs < 0 && failure.get() == null; ) {
+            if (i - receivedByA.get() < window) {
+                if (a.send(data, 48, toB) == 48) {
+                    i++;
+                }
+            } else {
+                Thread.onSpinWait();
+            }
+            a.pollTxTimestamps((id, epochNs, hardware) -> txStamps.incrementAndGet());
+        }
+        receiver.join(TimeUnit.NANOSECONDS.toMillis(DEADLINE_NS));
+        echo.join(TimeUnit.NANOSECONDS.toMillis(DEADLINE_NS));
+
+        assertEquals(null, failure.get());
+        assertEquals(packets, receivedByA.get(), "every echoed datagram arrived");
+        assertEquals(packets, a.sentPacketCount());
+        assertEquals(expectsKernelMetadata(), txStamps.get() > 0, "TX stamps drained while receiving");
+    }
+
     /** True when the thread sits in the blocking call of the implementation (native recvmsg or a selector). */
     static boolean isBlockedInReceive(Thread thread) {
         for (StackTraceElement frame : thread.getStackTrace()) {
