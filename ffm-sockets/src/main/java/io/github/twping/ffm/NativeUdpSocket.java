@@ -426,22 +426,21 @@ final class NativeUdpSocket implements UdpSocket {
             if (closing) {
                 return CLOSED;
             }
-            int flags = 0;
-            if (timeoutNs == 0) {
-                flags = MSG_DONTWAIT;
-            } else if (timeoutNs != recvTimeoutNs && !(timeoutNs < 0 && recvTimeoutNs < 0)) {
-                setReceiveTimeout(timeoutNs);
-            }
             boolean direct = buffer.isNative();
             recvIov.set(ADDRESS, 0, direct ? buffer : recvStaging);
             recvIov.set(JAVA_LONG, 8, direct ? buffer.byteSize() : Math.min(buffer.byteSize(), STAGING_BYTES));
-            recvMsg.set(JAVA_INT, MSG_NAMELEN, SOCKADDR_STORAGE_BYTES);
-            recvMsg.set(JAVA_LONG, MSG_CONTROLLEN, CONTROL_BYTES);
-            recvMsg.set(JAVA_INT, MSG_FLAGS, 0);
+            boolean sameTimeout = timeoutNs == recvTimeoutNs || (timeoutNs < 0 && recvTimeoutNs < 0);
             long n;
-            do {
-                n = Libc.recvmsg(recvState, fd, recvMsg, flags);
-            } while (n == -Errno.EINTR && !closing);
+            if (timeoutNs == 0 || !sameTimeout) {
+                // non-blocking, or a new timeout: take a ready datagram without touching SO_RCVTIMEO
+                n = recvmsg(MSG_DONTWAIT);
+                if (n == -Errno.EAGAIN && timeoutNs != 0 && !closing) {
+                    setReceiveTimeout(timeoutNs);
+                    n = recvmsg(0);
+                }
+            } else {
+                n = recvmsg(0);
+            }
             if (n < 0) {
                 if (closing) {
                     return CLOSED;
@@ -471,6 +470,18 @@ final class NativeUdpSocket implements UdpSocket {
         } finally {
             exit();
         }
+    }
+
+    /** recvmsg on the receive-path segments, EINTR retried; @return bytes or -errno. */
+    private long recvmsg(int flags) {
+        long n;
+        do {
+            recvMsg.set(JAVA_INT, MSG_NAMELEN, SOCKADDR_STORAGE_BYTES);
+            recvMsg.set(JAVA_LONG, MSG_CONTROLLEN, CONTROL_BYTES);
+            recvMsg.set(JAVA_INT, MSG_FLAGS, 0);
+            n = Libc.recvmsg(recvState, fd, recvMsg, flags);
+        } while (n == -Errno.EINTR && !closing);
+        return n;
     }
 
     private void setReceiveTimeout(long timeoutNs) throws SocketException {
