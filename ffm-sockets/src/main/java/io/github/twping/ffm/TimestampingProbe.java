@@ -40,7 +40,8 @@ public final class TimestampingProbe {
             System.err.println("timestamping probe: unknown address " + args[0]);
             System.exit(2);
         } catch (SocketException e) {
-            System.err.println("timestamping probe: " + e.getMessage());
+            System.err.println("timestamping probe: " + e.getMessage()
+                    + (e.errno() == Errno.EADDRNOTAVAIL ? " (the probe needs an address of this host)" : ""));
             System.exit(1);
         }
     }
