@@ -242,6 +242,24 @@ class ReportsFeatureTest {
     }
 
     @Test
+    void shouldPrintClockOffsetWarningBeforeSecondHeaderWithNegativeMedianBelowMinimum() throws IOException {
+        Run r = run(UTC.withVerbose(true, 2), "datafile-offset.owp");
+        String warning = "\nDirectional delays may be inaccurate due to out of sync clocks!\n";
+        int firstHeader = r.out().indexOf("\n--- twping statistics");
+        int warn = r.out().indexOf(warning);
+        int secondHeader = r.out().indexOf("\n--- twping statistics", firstHeader + 1);
+        assertEquals(0, firstHeader);
+        assertTrue(warn > 0 && secondHeader == warn + warning.length(), r.out());
+        // -M of the same file (golden): MIN_BCK -0.02553.., MEDIAN_BCK -0.0256: quantised away from zero
+        Run full = run(UTC, "datafile-offset.owp");
+        Matcher m = Pattern.compile("reflect time min/median/max = (-[0-9.]+)/(-[0-9.]+)/(-[0-9.]+) ms")
+            .matcher(full.out());
+        assertTrue(m.find(), full.out());
+        assertTrue(Double.parseDouble(m.group(2)) < Double.parseDouble(m.group(1)), full.out());
+        assertTrue(full.out().startsWith(warning + "\n--- twping statistics"), full.out());
+    }
+
+    @Test
     void shouldFormatFirstAndLastInGivenZone() throws IOException {
         Run r = run(OutputOptions.defaults().withZone(ZoneId.of("Europe/Moscow")), "datafile-open.owp");
         assertTrue(r.out().contains("first:\t2026-11-30T15:13:49.288\n"), r.out());
