@@ -13,6 +13,7 @@ import java.io.FileNotFoundException;
 import java.io.FileOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.FileAlreadyExistsException;
@@ -63,6 +64,31 @@ public final class Reports {
             return true;
         }
         try (SessionDataReader reader = SessionDataReader.open(file)) {
+            return write(opts, reader, hosts, schedule, out, err);
+        } catch (InvalidDataFileException e) {
+            for (String line : e.diagnostics()) {
+                diag(err, opts, line);
+            }
+            diag(err, opts, DO_STATS_FAILED);
+            return false;
+        } catch (IOException e) {
+            diag(err, opts, "_OWPReadDataHeaderInitial: " + strerror(e));
+            diag(err, opts, SessionDataReader.INVALID_FILE);
+            diag(err, opts, DO_STATS_FAILED);
+            return false;
+        }
+    }
+
+    /**
+     * Like {@link #writeFile} for a data file open as a channel (e.g. the anonymous temporary file of
+     * {@code SessionDataWriter.openAnonymousTempFile}); the channel stays open.
+     */
+    public static boolean writeChannel(OutputOptions opts, FileChannel channel, HostInfo hosts, DeltaSource schedule,
+                                       PrintStream out, PrintStream err) {
+        if (opts.quiet()) {
+            return true;
+        }
+        try (SessionDataReader reader = SessionDataReader.open(channel)) {
             return write(opts, reader, hosts, schedule, out, err);
         } catch (InvalidDataFileException e) {
             for (String line : e.diagnostics()) {

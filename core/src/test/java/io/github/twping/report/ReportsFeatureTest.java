@@ -148,6 +148,25 @@ class ReportsFeatureTest {
     }
 
     @Test
+    void shouldReadFromAnonymousTempFileChannel(@TempDir Path dir) throws IOException {
+        try (java.nio.channels.FileChannel ch = io.github.twping.stats.SessionDataWriter.openAnonymousTempFile(dir)) {
+            ch.write(java.nio.ByteBuffer.wrap(Files.readAllBytes(VectorFiles.file("datafile-open.owp"))));
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            assertTrue(Reports.writeChannel(UTC.withMachine(true), ch, OPEN_HOSTS, null, new PrintStream(out),
+                System.err));
+            assertEquals(VectorFiles.results("datafile-open-owstats-M.txt"), out.toString(StandardCharsets.UTF_8));
+            assertTrue(ch.isOpen());
+        }
+        try (java.nio.channels.FileChannel empty = io.github.twping.stats.SessionDataWriter.openAnonymousTempFile(dir)) {
+            ByteArrayOutputStream err = new ByteArrayOutputStream();
+            assertFalse(Reports.writeChannel(UTC, empty, OPEN_HOSTS, null, new PrintStream(new ByteArrayOutputStream()),
+                new PrintStream(err)));
+            assertEquals("twping: _OWPReadDataHeaderInitial: Invalid owp file\ntwping: OWPReadDataHeader: Invalid file?\n"
+                + "twping: do_stats(\"from\" session)\n", err.toString());
+        }
+    }
+
+    @Test
     void shouldWriteSummaryFilesWithMinusP(@TempDir Path dir) throws IOException {
         String d = dir.toString();
         Run r = run(UTC.withPerFile(true, d), "datafile-open.owp");
