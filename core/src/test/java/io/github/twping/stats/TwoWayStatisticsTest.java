@@ -22,6 +22,32 @@ class TwoWayStatisticsTest {
     }
 
     @Test
+    void shouldGiveSameScheduleTimesWhenContinuingOrReplayingTheGenerator() throws Exception {
+        try (SessionDataReader r = SessionDataReader.open(TestData.vector("datafile-exp.owp"))) {
+            TwoWayStatistics shared = new TwoWayStatistics(r.header(), ScheduleDeltas.of(r.header()));
+            SummaryResult a = new SummaryResult(0.0001f);
+            SummaryResult b = new SummaryResult(0.0001f);
+            long begin = 0;
+            for (long first = 0; first < 100; first += 7) {
+                long last = Math.min(100, first + 7);
+                assertTrue(shared.summarize(r, first, last, begin, 0, null, a, diagnostics));
+                TwoWayStatistics fresh = new TwoWayStatistics(r.header(), ScheduleDeltas.of(r.header()));
+                assertTrue(fresh.summarize(r, first, last, begin, 0, null, b, diagnostics));
+                assertEquals(b.startTimeNtp(), a.startTimeNtp());
+                assertEquals(b.endTimeNtp(), a.endTimeNtp());
+                assertEquals(b.sent(), a.sent());
+                begin = a.nextBeginRecord();
+            }
+            // going back to the start replays the generator from Δ_0
+            assertTrue(shared.summarize(r, 0, 100, 0, 0, null, a, diagnostics));
+            TwoWayStatistics fresh = new TwoWayStatistics(r.header(), ScheduleDeltas.of(r.header()));
+            assertTrue(fresh.summarize(r, 0, 100, 0, 0, null, b, diagnostics));
+            assertEquals(b.startTimeNtp(), a.startTimeNtp());
+            assertEquals(b.endTimeNtp(), a.endTimeNtp());
+        }
+    }
+
+    @Test
     void shouldCountAllLostSessionAndClearSync() throws Exception {
         SessionHeader h = TestData.header(4);
         TwoWayRecord[] recs = new TwoWayRecord[4];
