@@ -11,9 +11,16 @@ package io.github.twping.jmh.compare;
  * @param confidenceHigh upper end of the confidence interval.
  * @param unit           score unit as JMH writes it ({@code ns/op}, {@code ops/s}, ...).
  * @param allocNormBytes {@code gc.alloc.rate.norm} in bytes per operation, or NaN when not profiled.
+ * @param allocNormErrorBytes the error JMH reports for {@code gc.alloc.rate.norm}, or NaN when unknown.
  */
 public record BenchmarkResult(BenchmarkKey key, double score, double scoreError, double confidenceLow,
-                              double confidenceHigh, String unit, double allocNormBytes) {
+                              double confidenceHigh, String unit, double allocNormBytes, double allocNormErrorBytes) {
+
+    /** A result without an allocation error estimate. */
+    public BenchmarkResult(BenchmarkKey key, double score, double scoreError, double confidenceLow,
+                           double confidenceHigh, String unit, double allocNormBytes) {
+        this(key, score, scoreError, confidenceLow, confidenceHigh, unit, allocNormBytes, Double.NaN);
+    }
 
     /** @return whether JMH reported an error estimate for the score. */
     public boolean hasError() {
@@ -34,6 +41,6 @@ public record BenchmarkResult(BenchmarkKey key, double score, double scoreError,
      */
     public BenchmarkResult scaled(double factor, String newUnit) {
         return new BenchmarkResult(key, score * factor, scoreError * factor, confidenceLow * factor,
-                confidenceHigh * factor, newUnit, allocNormBytes);
+                confidenceHigh * factor, newUnit, allocNormBytes, allocNormErrorBytes);
     }
 }

@@ -133,8 +133,9 @@ public final class JmhResultReader {
             low = knownError ? score - error : score;
             high = knownError ? score + error : score;
         }
+        double[] alloc = allocNorm(object, where);
         return new BenchmarkResult(new BenchmarkKey(benchmark, mode, params), score, error, low, high, unit,
-                allocNorm(object, where));
+                alloc[0], alloc[1]);
     }
 
     private static SortedMap<String, String> params(JsonObject object, String where) throws MalformedResultException {
@@ -152,10 +153,12 @@ public final class JmhResultReader {
         return params;
     }
 
-    private static double allocNorm(JsonObject object, String where) throws MalformedResultException {
+    /** @return {@code gc.alloc.rate.norm} score and error, NaN where absent. */
+    private static double[] allocNorm(JsonObject object, String where) throws MalformedResultException {
+        double[] scoreAndError = {Double.NaN, Double.NaN};
         JsonObject secondary = object(object, "secondaryMetrics", where);
         if (secondary == null) {
-            return Double.NaN;
+            return scoreAndError;
         }
         for (Map.Entry<String, JsonElement> entry : secondary.entrySet()) {
             // JMH prefixes profiler metrics with a middle dot: "·gc.alloc.rate.norm".
@@ -165,10 +168,15 @@ public final class JmhResultReader {
                 if (!entry.getValue().isJsonObject()) {
                     throw new MalformedResultException(at + " is not an object");
                 }
-                return number(entry.getValue().getAsJsonObject(), "score", at);
+                JsonObject allocMetric = entry.getValue().getAsJsonObject();
+                scoreAndError[0] = number(allocMetric, "score", at);
+                if (allocMetric.has("scoreError")) {
+                    scoreAndError[1] = number(allocMetric, "scoreError", at);
+                }
+                return scoreAndError;
             }
         }
-        return Double.NaN;
+        return scoreAndError;
     }
 
     private static JsonObject object(JsonObject parent, String field, String where) throws MalformedResultException {

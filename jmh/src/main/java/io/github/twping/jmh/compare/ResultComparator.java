@@ -12,7 +12,9 @@ import java.util.Map;
  * difference is not explained by the measured error), and the relative change in the bad direction
  * (higher for time modes, lower for throughput) is larger than the threshold. Allocation regresses when
  * {@code gc.alloc.rate.norm} goes from below {@value #ZERO_ALLOC_BYTES} B/op to at least that, or rises by
- * more than the threshold and by at least {@value #ZERO_ALLOC_BYTES} B/op.
+ * more than the threshold and by at least {@value #ZERO_ALLOC_BYTES} B/op with error bars (when JMH reports
+ * them) that do not overlap. The error check matters for slow benchmarks (paced sends, network round trips):
+ * there {@code -prof gc} divides the JMH harness's own background allocation by few operations.
  */
 public final class ResultComparator {
     /** Default relative threshold, in percent. */
@@ -89,7 +91,10 @@ public final class ResultComparator {
         if (baseBytes < ZERO_ALLOC_BYTES) {
             return curBytes >= ZERO_ALLOC_BYTES;
         }
-        return curBytes - baseBytes >= ZERO_ALLOC_BYTES && changePct(baseBytes, curBytes) > thresholdPct;
+        double baseError = Double.isFinite(base.allocNormErrorBytes()) ? base.allocNormErrorBytes() : 0.0;
+        double curError = Double.isFinite(cur.allocNormErrorBytes()) ? cur.allocNormErrorBytes() : 0.0;
+        boolean apart = curBytes - curError > baseBytes + baseError;
+        return apart && curBytes - baseBytes >= ZERO_ALLOC_BYTES && changePct(baseBytes, curBytes) > thresholdPct;
     }
 
     private static double changePct(double base, double cur) {

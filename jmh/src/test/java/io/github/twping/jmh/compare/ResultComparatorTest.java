@@ -53,6 +53,17 @@ class ResultComparatorTest {
     }
 
     @Test
+    void shouldIgnoreAllocationGrowthInsideTheReportedAllocationError() {
+        // A paced benchmark: a few operations per second share the harness's background allocation.
+        BenchmarkResult base = new BenchmarkResult(AVGT, 100, 1, 99, 101, "ns/op", 5_000, 600);
+        assertFalse(compare(base, new BenchmarkResult(AVGT, 100, 1, 99, 101, "ns/op", 5_800, 600)).allocRegression());
+        assertTrue(compare(base, new BenchmarkResult(AVGT, 100, 1, 99, 101, "ns/op", 7_000, 300)).allocRegression());
+        // From zero the error does not matter: any real allocation is a regression.
+        BenchmarkResult zero = new BenchmarkResult(AVGT, 100, 1, 99, 101, "ns/op", 0.0, 5);
+        assertTrue(compare(zero, new BenchmarkResult(AVGT, 100, 1, 99, 101, "ns/op", 16, 20)).allocRegression());
+    }
+
+    @Test
     void shouldNotCompareUnitsOfDifferentKinds() {
         BenchmarkResult base = result(AVGT, 100, 1, 0);
         BenchmarkResult cur = new BenchmarkResult(AVGT, 5, 1, 4, 6, "ops/s", 0);
