@@ -14,6 +14,10 @@ root=$(dirname "$jmh_dir")
 jar="$jmh_dir/target/benchmarks.jar"
 
 # The JDK >= 25 is found exactly as the ./twping launcher finds it (JAVA_HOME, /usr/lib/jvm/*, PATH).
+if [ ! -x "$root/twping" ]; then
+    echo "compare.sh: $root/twping is missing (the launcher that finds the JDK); restore it from git" >&2
+    exit 1
+fi
 if ! java_bin=$("$root/twping" --print-java 2>/dev/null); then
     echo "compare.sh: no JDK >= 25 found (looked at JAVA_HOME, /usr/lib/jvm/*, PATH); install one, e.g. 'apt-get install openjdk-25-jdk' or Temurin 25, or set JAVA_HOME" >&2
     exit 1

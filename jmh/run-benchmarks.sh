@@ -31,7 +31,7 @@ while [ $# -gt 0 ]; do
             out=$2; shift ;;
         --out=*) out=${1#--out=} ;;
         -h|--help)
-            sed -n '2,15p' "$self" | sed 's/^# \{0,1\}//'
+            awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$self"
             exit 0 ;;
         *) jmh_args+=("$1") ;;
     esac
@@ -39,6 +39,10 @@ while [ $# -gt 0 ]; do
 done
 
 # The JDK >= 25 is found exactly as the ./twping launcher finds it (JAVA_HOME, /usr/lib/jvm/*, PATH).
+if [ ! -x "$root/twping" ]; then
+    echo "run-benchmarks.sh: $root/twping is missing (the launcher that finds the JDK); restore it from git" >&2
+    exit 1
+fi
 if ! java_bin=$("$root/twping" --print-java 2>/dev/null); then
     echo "run-benchmarks.sh: no JDK >= 25 found (looked at JAVA_HOME, /usr/lib/jvm/*, PATH); install one, e.g. 'apt-get install openjdk-25-jdk' or Temurin 25, or set JAVA_HOME" >&2
     exit 1
