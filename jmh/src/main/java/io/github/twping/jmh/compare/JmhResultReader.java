@@ -161,7 +161,7 @@ public final class JmhResultReader {
             return scoreAndError;
         }
         for (Map.Entry<String, JsonElement> entry : secondary.entrySet()) {
-            // JMH prefixes profiler metrics with a middle dot: "·gc.alloc.rate.norm".
+            // JMH 1.37 writes "gc.alloc.rate.norm"; older versions prefixed a middle dot: "·gc.alloc.rate.norm".
             String metric = entry.getKey().startsWith("\u00b7") ? entry.getKey().substring(1) : entry.getKey();
             if (metric.equals(ALLOC_NORM)) {
                 String at = where + ": secondaryMetrics." + metric;

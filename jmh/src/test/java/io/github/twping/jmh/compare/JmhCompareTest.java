@@ -51,6 +51,15 @@ class JmhCompareTest {
     }
 
     @Test
+    void shouldReadWhatJmh137WritesAndPassAgainstItself() {
+        // Two entries cut from a real smoke run (run-benchmarks.sh --smoke): NaN errors as strings, aux counters.
+        assertEquals(JmhCompare.OK, run(path("jmh-1.37-smoke.json"), path("jmh-1.37-smoke.json")));
+        assertTrue(row("pacing.PacingLatenessBenchmark.paceNextSend", "pacer=park, rate=1000")
+                .contains("± ? us/op"), out());
+        assertTrue(out().contains("**Result: no regression** (2 compared, 0 missing, 0 new)"), out());
+    }
+
+    @Test
     void shouldFailWithStatusTwoOnATimeRegression() {
         assertEquals(JmhCompare.REGRESSED, run(path("baseline.json"), path("current-regression.json")));
         String row = row("CodecBenchmark.encode", "mode=open");

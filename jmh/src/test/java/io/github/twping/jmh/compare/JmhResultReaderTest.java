@@ -41,6 +41,18 @@ class JmhResultReaderTest {
     }
 
     @Test
+    void shouldFindTheAllocationMetricOfRealJmhOutput() throws MalformedResultException {
+        List<BenchmarkResult> results = JmhResultReader.read(fixture("jmh-1.37-smoke.json"));
+        assertEquals(2, results.size());
+        for (BenchmarkResult result : results) {
+            assertTrue(result.hasAlloc(), result.key().toString());
+            assertFalse(result.hasError(), result.key().toString());
+        }
+        assertEquals("us/op", results.get(0).unit());
+        assertEquals("ns/op", results.get(1).unit());
+    }
+
+    @Test
     void shouldRejectDuplicateResults() {
         String entry = "{\"benchmark\":\"a.B.c\",\"mode\":\"avgt\",\"primaryMetric\":{\"score\":1,\"scoreUnit\":\"ns/op\"}}";
         MalformedResultException e = assertThrows(MalformedResultException.class,
