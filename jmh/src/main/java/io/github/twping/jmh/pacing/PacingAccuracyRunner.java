@@ -107,6 +107,7 @@ public final class PacingAccuracyRunner {
     }
 
     private void measure(PrintStream out) {
+        double loadBefore = ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
         int cells = pacers.size() * rates.length;
         // samples[cell][run][metric]: p50, p99, p99.9, max (ns), CPU %.
         double[][][] samples = new double[cells][runs][PERCENTILES.length + 1];
@@ -118,7 +119,8 @@ public final class PacingAccuracyRunner {
                 measureOnce(cell, seconds, samples[cell][run]);
             }
         }
-        printTable(out, samples);
+        double loadAfter = ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
+        printTable(out, samples, loadBefore, loadAfter);
     }
 
     private void measureOnce(int cell, double durationSeconds, double[] sample) {
@@ -141,9 +143,10 @@ public final class PacingAccuracyRunner {
         }
     }
 
-    private void printTable(PrintStream out, double[][][] samples) {
-        out.printf(Locale.ROOT, "Pacing lateness against absolute deadlines: median of %d runs of %s s (lowest-highest run); "
-                + "%s, %d CPUs.%n%n", runs, stripZeros(seconds), Runtime.version(), Runtime.getRuntime().availableProcessors());
+    private void printTable(PrintStream out, double[][][] samples, double loadBefore, double loadAfter) {
+        out.printf(Locale.ROOT, "Pacing lateness against absolute deadlines: median of %d run(s) of %s s (lowest-highest run); "
+                + "JDK %s, %d CPUs, 1-minute load average %.1f before and %.1f after.%n%n", runs, stripZeros(seconds),
+                Runtime.version(), Runtime.getRuntime().availableProcessors(), loadBefore, loadAfter);
         out.println("| Strategy | Rate (pkt/s) | p50 ns | p99 ns | p99.9 ns | max ns | CPU % of one core |");
         out.println("|---|---:|---:|---:|---:|---:|---:|");
         for (int cell = 0; cell < samples.length; cell++) {

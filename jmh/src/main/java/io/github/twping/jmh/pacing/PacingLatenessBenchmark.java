@@ -4,6 +4,7 @@ import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.util.concurrent.TimeUnit;
 
+import org.HdrHistogram.Histogram;
 import org.openjdk.jmh.annotations.AuxCounters;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -18,6 +19,9 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
+import org.openjdk.jmh.infra.BenchmarkParams;
+import org.openjdk.jmh.infra.IterationParams;
+import org.openjdk.jmh.runner.IterationType;
 
 /**
  * Paced sends against absolute deadlines, one per operation, for each pacing strategy and rate.
@@ -35,7 +39,7 @@ import org.openjdk.jmh.annotations.Warmup;
 public class PacingLatenessBenchmark {
     private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
 
-    /** The strategy and rate under test, the recorder pacing with them, and the CPU use of each iteration. */
+    /** The strategy and rate under test, the recorder pacing with them, and what the measured iterations saw. */
     @State(Scope.Thread)
     public static class Pacing {
         @Param({"busy-spin", "park-then-spin-100us", "park-then-spin-50us", "park-then-spin-20us", "backoff-1000us", "park"})
@@ -45,12 +49,19 @@ public class PacingLatenessBenchmark {
         public long rate;
 
         LatenessRecorder recorder;
+        /** Lateness of every send of every measurement iteration so far. */
+        final Histogram measuredLatenessNs = new Histogram(LatenessRecorder.HIGHEST_TRACKABLE_NS, 3);
+        long measuredCpuNs;
+        long measuredWallNs;
+        /** 1 / number of forks: JMH also sums the counters over forks, so each fork reports its share of the mean. */
+        double forkShare = 1.0;
+        private boolean measuring;
         private long cpuStartNs;
         private long wallStartNs;
-        double cpuPct = Double.NaN;
 
         @Setup(Level.Trial)
-        public void createPacer() {
+        public void createPacer(BenchmarkParams benchmark) {
+            forkShare = 1.0 / Math.max(1, benchmark.getForks());
             Pacer created = PacerSpecs.create(pacer, SystemPacingClock.INSTANCE);
             if (created == null) {
                 throw new IllegalArgumentException("unknown pacer " + pacer + "; accepted: " + PacerSpecs.accepted());
@@ -59,7 +70,8 @@ public class PacingLatenessBenchmark {
         }
 
         @Setup(Level.Iteration)
-        public void startIteration() {
+        public void startIteration(IterationParams iteration) {
+            measuring = iteration.getType() == IterationType.MEASUREMENT;
             recorder.start();
             cpuStartNs = THREADS.getCurrentThreadCpuTime();
             wallStartNs = System.nanoTime();
@@ -68,37 +80,57 @@ public class PacingLatenessBenchmark {
         @TearDown(Level.Iteration)
         public void stopIteration() {
             long wallNs = System.nanoTime() - wallStartNs;
-            cpuPct = 100.0 * (THREADS.getCurrentThreadCpuTime() - cpuStartNs) / wallNs;
+            long cpuNs = THREADS.getCurrentThreadCpuTime() - cpuStartNs;
+            if (measuring) {
+                measuredLatenessNs.add(recorder.latenessNs());
+                measuredCpuNs += cpuNs;
+                measuredWallNs += wallNs;
+            }
         }
     }
 
     /**
-     * Secondary metrics of one iteration, read by JMH after the iteration's tear-down. JMH gives a state that
-     * another state depends on its own instance, so the benchmark method hands over {@link Pacing} instead.
+     * Secondary metrics, read by JMH after each iteration's tear-down and summed over the measurement
+     * iterations. So that the sum is the figure over all measured sends (a percentile of the whole run, not
+     * a sum of percentiles), each read returns the increment since the previous one, divided by the number
+     * of forks (JMH sums over forks too, so the final score is the mean of the forks' figures). The
+     * per-iteration lines JMH prints for these counters are therefore increments (0 during warm-up).
+     * JMH gives a state that another state depends on its own instance, so the benchmark method hands
+     * {@link Pacing} over instead.
      */
     @State(Scope.Thread)
     @AuxCounters(AuxCounters.Type.EVENTS)
     public static class Lateness {
         Pacing pacing;
+        private final double[] reported = new double[5];
+
+        private double increment(int metric, double total) {
+            double delta = total - reported[metric];
+            reported[metric] = total;
+            return delta * pacing.forkShare;
+        }
 
         public double latenessP50Ns() {
-            return pacing == null ? Double.NaN : pacing.recorder.latenessNs().getValueAtPercentile(50.0);
+            return pacing == null ? 0 : increment(0, pacing.measuredLatenessNs.getValueAtPercentile(50.0));
         }
 
         public double latenessP99Ns() {
-            return pacing == null ? Double.NaN : pacing.recorder.latenessNs().getValueAtPercentile(99.0);
+            return pacing == null ? 0 : increment(1, pacing.measuredLatenessNs.getValueAtPercentile(99.0));
         }
 
         public double latenessP999Ns() {
-            return pacing == null ? Double.NaN : pacing.recorder.latenessNs().getValueAtPercentile(99.9);
+            return pacing == null ? 0 : increment(2, pacing.measuredLatenessNs.getValueAtPercentile(99.9));
         }
 
         public double latenessMaxNs() {
-            return pacing == null ? Double.NaN : pacing.recorder.latenessNs().getMaxValue();
+            return pacing == null ? 0 : increment(3, pacing.measuredLatenessNs.getMaxValue());
         }
 
         public double cpuPct() {
-            return pacing == null ? Double.NaN : pacing.cpuPct;
+            if (pacing == null || pacing.measuredWallNs == 0) {
+                return 0;
+            }
+            return increment(4, 100.0 * pacing.measuredCpuNs / pacing.measuredWallNs);
         }
     }
 
