@@ -65,13 +65,11 @@ has_option() {
     done
     return 1
 }
-run_args=(-jvmArgsAppend "$native")
-has_option -rf || run_args+=(-rf json)
-if has_option -rff; then
-    echo "run-benchmarks.sh: use --out FILE instead of -rff" >&2
+if has_option -rf || has_option -rff; then
+    echo "run-benchmarks.sh: the result is always JMH JSON; use --out FILE instead of -rf/-rff" >&2
     exit 1
 fi
-run_args+=(-rff "$out")
+run_args=(-jvmArgsAppend "$native" -rf json -rff "$out")
 has_option -foe || run_args+=(-foe true)
 # -prof may repeat; add gc unless the caller asked for it.
 prof_gc=0
@@ -88,6 +86,7 @@ if [ "$smoke" = 1 ]; then
     has_option -r || run_args+=(-r 200ms)
 fi
 mkdir -p "$(dirname "$out")"
+rm -f "$out"    # a failed run must not leave the previous result looking current
 "$java_bin" "$native" -jar "$jar" "${run_args[@]}" ${jmh_args[@]+"${jmh_args[@]}"}
 echo "run-benchmarks.sh: JMH JSON result in $out" >&2
 
