@@ -1,0 +1,518 @@
+package io.github.twping.cli;
+
+import io.github.twping.config.CNumbers;
+import io.github.twping.config.DscpParser;
+import io.github.twping.config.PassphraseStore;
+import io.github.twping.config.PercentileList;
+import io.github.twping.config.PortRange;
+import io.github.twping.config.ScheduleSpec;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalDouble;
+import java.util.OptionalLong;
+
+/**
+ * Turns twping's argv into {@link TwpingOptions}, printing exactly what C twping 5.2.3 prints for every
+ * option error (spec 1.1-1.11), in the same order: options left to right (the first bad one ends the
+ * run), then the post-parse interactions, the operand count, the pass-phrase, {@code -A}, and the
+ * default padding.
+ *
+ * <p>The two NTP start-up lines are not printed here (the caller prints them before parsing).
+ */
+public final class TwpingArgs {
+    /** The C getopt option string (release build: no {@code -w}). */
+    public static final String SHORT_OPTIONS = "64A:k:S:u:B:c:D:E:F:i:L:P:s:z:a:b:d:Mn:N:pQRv::UhZ";
+
+    private static final int OPT_SPIN = 256;
+    private static final int OPT_SYNC = 257;
+    private static final int OPT_ESTERROR = 258;
+    private static final int OPT_LANG = 259;
+    private static final int OPT_LOOPBACK = 260;
+    private static final int OPT_HELP = 261;
+    private static final int OPT_VERSION = 262;
+    private static final int OPT_PROBE = 263;
+    private static final int OPT_MAX_LOSS = 264;
+    private static final int OPT_MAX_MEDIAN_RTT = 265;
+    private static final int OPT_TIMEOUT = 266;
+
+    /** The long options of this port. */
+    public static final List<GetOpt.LongOption> LONG_OPTIONS = List.of(
+            new GetOpt.LongOption("spin", GetOpt.ArgKind.REQUIRED, OPT_SPIN),
+            new GetOpt.LongOption("sync", GetOpt.ArgKind.NONE, OPT_SYNC),
+            new GetOpt.LongOption("esterror", GetOpt.ArgKind.REQUIRED, OPT_ESTERROR),
+            new GetOpt.LongOption("lang", GetOpt.ArgKind.REQUIRED, OPT_LANG),
+            new GetOpt.LongOption("loopback", GetOpt.ArgKind.NONE, OPT_LOOPBACK),
+            new GetOpt.LongOption("help", GetOpt.ArgKind.NONE, OPT_HELP),
+            new GetOpt.LongOption("version", GetOpt.ArgKind.NONE, OPT_VERSION),
+            new GetOpt.LongOption("probe-timestamping", GetOpt.ArgKind.NONE, OPT_PROBE),
+            new GetOpt.LongOption("max-loss", GetOpt.ArgKind.REQUIRED, OPT_MAX_LOSS),
+            new GetOpt.LongOption("max-median-rtt", GetOpt.ArgKind.REQUIRED, OPT_MAX_MEDIAN_RTT),
+            new GetOpt.LongOption("timeout", GetOpt.ArgKind.REQUIRED, OPT_TIMEOUT));
+
+    /** {@code -s} value that C cannot tell from "not given". */
+    static final long PADDING_UNSET = 0xFFFF_FFFFL;
+    /** Largest padding; larger {@code -s} values are clamped. */
+    public static final int MAX_PADDING = 65000;
+    /** Default {@code -c}. */
+    public static final long DEFAULT_PACKET_COUNT = 100;
+    /** Default {@code -b} (float). */
+    public static final float DEFAULT_BUCKET_WIDTH = 0.0001f;
+    private static final int PATH_MAX = 4096;
+    private static final int SUMMARY_FILE_NAME_MAX = 47;
+    private static final int MAX_PROMPT_BYTES = 255;
+    private static final int IFNAME_MAX = 16;
+
+    /** Outcome of {@link #parse}: options to run with, or the exit status after the messages were printed. */
+    public sealed interface Result permits Parsed, Exit {
+    }
+
+    /** Parsing succeeded. */
+    public record Parsed(TwpingOptions options) implements Result {
+    }
+
+    /** The run ends here with this status; everything C prints was printed. */
+    public record Exit(int status) implements Result {
+    }
+
+    private final String version;
+    private final PassphrasePrompt prompt;
+    private final PrintStream out;
+    private final PrintStream err;
+    private final boolean posixlyCorrect;
+
+    /**
+     * @param version        printed in the usage text ({@code Version: <version>}) and by {@code --version}
+     * @param prompt         where an interactive pass-phrase comes from
+     * @param out            stdout (for {@code --help} and {@code --version})
+     * @param err            stderr
+     * @param posixlyCorrect true when {@code POSIXLY_CORRECT} is set (no option permutation)
+     */
+    public TwpingArgs(String version, PassphrasePrompt prompt, PrintStream out, PrintStream err,
+                      boolean posixlyCorrect) {
+        this.version = version;
+        this.prompt = prompt;
+        this.out = out;
+        this.err = err;
+        this.posixlyCorrect = posixlyCorrect;
+    }
+
+    /**
+     * Convenience for the launcher: the version from the jar manifest, the pass-phrase from the terminal
+     * or {@code stdin}, {@code System.out}, and {@code POSIXLY_CORRECT} from the environment.
+     */
+    public static Result parse(String[] argv, String argv0, InputStream stdin, PrintStream err) {
+        return new TwpingArgs(defaultVersion(), PassphrasePrompt.system(stdin, err), System.out, err,
+                System.getenv("POSIXLY_CORRECT") != null).parse(argv0, argv);
+    }
+
+    /** @return the version of this build (jar manifest), or "dev" */
+    public static String defaultVersion() {
+        String v = TwpingArgs.class.getPackage().getImplementationVersion();
+        return v != null ? v : "dev";
+    }
+
+    /**
+     * Parses argv.
+     *
+     * @param argv0 the program name as typed (getopt messages use it verbatim, other messages its basename)
+     * @param argv  the arguments after the program name
+     */
+    public Result parse(String argv0, String[] argv) {
+        Messages msg = new Messages(err, Messages.programName(argv0));
+        GetOpt getopt = new GetOpt(argv, argv0, SHORT_OPTIONS, LONG_OPTIONS, posixlyCorrect, err);
+        State s = new State();
+        int c;
+        while ((c = getopt.next()) != GetOpt.END) {
+            Integer status = option(c, getopt.optarg(), s, msg);
+            if (status != null) {
+                return new Exit(status);
+            }
+        }
+        return finish(s, getopt.operands(), msg);
+    }
+
+    /** Handles one option; @return an exit status to stop with, or null to continue. */
+    private Integer option(int c, String arg, State s, Messages msg) {
+        switch (c) {
+            case GetOpt.ERROR, 'h' -> {
+                return usage(msg, "", Messages.EXIT_OK);
+            }
+            case '4' -> s.ipv4 = true;
+            case '6' -> s.ipv6 = true;
+            case 'A' -> s.authMode = arg;
+            case 'k' -> s.pfsFile = arg;
+            case 'S' -> s.sourceAddress = arg;
+            case 'u' -> s.identity = arg;
+            case 'B' -> {
+                if (s.bindInterface != null) {
+                    return usage(msg, Messages.B_TWICE, Messages.EXIT_FAILURE);
+                }
+                s.bindInterface = arg.length() > IFNAME_MAX ? arg.substring(0, IFNAME_MAX) : arg;
+            }
+            case 'Z' -> s.zeroAddresses = true;
+            case 'c' -> {
+                OptionalLong v = CNumbers.parseUint32(arg);
+                if (v.isEmpty()) {
+                    return usage(msg, Messages.INVALID_POSITIVE_INTEGER, Messages.EXIT_FAILURE);
+                }
+                s.packetCount = v.getAsLong();
+            }
+            case 'D' -> {
+                if (s.dscp != 0) {
+                    return usage(msg, Messages.DSCP_TWICE, Messages.EXIT_FAILURE);
+                }
+                int dscp = DscpParser.parse(arg);
+                if (dscp == DscpParser.INVALID) {
+                    msg.error(Messages.invalidDscp(arg));
+                    return Messages.EXIT_FAILURE;
+                }
+                s.dscp = dscp;
+            }
+            case 'E', 'L', 'z' -> {
+                OptionalDouble v = CNumbers.parseDoubleWhole(arg);
+                if (v.isEmpty() || v.getAsDouble() < 0.0) {
+                    return usage(msg, Messages.invalidFloat((char) c), Messages.EXIT_FAILURE);
+                }
+                switch (c) {
+                    case 'E' -> s.endDelaySeconds = v.getAsDouble();
+                    case 'L' -> s.lossTimeoutSeconds = v.getAsDouble();
+                    default -> s.startDelaySeconds = v.getAsDouble();
+                }
+            }
+            case 'F' -> s.saveFile = arg;
+            case 'i' -> {
+                ScheduleSpec.Parsed p = ScheduleSpec.parse(arg);
+                if (!p.ok()) {
+                    msg.error(p.error());
+                    return usage(msg, Messages.INVALID_SCHEDULE, Messages.EXIT_FAILURE);
+                }
+                s.schedule = p.spec();
+            }
+            case 'P' -> {
+                Optional<PortRange> range = PortRange.parse(arg);
+                if (range.isEmpty()) {
+                    return usage(msg, Messages.INVALID_PORT_RANGE, Messages.EXIT_FAILURE);
+                }
+                s.portRange = range.get();
+            }
+            case 's' -> {
+                OptionalLong v = CNumbers.parseUint32(arg);
+                if (v.isEmpty()) {
+                    return usage(msg, Messages.INVALID_POSITIVE_INTEGER, Messages.EXIT_FAILURE);
+                }
+                s.padding = v.getAsLong();
+            }
+            case 'a' -> {
+                PercentileList.Parsed p = PercentileList.parse(arg);
+                if (!p.ok()) {
+                    msg.error(p.error());
+                    return usage(msg, Messages.INVALID_ALPHA_LIST, Messages.EXIT_FAILURE);
+                }
+                s.percentiles = p.values();
+            }
+            case 'b' -> {
+                OptionalDouble v = CNumbers.parseDoubleWhole(arg);
+                float width = v.isPresent() ? (float) v.getAsDouble() : 0.0f;
+                if (!(width > 0.0f)) {
+                    return usage(msg, Messages.invalidFloat('b'), Messages.EXIT_FAILURE);
+                }
+                s.bucketWidth = width;
+            }
+            case 'd' -> s.summaryDirectory = arg;
+            case 'M' -> s.machine = true;
+            case 'p' -> s.summaryFiles = true;
+            case 'Q' -> s.quiet = true;
+            case 'R' -> s.raw = true;
+            case 'U' -> s.unixTimestamps = true;
+            case 'n' -> {
+                char u = arg.isEmpty() ? 0 : Character.toLowerCase(arg.charAt(0));
+                if (u != 'n' && u != 'u' && u != 'm' && u != 's') {
+                    return usage(msg, Messages.INVALID_UNITS, Messages.EXIT_FAILURE);
+                }
+                s.units = u;
+            }
+            case 'N' -> {
+                OptionalLong v = CNumbers.parseUint32(arg);
+                if (v.isEmpty()) {
+                    return usage(msg, Messages.invalidQuotedInteger('N'), Messages.EXIT_FAILURE);
+                }
+                s.subsessionPackets = v.getAsLong();
+            }
+            case 'v' -> {
+                s.verbose = true;
+                if (arg != null) {
+                    OptionalLong v = CNumbers.parseUint32(arg);
+                    if (v.isEmpty()) {
+                        return usage(msg, Messages.invalidQuotedInteger('v'), Messages.EXIT_FAILURE);
+                    }
+                    s.recordLimit = v.getAsLong();
+                }
+            }
+            default -> {
+                return longOption(c, arg, s, msg);
+            }
+        }
+        return null;
+    }
+
+    private Integer longOption(int c, String arg, State s, Messages msg) {
+        switch (c) {
+            case OPT_SPIN -> {
+                OptionalLong v = CNumbers.parseUint32(arg);
+                if (v.isEmpty() || arg.isEmpty()) {
+                    return usage(msg, Messages.invalidLong("spin", "Positive integer expected"), Messages.EXIT_FAILURE);
+                }
+                s.spinMicros = v.getAsLong();
+            }
+            case OPT_SYNC -> s.sync = true;
+            case OPT_ESTERROR -> {
+                OptionalLong v = CNumbers.parseUint32(arg);
+                if (v.isEmpty() || arg.isEmpty()) {
+                    return usage(msg, Messages.invalidLong("esterror", "Positive integer expected"),
+                            Messages.EXIT_FAILURE);
+                }
+                s.esterrorMicros = v.getAsLong();
+                s.sync = true;
+            }
+            case OPT_LANG -> {
+                if (!arg.equals("en") && !arg.equals("ru")) {
+                    return usage(msg, Messages.invalidLong("lang", "en or ru expected"), Messages.EXIT_FAILURE);
+                }
+                s.language = arg;
+            }
+            case OPT_LOOPBACK -> s.loopback = true;
+            case OPT_PROBE -> s.probe = true;
+            case OPT_HELP -> {
+                out.print(Usage.helpText(version));
+                out.flush();
+                return Messages.EXIT_OK;
+            }
+            case OPT_VERSION -> {
+                out.print(Messages.PROGRAM + " " + version + "\n");
+                out.flush();
+                return Messages.EXIT_OK;
+            }
+            case OPT_MAX_LOSS -> {
+                OptionalDouble v = CNumbers.parseDoubleWhole(arg);
+                if (v.isEmpty() || arg.isEmpty() || !(v.getAsDouble() >= 0.0 && v.getAsDouble() <= 100.0)) {
+                    return usage(msg, Messages.invalidLong("max-loss", "Percentage 0..100 expected"),
+                            Messages.EXIT_FAILURE);
+                }
+                s.maxLossPercent = v.getAsDouble();
+            }
+            case OPT_MAX_MEDIAN_RTT -> {
+                double v = positiveFinite(arg);
+                if (Double.isNaN(v)) {
+                    return usage(msg, Messages.invalidLong("max-median-rtt", "Positive float expected"),
+                            Messages.EXIT_FAILURE);
+                }
+                s.maxMedianRttMillis = v;
+            }
+            case OPT_TIMEOUT -> {
+                double v = positiveFinite(arg);
+                if (Double.isNaN(v)) {
+                    return usage(msg, Messages.invalidLong("timeout", "Positive float expected"), Messages.EXIT_FAILURE);
+                }
+                s.controlTimeoutSeconds = v;
+            }
+            default -> throw new IllegalStateException("option without handler: " + c);
+        }
+        return null;
+    }
+
+    private static double positiveFinite(String arg) {
+        OptionalDouble v = CNumbers.parseDoubleWhole(arg);
+        if (v.isEmpty() || arg.isEmpty() || !(v.getAsDouble() > 0.0) || Double.isInfinite(v.getAsDouble())) {
+            return Double.NaN;
+        }
+        return v.getAsDouble();
+    }
+
+    /** Post-parse interactions, operands, pass-phrase, {@code -A}, default padding (spec 1.3, 3.5). */
+    private Result finish(State s, List<String> operands, Messages msg) {
+        if (s.ipv4 && s.ipv6) {
+            msg.error(Messages.FOUR_AND_SIX);
+            return new Exit(Messages.EXIT_FAILURE);
+        }
+        if (s.raw) {
+            s.quiet = true;
+        }
+        if (s.verbose && s.quiet) {
+            msg.error(Messages.IGNORING_V_Q);
+            s.verbose = false;
+        }
+        if (s.machine && s.quiet) {
+            msg.error(Messages.IGNORING_M_Q);
+            s.machine = false;
+        }
+        if (s.verbose && s.machine) {
+            msg.error(Messages.IGNORING_V_M);
+            s.verbose = false;
+        }
+        if (s.summaryDirectory != null
+                && s.summaryDirectory.getBytes(StandardCharsets.UTF_8).length + 1 + SUMMARY_FILE_NAME_MAX + 1 > PATH_MAX) {
+            return new Exit(usage(msg, Messages.PATH_TOO_LONG, Messages.EXIT_FAILURE));
+        }
+
+        int minOperands = s.loopback || s.probe ? 0 : 1;
+        int maxOperands = s.loopback ? 0 : s.probe ? 1 : 2;
+        if (operands.size() < minOperands || operands.size() > maxOperands) {
+            return new Exit(usage(msg, null, Messages.EXIT_FAILURE));
+        }
+        HostPort test = operands.isEmpty() ? null : HostPort.parse(operands.get(0));
+        HostPort server = operands.size() == 2 ? HostPort.parse(operands.get(1)) : test;
+
+        String identity = s.identity;
+        byte[] passphrase = null;
+        if (identity != null) {
+            passphrase = s.pfsFile != null ? fromStore(identity, s.pfsFile, msg) : fromPrompt(identity, msg);
+            if (passphrase == null) {
+                identity = null;
+            }
+        }
+
+        int modeMask;
+        if (s.authMode != null) {
+            modeMask = 0;
+            for (int i = 0; i < s.authMode.length(); ) {
+                int cp = s.authMode.codePointAt(i);
+                switch (Character.toUpperCase(cp)) {
+                    case 'O' -> modeMask |= TwpingOptions.MODE_OPEN;
+                    case 'A' -> modeMask |= TwpingOptions.MODE_AUTHENTICATED;
+                    case 'E' -> modeMask |= TwpingOptions.MODE_ENCRYPTED;
+                    case 'M' -> modeMask |= TwpingOptions.MODE_MIXED;
+                    default -> {
+                        msg.error("Invalid -authmode " + Character.toString(cp));
+                        return new Exit(usage(msg, null, Messages.EXIT_FAILURE));
+                    }
+                }
+                i += Character.charCount(cp);
+            }
+        } else {
+            modeMask = identity != null
+                    ? TwpingOptions.MODE_OPEN | TwpingOptions.MODE_AUTHENTICATED | TwpingOptions.MODE_ENCRYPTED
+                    | TwpingOptions.MODE_MIXED
+                    : TwpingOptions.MODE_OPEN;
+        }
+
+        boolean paddingGiven = s.padding != PADDING_UNSET;
+        int padding = paddingGiven ? (int) Math.min(s.padding, MAX_PADDING) : defaultPadding(modeMask);
+
+        TwpingOptions.AddressFamily family = s.ipv4 ? TwpingOptions.AddressFamily.IPV4_ONLY
+                : s.ipv6 ? TwpingOptions.AddressFamily.IPV6_ONLY : TwpingOptions.AddressFamily.ANY;
+        TwpingOptions options = new TwpingOptions(test, server,
+                new TwpingOptions.Test(s.packetCount, s.schedule, s.lossTimeoutSeconds, padding, paddingGiven,
+                        s.startDelaySeconds, s.endDelaySeconds, s.dscp, s.portRange, s.saveFile),
+                new TwpingOptions.Connection(modeMask, identity, passphrase, s.sourceAddress, s.bindInterface,
+                        s.zeroAddresses, family),
+                new TwpingOptions.Output(s.raw, s.machine, s.quiet, s.verbose, s.recordLimit, s.unixTimestamps,
+                        s.units, s.percentiles, s.bucketWidth, s.subsessionPackets, s.summaryFiles,
+                        s.summaryDirectory),
+                new TwpingOptions.Extras(s.spinMicros, s.sync, s.esterrorMicros, s.language, s.loopback, s.probe,
+                        s.maxLossPercent, s.maxMedianRttMillis, s.controlTimeoutSeconds));
+        return new Parsed(options);
+    }
+
+    /**
+     * The padding twping chooses without {@code -s} (spec 3.5), from the <em>requested</em> mode mask:
+     * exactly open or exactly mixed 27, exactly authenticated or exactly encrypted 64, anything else 0.
+     */
+    public static int defaultPadding(int modeMask) {
+        return switch (modeMask) {
+            case TwpingOptions.MODE_OPEN, TwpingOptions.MODE_MIXED -> 27;
+            case TwpingOptions.MODE_AUTHENTICATED, TwpingOptions.MODE_ENCRYPTED -> 64;
+            default -> 0;
+        };
+    }
+
+    private static byte[] fromStore(String identity, String pfsFile, Messages msg) {
+        PassphraseStore.Opened opened;
+        try {
+            opened = PassphraseStore.open(Path.of(pfsFile));
+        } catch (InvalidPathException e) {
+            msg.error("Unable to open " + pfsFile + ": No such file or directory");
+            return null;
+        }
+        if (!opened.ok()) {
+            msg.error(opened.error());
+            return null;
+        }
+        PassphraseStore.Lookup lookup = opened.store().lookupPrefix(identity);
+        if (lookup instanceof PassphraseStore.Found found) {
+            return found.passphrase();
+        }
+        if (lookup instanceof PassphraseStore.SyntaxError e && e.message() != null) {
+            msg.error(e.message());
+        }
+        msg.error(Messages.passphraseNotFound(identity, pfsFile));
+        return null;
+    }
+
+    private byte[] fromPrompt(String identity, Messages msg) {
+        String text = "Enter passphrase for identity '" + identity + "': ";
+        if (text.getBytes(StandardCharsets.UTF_8).length > MAX_PROMPT_BYTES) {
+            msg.error(Messages.INVALID_IDENTITY);
+            return null;
+        }
+        try {
+            return prompt.read(text);
+        } catch (IOException e) {
+            msg.error("I2ReadPassPhraseAlloc(): " + (e.getMessage() != null ? e.getMessage() : "Input/output error"));
+            return null;
+        }
+    }
+
+    private int usage(Messages msg, String message, int status) {
+        Usage.print(err, msg.progName(), message, version);
+        return status;
+    }
+
+    /** Mutable parse state; copied into the immutable options at the end. */
+    private static final class State {
+        boolean ipv4;
+        boolean ipv6;
+        String authMode;
+        String pfsFile;
+        String sourceAddress;
+        String identity;
+        String bindInterface;
+        boolean zeroAddresses;
+        long packetCount = DEFAULT_PACKET_COUNT;
+        int dscp;
+        double endDelaySeconds = 1.0;
+        double lossTimeoutSeconds;
+        double startDelaySeconds;
+        String saveFile;
+        ScheduleSpec schedule = ScheduleSpec.defaultSchedule();
+        PortRange portRange = PortRange.DEFAULT;
+        long padding = PADDING_UNSET;
+        float[] percentiles = new float[0];
+        float bucketWidth = DEFAULT_BUCKET_WIDTH;
+        String summaryDirectory;
+        boolean machine;
+        boolean summaryFiles;
+        boolean quiet;
+        boolean raw;
+        boolean unixTimestamps;
+        char units = 'm';
+        long subsessionPackets;
+        boolean verbose;
+        long recordLimit;
+        long spinMicros = TwpingOptions.Extras.DEFAULT_SPIN_MICROS;
+        boolean sync;
+        long esterrorMicros = -1;
+        String language = "en";
+        boolean loopback;
+        boolean probe;
+        double maxLossPercent = Double.NaN;
+        double maxMedianRttMillis = Double.NaN;
+        double controlTimeoutSeconds;
+    }
+}

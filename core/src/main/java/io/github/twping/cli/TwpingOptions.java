@@ -1,0 +1,125 @@
+package io.github.twping.cli;
+
+import io.github.twping.config.PortRange;
+import io.github.twping.config.ScheduleSpec;
+
+/**
+ * Everything a twping run needs, parsed and validated from argv by {@link TwpingArgs}; the engine never
+ * sees {@code String[]}. Values are final: post-parse interactions (spec 1.3), identity dropping and the
+ * default padding (spec 3.5) have already been applied.
+ *
+ * @param testAddress   testaddr (destination of test packets); null only with {@code --loopback} or
+ *                      {@code --probe-timestamping} without an address
+ * @param serverAddress servaddr (TWAMP-Control server); equals {@code testAddress} when not given
+ * @param test          what to send
+ * @param connection    how to connect
+ * @param output        what to print
+ * @param extras        options of this port that C twping does not have
+ */
+public record TwpingOptions(HostPort testAddress, HostPort serverAddress, Test test, Connection connection,
+                            Output output, Extras extras) {
+
+    /** Mode bit: open. */
+    public static final int MODE_OPEN = 1;
+    /** Mode bit: authenticated. */
+    public static final int MODE_AUTHENTICATED = 2;
+    /** Mode bit: encrypted. */
+    public static final int MODE_ENCRYPTED = 4;
+    /** Mode bit: mixed (encrypted control, open test packets). */
+    public static final int MODE_MIXED = 8;
+
+    /** The control service port used when servaddr has no port: {@code servaddr}'s port or "862". */
+    public String controlService() {
+        return serverAddress.serviceOr(HostPort.DEFAULT_CONTROL_PORT);
+    }
+
+    /**
+     * Test-session options.
+     *
+     * @param packetCount        {@code -c}, uint32 (0 is accepted by the parser), default 100
+     * @param schedule           {@code -i}, default one exponential slot of float 0.1 s
+     * @param lossTimeoutSeconds {@code -L}; 0 = default (control RTT bound + 2 s)
+     * @param paddingBytes       padding per packet, 0..65000: {@code -s} clamped, or the default of spec 3.5
+     * @param paddingGiven       true when {@code -s} set it (a value of 4294967295 counts as not given)
+     * @param startDelaySeconds  {@code -z}, default 0
+     * @param endDelaySeconds    {@code -E}, parsed and ignored (as in C), default 1.0
+     * @param dscp               {@code -D}, 0..63, default 0
+     * @param portRange          {@code -P}, default 8760-9960
+     * @param saveFile           {@code -F} path, or null
+     */
+    public record Test(long packetCount, ScheduleSpec schedule, double lossTimeoutSeconds, int paddingBytes,
+                       boolean paddingGiven, double startDelaySeconds, double endDelaySeconds, int dscp,
+                       PortRange portRange, String saveFile) {
+    }
+
+    /**
+     * Control-connection options.
+     *
+     * @param modeMask      requested modes ({@code MODE_*} bits): {@code -A}, else 15 with an identity, else 1
+     * @param identity      {@code -u} KeyID, null if not given or dropped (no pass-phrase); the control
+     *                      layer truncates it to 80 bytes for the KeyID field
+     * @param passphrase    pass-phrase bytes, null exactly when {@code identity} is null
+     * @param sourceAddress {@code -S} address or interface name, or null
+     * @param bindInterface {@code -B} interface (truncated to 16 characters), or null
+     * @param zeroAddresses {@code -Z}
+     * @param family        {@code -4} / {@code -6}
+     */
+    public record Connection(int modeMask, String identity, byte[] passphrase, String sourceAddress,
+                             String bindInterface, boolean zeroAddresses, AddressFamily family) {
+        /** @return a copy of the pass-phrase, or null */
+        @Override
+        public byte[] passphrase() {
+            return passphrase == null ? null : passphrase.clone();
+        }
+    }
+
+    /** Address families allowed by {@code -4}/{@code -6}. */
+    public enum AddressFamily { ANY, IPV4_ONLY, IPV6_ONLY }
+
+    /**
+     * Output options.
+     *
+     * @param raw                {@code -R} raw records
+     * @param machine            {@code -M} machine summary (cleared by {@code -Q}/{@code -R})
+     * @param quiet              {@code -Q}, also set by {@code -R}
+     * @param verbose            {@code -v} per-packet lines (cleared by quiet or {@code -M})
+     * @param recordLimit        N of {@code -vN}: records processed (0 = all); stays in force when
+     *                           {@code verbose} was cleared (C quirk)
+     * @param unixTimestamps     {@code -U}
+     * @param units              {@code -n}: 'n', 'u', 'm' (default) or 's' (lower case)
+     * @param percentiles        {@code -a} list as 32-bit floats (empty if none)
+     * @param bucketWidthSeconds {@code -b}, float, default 0.0001
+     * @param subsessionPackets  {@code -N}, 0 = off
+     * @param summaryFiles       {@code -p}
+     * @param summaryDirectory   {@code -d}, or null (current directory)
+     */
+    public record Output(boolean raw, boolean machine, boolean quiet, boolean verbose, long recordLimit,
+                         boolean unixTimestamps, char units, float[] percentiles, float bucketWidthSeconds,
+                         long subsessionPackets, boolean summaryFiles, String summaryDirectory) {
+        /** @return a copy of the percentile list */
+        @Override
+        public float[] percentiles() {
+            return percentiles.clone();
+        }
+    }
+
+    /**
+     * Options of this port (long options).
+     *
+     * @param spinMicros             {@code --spin}: busy-wait window before each send, default 200
+     * @param assumeSynchronised     {@code --sync} (also set by {@code --esterror})
+     * @param esterrorMicros         {@code --esterror}, or -1 when not given
+     * @param language               {@code --lang}: "en" (default) or "ru"
+     * @param loopback               {@code --loopback}: test against an in-process server
+     * @param probeTimestamping      {@code --probe-timestamping}: report kernel timestamping and exit
+     * @param maxLossPercent         {@code --max-loss} gate, or NaN
+     * @param maxMedianRttMillis     {@code --max-median-rtt} gate, or NaN
+     * @param controlTimeoutSeconds  {@code --timeout} for control I/O, or 0 for none
+     */
+    public record Extras(long spinMicros, boolean assumeSynchronised, long esterrorMicros, String language,
+                         boolean loopback, boolean probeTimestamping, double maxLossPercent,
+                         double maxMedianRttMillis, double controlTimeoutSeconds) {
+        /** Default {@code --spin}. */
+        public static final long DEFAULT_SPIN_MICROS = 200;
+    }
+}

@@ -1,0 +1,96 @@
+package io.github.twping.cli;
+
+import java.io.PrintStream;
+
+/**
+ * The usage text of twping: the C text byte for byte (spec 1.4) with our version line, and, for
+ * {@code --help} only, a section on the long options this port adds.
+ */
+public final class Usage {
+    /** The C usage text from the {@code usage:} line up to the version block (every line ends with \n). */
+    static final String C_TEXT = ""
+            + "usage: twping [arguments] testaddr [servaddr]\n"
+            + "[arguments] are as follows: \n"
+            + "\n"
+            + "   -h             print this message and exit\n"
+            + "\n"
+            + "              [Test Args]\n"
+            + "\n"
+            + "   -c count       number of test packets\n"
+            + "   -D DSCP        RFC 2474 style DSCP value for TOS byte\n"
+            + "   -F file        save results to file\n"
+            + "   -i wait        mean average time between packets (seconds)\n"
+            + "   -L timeout     maximum time to wait for a packet before declaring it lost (seconds)\n"
+            + "   -P portrange   port range to use during the test\n"
+            + "   -s padding     size of the padding added to each packet (bytes)\n"
+            + "   -z delayStart  time to wait before executing test (seconds)\n"
+            + "\n"
+            + "              [Connection Args]\n"
+            + "\n"
+            + "   -A authmode    requested modes: [A]uthenticated, [E]ncrypted, [M]ixed, [O]pen\n"
+            + "   -k passphrasefile     passphrasefile to use with Authenticated/Encrypted/Mixed modes\n"
+            + "   -S srcaddr     specify the local address or interface for control connection and tests\n"
+            + "   -B interface   specify the interface to use for control connection and tests\n"
+            + "   -Z             do not specify IP addresses for tests packets (NAT traversal)\n"
+            + "   -u username    username to use with Authenticated/Encrypted/Mixed modes\n"
+            + "   -4             connect using IPv4 addresses only\n"
+            + "   -6             connect using IPv6 addresses only\n"
+            + "\n"
+            + "              [Output Args]\n"
+            + "\n"
+            + "   -a alpha       report an additional percentile level for the delays\n"
+            + "   -b bucketwidth bin size for histogram calculations\n"
+            + "   -M             print machine (perl) readable summary\n"
+            + "   -n units       'n','u','m', or 's'\n"
+            + "   -N count       number of test packets (to summarize per sub-session)\n"
+            + "   -Q             run the test and exit without reporting statistics\n"
+            + "   -R             print RAW data: \"SSEQ STIME SS SERR SRTIME SRS SRERR STTL RSEQ RSTIME RSS RSERR RTIME RS RERR RTTL\\n\"\n"
+            + "   -v[N]          print out individual delays. You can supply an optional N here to limit the print to the first N packets\n"
+            + "   -U             Adds UNIX timestamps when printing individual delays\n";
+
+    /** The extra long options, printed by {@code --help} after the C text. */
+    static final String LONG_OPTIONS_TEXT = ""
+            + "Long options (this port):\n"
+            + "\n"
+            + "   --help                 print this message, including the long options, and exit\n"
+            + "   --version              print the version and exit\n"
+            + "   --lang en|ru           language of the human-readable summary (default en)\n"
+            + "   --spin MICROS          busy-wait window before each scheduled send (default 200)\n"
+            + "   --sync                 treat the local clock as synchronised\n"
+            + "   --esterror MICROS      local clock error estimate in microseconds; implies --sync\n"
+            + "   --timeout SECONDS      time limit for each control-connection read/write (default none)\n"
+            + "   --max-loss PERCENT     exit with status 3 when the round-trip loss exceeds PERCENT\n"
+            + "   --max-median-rtt MILLIS exit with status 3 when the median round-trip time exceeds MILLIS\n"
+            + "   --loopback             test against an in-process server on 127.0.0.1 (no testaddr)\n"
+            + "   --probe-timestamping [address]  report which socket timestamping the kernel provides and exit\n"
+            + "\n";
+
+    private Usage() {
+    }
+
+    /** @return the C usage text with {@code Version: <version>} (an empty line, the version line, an empty line) */
+    public static String text(String version) {
+        return C_TEXT + "\nVersion: " + version + "\n\n";
+    }
+
+    /** @return the {@code --help} text: the C usage text followed by the long options */
+    public static String helpText(String version) {
+        return text(version) + LONG_OPTIONS_TEXT;
+    }
+
+    /**
+     * Prints the usage as the C {@code usage()} does: {@code <prog>: <message>} first when a message is
+     * given (an empty message prints {@code "twping: "}), then the usage text.
+     *
+     * @param message null for no message line
+     */
+    public static void print(PrintStream err, String progName, String message, String version) {
+        StringBuilder sb = new StringBuilder();
+        if (message != null) {
+            sb.append(progName).append(": ").append(message).append('\n');
+        }
+        sb.append(text(version));
+        err.print(sb);
+        err.flush();
+    }
+}

@@ -1,0 +1,41 @@
+package io.github.twping.report;
+
+import io.github.twping.stats.TwoWayRecord;
+
+/** Writer of the raw record lines {@code -R} (spec 7.4). */
+public final class RawRecordWriter {
+    private static final double TWO_POW_MINUS_32 = 0x1.0p-32;
+
+    private RawRecordWriter() {
+    }
+
+    /**
+     * Appends {@code %lu %020llu %u %g %020llu %u %g %u %lu %020llu %u %g %020llu %u %g %u\n}
+     * for one record.
+     */
+    public static StringBuilder write(StringBuilder sb, TwoWayRecord r) {
+        CFormat.u32(sb, r.sentSeq).append(' ');
+        stamp(sb, r.sentSendNtp, r.sentSendErr);
+        stamp(sb, r.sentRecvNtp, r.sentRecvErr);
+        sb.append(r.sentTtl & 0xFF).append(' ');
+        CFormat.u32(sb, r.reflSeq).append(' ');
+        stamp(sb, r.reflSendNtp, r.reflSendErr);
+        stamp(sb, r.reflRecvNtp, r.reflRecvErr);
+        sb.append(r.reflTtl & 0xFF).append('\n');
+        return sb;
+    }
+
+    private static void stamp(StringBuilder sb, long ntp, int err) {
+        CFormat.u64ZeroPadded(sb, ntp, 20).append(' ');
+        sb.append((err >>> 15) & 1).append(' ');
+        CFormat.g(sb, errorSeconds(err)).append(' ');
+    }
+
+    /** E(field) = (multiplier << scale) / 2^32 as a double (spec 4.3). */
+    static double errorSeconds(int field) {
+        int scale = (field >>> 8) & 0x3F;
+        long v = (long) (field & 0xFF) << scale;
+        double d = v >= 0 ? (double) v : ((double) ((v >>> 1) | (v & 1))) * 2.0;
+        return d * TWO_POW_MINUS_32;
+    }
+}

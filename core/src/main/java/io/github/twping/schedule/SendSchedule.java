@@ -1,0 +1,95 @@
+package io.github.twping.schedule;
+
+import io.github.twping.time.NtpTime;
+
+/**
+ * The bit-exact owamp send schedule: the inter-packet delays Δ_i of a test session (spec 5.1).
+ *
+ * <p>Packet i uses slot {@code i mod min(nslots, N)}: an exponential slot gives
+ * {@code Δ_i = mul(expNext(), mean)}, a fixed slot gives its offset and consumes no random numbers.
+ * Packet k is scheduled at {@code StartTime + Σ_{i=0..k} Δ_i}. The generator is the AES counter-mode
+ * {@link AesCounterRandom} keyed by the SID. No allocation per call; not thread-safe (one per user:
+ * the sender and the statistics code each own one, each calls {@link #reset()}).
+ */
+public final class SendSchedule {
+    /** ln 2 in 32.32 fixed point ({@code Q[1]}). */
+    static final long LN2 = 0xB17217F8L;
+    /** Knuth's Q[k] = Σ_{i=1..k} (ln 2)^i / i!, 32-bit fractions, index k (0 unused). */
+    private static final long[] Q = {
+        0L, 0xB17217F8L, 0xEEF193F7L, 0xFD271862L, 0xFF9D6DD0L, 0xFFF4CFD0L, 0xFFFEE819L,
+        0xFFFFE7FFL, 0xFFFFFE2BL, 0xFFFFFFE0L, 0xFFFFFFFEL, 0xFFFFFFFFL};
+    private static final long BIT_31 = 0x8000_0000L;
+    private static final long LOW_32 = 0xFFFF_FFFFL;
+
+    private final AesCounterRandom random;
+    private final boolean[] slotFixed;
+    private final long[] slotValueNtp;
+    private final int slotLimit;
+    private int slotIndex;
+
+    /**
+     * Creates the schedule of a session.
+     *
+     * @param sid16       the 16-byte SID from Accept-Session (the AES key)
+     * @param slots       the slot list, at least one
+     * @param packetCount N, the number of packets of the session (unsigned 32-bit value)
+     */
+    public SendSchedule(byte[] sid16, ScheduleSlot[] slots, long packetCount) {
+        if (slots == null || slots.length == 0) {
+            throw new IllegalArgumentException("schedule needs at least one slot");
+        }
+        this.random = new AesCounterRandom(sid16);
+        this.slotFixed = new boolean[slots.length];
+        this.slotValueNtp = new long[slots.length];
+        for (int i = 0; i < slots.length; i++) {
+            slotFixed[i] = slots[i].fixed();
+            slotValueNtp[i] = slots[i].valueNtp();
+        }
+        this.slotLimit = packetCount > 0 && packetCount < slots.length ? (int) packetCount : slots.length;
+    }
+
+    /** Resets the generator (counter 0) and the packet index (0), so Δ_0 comes next. */
+    public void reset() {
+        random.reset();
+        slotIndex = 0;
+    }
+
+    /** Returns Δ_i for the next packet index i = 0, 1, 2, … as a Num64. */
+    public long nextDeltaNtp() {
+        int slot = slotIndex;
+        slotIndex = slot + 1 == slotLimit ? 0 : slot + 1;
+        if (slotFixed[slot]) {
+            return slotValueNtp[slot];
+        }
+        return NtpTime.mul(expNext(random), slotValueNtp[slot]);
+    }
+
+    /**
+     * Returns the next exponential deviate with mean 1 as a Num64: Knuth vol. 2 section 3.4.1 Algorithm S
+     * in 32.32 fixed point, exactly as owamp computes it (spec 5.1). Exposed for the seed vectors.
+     */
+    public static long expNext(AesCounterRandom random) {
+        long u = random.nextUnsigned32();
+        long j = 0;
+        while ((u & BIT_31) != 0 && j < 32) {
+            u <<= 1;
+            j++;
+        }
+        u = (u << 1) & LOW_32;
+        if (u < LN2) {
+            return NtpTime.mul(j << 32, LN2) + u;
+        }
+        int k = 2;
+        while (k <= 11 && u >= Q[k]) {
+            k++;
+        }
+        long v = random.nextUnsigned32();
+        for (int draw = 1; draw < k; draw++) {
+            long t = random.nextUnsigned32();
+            if (t < v) {
+                v = t;
+            }
+        }
+        return NtpTime.mul((j << 32) + v, LN2);
+    }
+}

@@ -1,0 +1,10 @@
+package io.github.twping.stats;
+
+/** A source of send-schedule offsets Δ_i (Num64), i = 0, 1, 2, ... (spec 5.1); reset per summary. */
+public interface DeltaSource {
+    /** Restarts at Δ_0. */
+    void reset();
+
+    /** The next Δ_i as Num64. */
+    long nextDeltaNtp();
+}

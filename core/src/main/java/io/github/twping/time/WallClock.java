@@ -1,0 +1,53 @@
+package io.github.twping.time;
+
+import org.agrona.concurrent.EpochNanoClock;
+import org.agrona.concurrent.SystemEpochNanoClock;
+
+/**
+ * The wall clock every TWAMP timestamp is taken from: epoch nanoseconds plus the
+ * {@code OWAMP_DEBUG_TIMEOFFSET} offset, and the same as an NTP timestamp.
+ *
+ * <p>Source: Agrona {@link SystemEpochNanoClock}, which reads {@code Instant.now()} (the JDK's
+ * {@code clock_gettime(CLOCK_REALTIME)} path, nanosecond resolution on Linux) and returns a {@code long}.
+ * The {@code Instant} does not escape, so C2 scalar-replaces it: the JMH
+ * {@code NtpTimeConversionBenchmark} measures 0 B/op. {@code Clock.systemUTC().instant()} and
+ * {@code System.currentTimeMillis()} are not used. C twping reads {@code gettimeofday} (microseconds);
+ * this clock keeps the full resolution. Kernel NTP offset/sync handling (spec 4.2) is not applied here.
+ *
+ * <p>Thread-safe and allocation-free after construction.
+ */
+public final class WallClock {
+    private final EpochNanoClock clock;
+    private final long offsetNs;
+
+    /** Creates a clock over {@code clock} that adds {@code offsetNs} to every reading. */
+    public WallClock(EpochNanoClock clock, long offsetNs) {
+        this.clock = clock;
+        this.offsetNs = offsetNs;
+    }
+
+    /** Returns the system wall clock shifted by {@code offset}. */
+    public static WallClock system(DebugTimeOffset offset) {
+        return new WallClock(SystemEpochNanoClock.INSTANCE, offset.offsetNs());
+    }
+
+    /** Returns the system wall clock without offset. */
+    public static WallClock system() {
+        return new WallClock(SystemEpochNanoClock.INSTANCE, 0L);
+    }
+
+    /** Returns the current time in epoch nanoseconds, offset applied. */
+    public long nowEpochNs() {
+        return clock.nanoTime() + offsetNs;
+    }
+
+    /** Returns the current time as an NTP timestamp, offset applied. */
+    public long nowNtp() {
+        return NtpTime.fromEpochNanos(clock.nanoTime() + offsetNs);
+    }
+
+    /** Returns the offset added to every reading, in nanoseconds. */
+    public long offsetNs() {
+        return offsetNs;
+    }
+}

@@ -1,0 +1,213 @@
+package io.github.twping.ffm;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.Linker;
+import java.lang.foreign.MemoryLayout;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.StructLayout;
+import java.lang.foreign.SymbolLookup;
+import java.lang.invoke.MethodHandle;
+
+import static java.lang.foreign.ValueLayout.ADDRESS;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+
+/**
+ * The libc functions this package calls, as {@code static final} downcall handles.
+ *
+ * <p>Calls that can fail take a call-state segment (see {@link #allocateCallState}); errno is captured by
+ * the linker right after the call and returned as {@code -errno}. Nothing here allocates on the Java heap.
+ */
+final class Libc {
+    private static final Linker LINKER = Linker.nativeLinker();
+    private static final SymbolLookup LIBC = LINKER.defaultLookup();
+    private static final Linker.Option ERRNO = Linker.Option.captureCallState("errno");
+    private static final StructLayout CALL_STATE = Linker.Option.captureStateLayout();
+    private static final long ERRNO_OFFSET = CALL_STATE.byteOffset(MemoryLayout.PathElement.groupElement("errno"));
+
+    private static final MethodHandle SOCKET = errnoHandle("socket", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT));
+    private static final MethodHandle BIND = errnoHandle("bind", FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT));
+    private static final MethodHandle SETSOCKOPT = errnoHandle("setsockopt",
+            FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT));
+    private static final MethodHandle GETSOCKOPT = errnoHandle("getsockopt",
+            FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, ADDRESS, ADDRESS));
+    private static final MethodHandle GETSOCKNAME = errnoHandle("getsockname",
+            FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, ADDRESS));
+    private static final MethodHandle SENDTO = errnoHandle("sendto",
+            FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG, JAVA_INT, ADDRESS, JAVA_INT));
+    private static final MethodHandle RECVMSG = errnoHandle("recvmsg", FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_INT));
+    private static final MethodHandle NTP_ADJTIME = errnoHandle("ntp_adjtime", FunctionDescriptor.of(JAVA_INT, ADDRESS));
+    private static final MethodHandle SHUTDOWN = plainHandle("shutdown", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT));
+    private static final MethodHandle CLOSE = plainHandle("close", FunctionDescriptor.of(JAVA_INT, JAVA_INT));
+    private static final MethodHandle CLOCK_GETTIME = plainHandle("clock_gettime", FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS));
+    private static final MethodHandle STRERROR = plainHandle("strerror", FunctionDescriptor.of(ADDRESS, JAVA_INT));
+
+    private Libc() {
+    }
+
+    private static MethodHandle errnoHandle(String name, FunctionDescriptor descriptor) {
+        return LINKER.downcallHandle(LIBC.findOrThrow(name), descriptor, ERRNO);
+    }
+
+    private static MethodHandle plainHandle(String name, FunctionDescriptor descriptor) {
+        return LINKER.downcallHandle(LIBC.findOrThrow(name), descriptor);
+    }
+
+    /** Allocates the segment the linker writes errno into; one per thread role (send, receive, ...). */
+    static MemorySegment allocateCallState(Arena arena) {
+        return arena.allocate(CALL_STATE);
+    }
+
+    private static int errno(MemorySegment callState) {
+        return callState.get(JAVA_INT, ERRNO_OFFSET);
+    }
+
+    private static AssertionError linkageBug(Throwable t) {
+        return new AssertionError("libc downcall failed to link or invoke", t);
+    }
+
+    /** @return a file descriptor, or -errno. */
+    static int socket(MemorySegment callState, int domain, int type, int protocol) {
+        try {
+            int fd = (int) SOCKET.invokeExact(callState, domain, type, protocol);
+            return fd >= 0 ? fd : -errno(callState);
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw linkageBug(t);
+        }
+    }
+
+    /** @return 0, or -errno. */
+    static int bind(MemorySegment callState, int fd, MemorySegment sockaddr, int length) {
+        try {
+            int rc = (int) BIND.invokeExact(callState, fd, sockaddr, length);
+            return rc == 0 ? 0 : -errno(callState);
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw linkageBug(t);
+        }
+    }
+
+    /** @return 0, or -errno. */
+    static int setsockopt(MemorySegment callState, int fd, int level, int name, MemorySegment value, int length) {
+        try {
+            int rc = (int) SETSOCKOPT.invokeExact(callState, fd, level, name, value, length);
+            return rc == 0 ? 0 : -errno(callState);
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw linkageBug(t);
+        }
+    }
+
+    /** @return 0, or -errno; {@code lengthInOut} holds a socklen_t (int). */
+    static int getsockopt(MemorySegment callState, int fd, int level, int name, MemorySegment value,
+                          MemorySegment lengthInOut) {
+        try {
+            int rc = (int) GETSOCKOPT.invokeExact(callState, fd, level, name, value, lengthInOut);
+            return rc == 0 ? 0 : -errno(callState);
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw linkageBug(t);
+        }
+    }
+
+    /** @return 0, or -errno; {@code lengthInOut} holds a socklen_t (int). */
+    static int getsockname(MemorySegment callState, int fd, MemorySegment sockaddr, MemorySegment lengthInOut) {
+        try {
+            int rc = (int) GETSOCKNAME.invokeExact(callState, fd, sockaddr, lengthInOut);
+            return rc == 0 ? 0 : -errno(callState);
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw linkageBug(t);
+        }
+    }
+
+    /** @return bytes sent, or -errno. */
+    static long sendto(MemorySegment callState, int fd, MemorySegment buffer, long length, int flags,
+                       MemorySegment sockaddr, int sockaddrLength) {
+        try {
+            long n = (long) SENDTO.invokeExact(callState, fd, buffer, length, flags, sockaddr, sockaddrLength);
+            return n >= 0 ? n : -errno(callState);
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw linkageBug(t);
+        }
+    }
+
+    /** @return bytes received, or -errno. */
+    static long recvmsg(MemorySegment callState, int fd, MemorySegment msghdr, int flags) {
+        try {
+            long n = (long) RECVMSG.invokeExact(callState, fd, msghdr, flags);
+            return n >= 0 ? n : -errno(callState);
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw linkageBug(t);
+        }
+    }
+
+    /** @return the clock state (TIME_OK .. TIME_ERROR), or -errno. */
+    static int ntpAdjtime(MemorySegment callState, MemorySegment timex) {
+        try {
+            int rc = (int) NTP_ADJTIME.invokeExact(callState, timex);
+            return rc >= 0 ? rc : -errno(callState);
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw linkageBug(t);
+        }
+    }
+
+    /** shutdown(2); the result is not needed (an unconnected UDP socket answers ENOTCONN but is still woken). */
+    static void shutdown(int fd, int how) {
+        try {
+            int ignored = (int) SHUTDOWN.invokeExact(fd, how);
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw linkageBug(t);
+        }
+    }
+
+    /** close(2); on Linux the descriptor is released even when close reports an error. */
+    static void close(int fd) {
+        try {
+            int ignored = (int) CLOSE.invokeExact(fd);
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw linkageBug(t);
+        }
+    }
+
+    /** Reads CLOCK_REALTIME (vDSO, no syscall) through a 16-byte timespec segment; @return epoch ns. */
+    static long realtimeEpochNs(MemorySegment timespec) {
+        try {
+            int ignored = (int) CLOCK_GETTIME.invokeExact(SocketConstants.CLOCK_REALTIME, timespec);
+            return Structs.timespecNs(timespec, 0);
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw linkageBug(t);
+        }
+    }
+
+    /** strerror(3) text in the process locale; only for errnos missing from {@link Errno}'s table. */
+    static String strerror(int errno) {
+        try {
+            MemorySegment text = (MemorySegment) STRERROR.invokeExact(errno);
+            return text.equals(MemorySegment.NULL) ? null : text.reinterpret(1024).getString(0);
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw linkageBug(t);
+        }
+    }
+}

@@ -1,0 +1,260 @@
+package io.github.twping.ffm;
+
+import java.net.Inet4Address;
+import java.net.InetAddress;
+import java.net.ProtocolFamily;
+import java.net.StandardProtocolFamily;
+import java.util.Objects;
+
+/**
+ * Everything {@link UdpSocket#open} needs to create, configure and bind a socket; immutable, built with
+ * {@link #builder()}. Unset options keep the kernel default.
+ */
+public final class UdpSocketOptions {
+    /** Value of int options left at the kernel default. */
+    public static final int DEFAULT = -1;
+
+    private final InetAddress bindAddress;
+    private final StandardProtocolFamily family;
+    private final int portLow;
+    private final int portHigh;
+    private final int portFirstTry;
+    private final int unicastTtl;
+    private final int tos;
+    private final int receiveBufferBytes;
+    private final int sendBufferBytes;
+    private final String bindToDevice;
+    private final boolean receiveTtl;
+    private final boolean receiveTos;
+    private final Timestamping timestamping;
+    private final boolean txScheduledTimestamps;
+    private final boolean forceNio;
+
+    private UdpSocketOptions(Builder b) {
+        this.bindAddress = b.bindAddress;
+        this.family = b.family != null ? b.family
+                : b.bindAddress == null || b.bindAddress instanceof Inet4Address ? StandardProtocolFamily.INET
+                : StandardProtocolFamily.INET6;
+        this.portLow = b.portLow;
+        this.portHigh = b.portHigh;
+        this.portFirstTry = b.portFirstTry;
+        this.unicastTtl = b.unicastTtl;
+        this.tos = b.tos;
+        this.receiveBufferBytes = b.receiveBufferBytes;
+        this.sendBufferBytes = b.sendBufferBytes;
+        this.bindToDevice = b.bindToDevice;
+        this.receiveTtl = b.receiveTtl;
+        this.receiveTos = b.receiveTos;
+        this.timestamping = b.timestamping;
+        this.txScheduledTimestamps = b.txScheduledTimestamps;
+        this.forceNio = b.forceNio;
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** The local address to bind, or null for the wildcard of {@link #family()}. */
+    public InetAddress bindAddress() {
+        return bindAddress;
+    }
+
+    /** INET or INET6; derived from {@link #bindAddress()} when not set (INET when neither is set). */
+    public StandardProtocolFamily family() {
+        return family;
+    }
+
+    public int portLow() {
+        return portLow;
+    }
+
+    public int portHigh() {
+        return portHigh;
+    }
+
+    public int portFirstTry() {
+        return portFirstTry;
+    }
+
+    /** IP_TTL / IPV6_UNICAST_HOPS, or {@link #DEFAULT}. */
+    public int unicastTtl() {
+        return unicastTtl;
+    }
+
+    /** IP_TOS / IPV6_TCLASS full byte (DSCP &lt;&lt; 2), or {@link #DEFAULT}. */
+    public int tos() {
+        return tos;
+    }
+
+    public int receiveBufferBytes() {
+        return receiveBufferBytes;
+    }
+
+    public int sendBufferBytes() {
+        return sendBufferBytes;
+    }
+
+    /** SO_BINDTODEVICE interface name, or null. */
+    public String bindToDevice() {
+        return bindToDevice;
+    }
+
+    public boolean receiveTtl() {
+        return receiveTtl;
+    }
+
+    public boolean receiveTos() {
+        return receiveTos;
+    }
+
+    public Timestamping timestamping() {
+        return timestamping;
+    }
+
+    /** Also report SCM_TSTAMP_SCHED (packet entered the qdisc) TX timestamps. */
+    public boolean txScheduledTimestamps() {
+        return txScheduledTimestamps;
+    }
+
+    public boolean forceNio() {
+        return forceNio;
+    }
+
+    @Override
+    public String toString() {
+        return "UdpSocketOptions[bind=" + bindAddress + ", family=" + family + ", ports=" + portLow + ".." + portHigh
+                + " first " + portFirstTry + ", ttl=" + unicastTtl + ", tos=" + tos + ", rcvbuf=" + receiveBufferBytes
+                + ", sndbuf=" + sendBufferBytes + ", device=" + bindToDevice + ", recvTtl=" + receiveTtl
+                + ", recvTos=" + receiveTos + ", timestamping=" + timestamping + ", txSched=" + txScheduledTimestamps
+                + ", forceNio=" + forceNio + "]";
+    }
+
+    /** Builder of {@link UdpSocketOptions}; {@link #build()} validates and throws IllegalArgumentException. */
+    public static final class Builder {
+        private InetAddress bindAddress;
+        private StandardProtocolFamily family;
+        private int portLow;
+        private int portHigh;
+        private int portFirstTry;
+        private int unicastTtl = DEFAULT;
+        private int tos = DEFAULT;
+        private int receiveBufferBytes = DEFAULT;
+        private int sendBufferBytes = DEFAULT;
+        private String bindToDevice;
+        private boolean receiveTtl;
+        private boolean receiveTos;
+        private Timestamping timestamping = Timestamping.NONE;
+        private boolean txScheduledTimestamps;
+        private boolean forceNio;
+
+        private Builder() {
+        }
+
+        /** Local address (null = wildcard of the family). */
+        public Builder bindAddress(InetAddress address) {
+            this.bindAddress = address;
+            return this;
+        }
+
+        public Builder family(ProtocolFamily family) {
+            if (family != null && !(family instanceof StandardProtocolFamily f && f != StandardProtocolFamily.UNIX)) {
+                throw new IllegalArgumentException("family must be INET or INET6: " + family);
+            }
+            this.family = (StandardProtocolFamily) family;
+            return this;
+        }
+
+        /** A single port (0 = ephemeral). */
+        public Builder port(int port) {
+            return portRange(port, port, port);
+        }
+
+        /**
+         * Binds the first free port of {@code low..high}, trying {@code firstTry} first and wrapping around;
+         * EADDRINUSE moves to the next port, any other error stops. {@code 0..0} asks for an ephemeral port.
+         */
+        public Builder portRange(int low, int high, int firstTry) {
+            this.portLow = low;
+            this.portHigh = high;
+            this.portFirstTry = firstTry;
+            return this;
+        }
+
+        public Builder unicastTtl(int ttl) {
+            this.unicastTtl = ttl;
+            return this;
+        }
+
+        /** The full TOS / traffic class byte (DSCP &lt;&lt; 2, ECN bits included). */
+        public Builder tos(int tos) {
+            this.tos = tos;
+            return this;
+        }
+
+        public Builder receiveBufferBytes(int bytes) {
+            this.receiveBufferBytes = bytes;
+            return this;
+        }
+
+        public Builder sendBufferBytes(int bytes) {
+            this.sendBufferBytes = bytes;
+            return this;
+        }
+
+        public Builder bindToDevice(String interfaceName) {
+            this.bindToDevice = interfaceName;
+            return this;
+        }
+
+        public Builder receiveTtl(boolean on) {
+            this.receiveTtl = on;
+            return this;
+        }
+
+        public Builder receiveTos(boolean on) {
+            this.receiveTos = on;
+            return this;
+        }
+
+        public Builder timestamping(Timestamping timestamping) {
+            this.timestamping = Objects.requireNonNull(timestamping, "timestamping");
+            return this;
+        }
+
+        public Builder txScheduledTimestamps(boolean on) {
+            this.txScheduledTimestamps = on;
+            return this;
+        }
+
+        /** Use the NIO (DatagramChannel) implementation even where FFM works (tests, comparisons). */
+        public Builder forceNio(boolean on) {
+            this.forceNio = on;
+            return this;
+        }
+
+        public UdpSocketOptions build() {
+            check(portLow >= 0 && portHigh <= 65535 && portLow <= portHigh,
+                    "port range must satisfy 0 <= low <= high <= 65535: " + portLow + ".." + portHigh);
+            check(portFirstTry == 0 || (portFirstTry >= portLow && portFirstTry <= portHigh),
+                    "first port " + portFirstTry + " outside " + portLow + ".." + portHigh);
+            check(unicastTtl == DEFAULT || (unicastTtl >= 1 && unicastTtl <= 255), "ttl must be 1..255: " + unicastTtl);
+            check(tos == DEFAULT || (tos >= 0 && tos <= 255), "tos must be 0..255: " + tos);
+            check(receiveBufferBytes == DEFAULT || receiveBufferBytes > 0, "receive buffer must be > 0");
+            check(sendBufferBytes == DEFAULT || sendBufferBytes > 0, "send buffer must be > 0");
+            check(bindToDevice == null || (!bindToDevice.isEmpty() && bindToDevice.length() < 16
+                    && bindToDevice.chars().allMatch(c -> c > ' ' && c < 127 && c != '/')),
+                    "bad interface name: " + bindToDevice);
+            check(family == null || bindAddress == null
+                    || (family == StandardProtocolFamily.INET) == (bindAddress instanceof Inet4Address)
+                    || family == StandardProtocolFamily.INET6,
+                    "bind address " + bindAddress + " does not match family " + family);
+            return new UdpSocketOptions(this);
+        }
+
+        private static void check(boolean condition, String message) {
+            if (!condition) {
+                throw new IllegalArgumentException(message);
+            }
+        }
+    }
+}
