@@ -30,7 +30,7 @@ set -euo pipefail
 
 self=$(readlink -f "${BASH_SOURCE[0]}")
 ROOT=$(cd "$(dirname "$self")/.." && pwd)
-# shellcheck source=lib/stand-lib.sh
+# shellcheck source-path=SCRIPTDIR source=lib/stand-lib.sh
 . "$ROOT/testing/lib/stand-lib.sh"
 
 SMOKE=0 KEEP=0 PLUMBING=0 ONLY=""
@@ -98,8 +98,9 @@ PORT4=862 PORT6=8621 PORT_C4=8620
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/twping-stand.XXXXXX")
 CREATED_NS=()
 SERVER_PIDS=()
+# how stand-lib.sh runs a client (run_client, interop_matrix, load_compare)
+# shellcheck disable=SC2034
 STAND_CLIENT_EXEC=(ip netns exec "$NS_C")
-STAND_SERVER_EXEC=(ip netns exec "$NS_S")
 
 cleanup() {
     local status=$? pid ns deadline
@@ -244,15 +245,21 @@ binom_bounds() {
 }
 
 # --- servers ------------------------------------------------------------------------------
-# start_server NAME CONFDIR BINARY ADDR PORT
+# start_server NAME CONFDIR BINARY: starts a twampd in the server namespace (log in
+# $WORK/NAME.log); await_server NAME PORT then waits until it listens.
+declare -A SERVER_PID_OF=()
 start_server() {
-    local name=$1 dir=$2 bin=$3 addr=$4 port=$5 pid
+    local name=$1 dir=$2 bin=$3
     log "starting $name ($bin -Z -c $dir) in $NS_S"
     ip netns exec "$NS_S" "$bin" -Z -c "$dir" >"$WORK/$name.log" 2>&1 </dev/null &
-    pid=$!
-    SERVER_PIDS+=("$pid")
-    if ! wait_until 120 "$name to listen on $addr port $port" \
-        bash -c "kill -0 $pid && ip netns exec $NS_S ss -Hltn 'sport = :$port' | grep -q ." ; then
+    SERVER_PID_OF[$name]=$!
+    SERVER_PIDS+=("$!")
+}
+
+await_server() {
+    local name=$1 port=$2 pid=${SERVER_PID_OF[$1]}
+    if ! wait_until 120 "$name to listen on port $port" \
+        bash -c "kill -0 $pid && ip netns exec $NS_S ss -Hltn 'sport = :$port' | grep -q ."; then
         log "$name did not start; its log:"
         sed 's/^/    /' "$WORK/$name.log" >&2
         return 1
@@ -316,7 +323,7 @@ sc_loss() {
     nft_load udp $pct $pct
     tw $name -c "$n" -i 0.001f -L 1 -M "$ADDR4"
     p=$(basic_problems $name "$n")
-    local o="$WORK/$name.out" lost dc ds c2s s2c prt b lo hi
+    local o="$WORK/$name.out" lost dc ds c2s s2c prt lo hi
     lost=$(mval "$o" LOST)
     dc=$(ctr c2s_drop) ds=$(ctr s2c_drop) c2s=$(ctr c2s_all) s2c=$(ctr s2c_all)
     # a round trip survives with (1-p)^2; the router's own drop counts are the exact truth
@@ -539,7 +546,8 @@ run_c_comparison() {
         return
     fi
     write_server_conf "$WORK/srv-c" "$S4:$PORT_C4"
-    if ! start_server twampd-c "$WORK/srv-c" "$TWAMPD_C" "$S4" "$PORT_C4"; then
+    start_server twampd-c "$WORK/srv-c" "$TWAMPD_C"
+    if ! await_server twampd-c "$PORT_C4"; then
         result FAIL c-interop "the C twampd did not start (log above)"
         return
     fi
@@ -647,12 +655,25 @@ for s in clean loss dscp padding zero-addr mode-O mode-A mode-E mode-M duplicati
 done
 if [ "$needs_our_server" = 1 ]; then
     write_server_conf "$WORK/srv4" "$S4:$PORT4"
-    start_server twampd-v4 "$WORK/srv4" "$OUR_TWAMPD" "$S4" "$PORT4" || { result FAIL twampd "our twampd did not start on $S4:$PORT4"; print_results; exit 1; }
+    start_server twampd-v4 "$WORK/srv4" "$OUR_TWAMPD"
 fi
 if want ipv6; then
-    write_server_conf "$WORK/srv6" "[$S6]:$PORT6"
     # a second server for IPv6, with its own config and port
-    start_server twampd-v6 "$WORK/srv6" "$OUR_TWAMPD" "$S6" "$PORT6" || result FAIL ipv6 "our twampd did not start on [$S6]:$PORT6"
+    write_server_conf "$WORK/srv6" "[$S6]:$PORT6"
+    start_server twampd-v6 "$WORK/srv6" "$OUR_TWAMPD"
+fi
+if [ "$needs_our_server" = 1 ] && ! await_server twampd-v4 "$PORT4"; then
+    result FAIL twampd "our twampd did not start on $S4:$PORT4 (log above)"
+    print_results
+    exit 1
+fi
+ipv6_server=0
+if want ipv6; then
+    if await_server twampd-v6 "$PORT6"; then
+        ipv6_server=1
+    else
+        result FAIL ipv6 "our twampd did not start on [$S6]:$PORT6 (log above)"
+    fi
 fi
 
 if [ "$SMOKE" = 1 ]; then
@@ -664,7 +685,7 @@ want clean && sc_clean $count
 want loss && sc_loss $loss_count
 want dscp && sc_dscp $count
 want padding && sc_padding $count
-if want ipv6 && ip netns exec "$NS_S" ss -Hltn "sport = :$PORT6" | grep -q "$S6"; then sc_ipv6 $count; fi
+[ "$ipv6_server" = 1 ] && sc_ipv6 $count
 want zero-addr && sc_zero $count
 for m in O A E M; do want mode-$m && sc_mode $m $count; done
 want duplication && sc_dup $count

@@ -4,9 +4,8 @@
 # (interoperability matrix and load table). Sourced by testing/netns-stand.sh and by
 # testing/docker/entrypoint.sh; it defines functions and variables only.
 #
-# The comparison functions run clients through two prefixes the caller sets (arrays):
-#   STAND_CLIENT_EXEC  e.g. (ip netns exec twc123) or () on loopback
-#   STAND_SERVER_EXEC  the same for servers
+# The comparison functions run clients through a prefix the caller sets (an array):
+#   STAND_CLIENT_EXEC  e.g. (ip netns exec twstand-c-123), or () on loopback
 # and find the binaries in OUR_TWPING, OUR_TWAMPD, TWPING_C, TWAMPD_C.
 
 STAND_RESULTS=()
