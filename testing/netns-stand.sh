@@ -650,7 +650,7 @@ if ! timeout 900 "$OUR_TWPING" -h >"$WORK/build.log" 2>&1; then
 fi
 
 needs_our_server=0
-for s in clean loss dscp padding zero-addr mode-O mode-A mode-E mode-M duplication netem-delay netem-reorder high-rate c-interop; do
+for s in clean loss dscp padding zero-addr mode-O mode-A mode-E mode-M duplication netem-delay netem-reorder high-rate c-interop c-load; do
     want "$s" && needs_our_server=1
 done
 if [ "$needs_our_server" = 1 ]; then
