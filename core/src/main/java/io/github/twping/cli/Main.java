@@ -1,11 +1,39 @@
 package io.github.twping.cli;
 
-/** Placeholder entry point; replaced by the CLI. */
+import java.util.Arrays;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import sun.misc.Signal;
+
+/**
+ * The {@code twping} command: {@link Twping} plus process concerns (exit status, signals).
+ *
+ * <p>SIGINT, SIGTERM and SIGHUP stop a running test gracefully (partial results, exit 0) as in C; a second
+ * signal exits at once with status 2.
+ */
 public final class Main {
     private Main() {
     }
 
     public static void main(String[] args) {
-        System.out.println("twping: not built yet");
+        String argv0 = System.getProperty("twping.argv0", "twping");
+        Twping twping = Twping.create(Arrays.asList(args), argv0, System.out, System.err, System.in, System.getenv());
+        AtomicInteger signals = new AtomicInteger();
+        for (String name : new String[] {"INT", "TERM", "HUP"}) {
+            try {
+                Signal.handle(new Signal(name), s -> {
+                    if (signals.incrementAndGet() > 1) {
+                        Runtime.getRuntime().halt(2);
+                    }
+                    twping.cancel();
+                });
+            } catch (IllegalArgumentException ignored) {
+                // signal not available on this platform
+            }
+        }
+        int status = twping.run();
+        System.out.flush();
+        System.err.flush();
+        System.exit(status);
     }
 }

@@ -25,6 +25,7 @@ import java.net.UnknownHostException;
 import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.function.BiFunction;
 import java.util.List;
 
 /**
@@ -37,6 +38,9 @@ import java.util.List;
  * and {@link #close} for any thread.
  */
 public final class ControlClient implements AutoCloseable {
+    private byte[] sessionAesKey;
+    private byte[] sessionHmacKey;
+
     private static final int BLOCK = 16;
 
     private final ControlStream stream;
@@ -173,7 +177,13 @@ public final class ControlClient implements AutoCloseable {
                         List.of("Server denied access: " + serverIp));
             }
             long rttBoundNtp = ControlTime.durationNsToNtp(System.nanoTime() - t0);
-            return new ControlClient(stream, mode, cipher, rttBoundNtp, start.startTimeNtp(), timeout, serverIp);
+            ControlClient client =
+                    new ControlClient(stream, mode, cipher, rttBoundNtp, start.startTimeNtp(), timeout, serverIp);
+            if (mode.protectsControl()) {
+                client.sessionAesKey = aesKey.clone();
+                client.sessionHmacKey = hmacKey.clone();
+            }
+            return client;
         } finally {
             Arrays.fill(aesKey, (byte) 0);
             Arrays.fill(hmacKey, (byte) 0);
@@ -308,11 +318,28 @@ public final class ControlClient implements AutoCloseable {
         }
     }
 
+    /**
+     * Derives something (the test-session keys, spec 3.4) from the control session keys without letting
+     * them escape: {@code derivation} receives the AES (16) and HMAC (32) session keys.
+     *
+     * @return the derivation's result, or null in Open mode (no session keys)
+     */
+    public synchronized <T> T deriveFromSessionKeys(BiFunction<byte[], byte[], T> derivation) {
+        if (sessionAesKey == null) {
+            return null;
+        }
+        return derivation.apply(sessionAesKey.clone(), sessionHmacKey.clone());
+    }
+
     /** Closes the connection and wipes the session keys. Safe to call from any thread, more than once. */
     @Override
     public void close() {
         stream.close();
         synchronized (this) {
+            if (sessionAesKey != null) {
+                Arrays.fill(sessionAesKey, (byte) 0);
+                Arrays.fill(sessionHmacKey, (byte) 0);
+            }
             cipher.close();
             Arrays.fill(buffer, (byte) 0);
         }

@@ -1,0 +1,20 @@
+package io.github.twping.client;
+
+import java.time.ZoneId;
+
+import io.github.twping.cli.TwpingOptions;
+import io.github.twping.report.Language;
+import io.github.twping.report.OutputOptions;
+
+/** Maps the CLI's output options onto the report writers' options. */
+final class Outputs {
+    private Outputs() {
+    }
+
+    static OutputOptions of(TwpingOptions options, String program) {
+        TwpingOptions.Output o = options.output();
+        return new OutputOptions(o.raw(), o.machine(), o.quiet(), o.verbose(), o.recordLimit(), o.unixTimestamps(),
+                o.units(), o.percentiles(), o.bucketWidthSeconds(), o.subsessionPackets(), o.summaryFiles(),
+                o.summaryDirectory(), Language.parse(options.extras().language()), ZoneId.systemDefault(), program);
+    }
+}

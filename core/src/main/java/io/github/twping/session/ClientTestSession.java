@@ -1,0 +1,130 @@
+package io.github.twping.session;
+
+import java.net.InetSocketAddress;
+import java.util.function.Consumer;
+
+import io.github.twping.crypto.TestPacketCipher;
+import io.github.twping.crypto.TestSessionKeys;
+import io.github.twping.ffm.UdpSocket;
+import io.github.twping.schedule.SendSchedule;
+import io.github.twping.stats.SessionDataWriter;
+import io.github.twping.time.WallClock;
+import org.HdrHistogram.Histogram;
+
+/**
+ * One TWAMP-Test session seen from the client: a {@link SessionSender} and a {@link ReplyReceiver} on two
+ * platform threads over one bound UDP socket, writing the session data file.
+ *
+ * <p>Configure, then {@link #start()}; {@link #await(long)} until it ends (after the last packet's loss
+ * timeout, an invalid reply, an error, or {@link #cancel()}); then read the outcome and counters. The
+ * socket and the writer stay owned by the caller.
+ */
+public final class ClientTestSession {
+    /** Largest ring of in-flight packets; more than that waits for the receiver (never happens below 1 Mpps·s). */
+    private static final int MAX_IN_FLIGHT = 1 << 20;
+    /** Largest send lateness recorded, 10 s; later sends are clamped to it. */
+    private static final long MAX_LATENESS_NS = 10_000_000_000L;
+
+    private final SessionControl control;
+    private final SessionSender sender;
+    private final ReplyReceiver receiver;
+    private final Histogram latenessNs = new Histogram(MAX_LATENESS_NS, 3);
+    private final Thread senderThread;
+    private final Thread receiverThread;
+
+    /**
+     * @param parameters  what to send and when
+     * @param socket      the bound test socket (TTL, DSCP and timestamping already configured)
+     * @param modeBits    negotiated mode (1, 2, 4, 8): selects the packet layout and protection
+     * @param keys        test-session keys (modes 2 and 4), or null
+     * @param writer      the session data file, header written
+     * @param clock       wall clock (with any debug offset)
+     * @param errors      the error estimate put on our timestamps
+     * @param diagnostics where the C-compatible diagnostic lines go (e.g. {@code twping: ...} on stderr)
+     */
+    public ClientTestSession(Parameters parameters, UdpSocket socket, int modeBits, TestSessionKeys keys,
+                             SessionDataWriter writer, WallClock clock, ClockErrorEstimate errors,
+                             Consumer<String> diagnostics) {
+        ReflectedPacketLayout layout = ReflectedPacketLayout.forMode(modeBits);
+        int packetLength = layout.senderLength() + parameters.paddingBytes();
+        SendLog log = new SendLog(parameters.packetCount(), MAX_IN_FLIGHT);
+        control = new SessionControl(diagnostics);
+        boolean txStamps = parameters.kernelTxTimestamps() && socket.capabilities().txTimestamps();
+        sender = new SessionSender(socket, TestPacketCipher.forMode(modeBits, keys), packetLength, layout.paddingOffset(), parameters.reflector(),
+                parameters.schedule(), parameters.packetCount(), parameters.startTimeNtp(),
+                parameters.lossTimeoutNtp(), new DeadlinePacer(parameters.spinNs()), clock, errors, log, control,
+                latenessNs);
+        int bufferBytes = Math.max(packetLength, layout.reflectorLength()) + 128;
+        receiver = new ReplyReceiver(socket, TestPacketCipher.forMode(modeBits, keys), layout, bufferBytes, writer,
+                log, control, clock, errors, parameters.packetCount(), parameters.lossTimeoutNtp(), txStamps);
+        senderThread = Thread.ofPlatform().name("twping-sender").daemon(true).unstarted(sender);
+        receiverThread = Thread.ofPlatform().name("twping-receiver").daemon(true).unstarted(receiver);
+    }
+
+    /** Starts the receiver, then the sender. */
+    public void start() {
+        receiverThread.start();
+        senderThread.start();
+    }
+
+    /**
+     * Waits for the session to end.
+     *
+     * @return true when it ended within the timeout
+     */
+    public boolean await(long timeoutNs) throws InterruptedException {
+        return control.await(timeoutNs);
+    }
+
+    /** Stops sending; the receiver flushes what is older than the loss timeout and ends. Any thread. */
+    public void cancel() {
+        control.cancel();
+    }
+
+    /** Waits for both threads to leave (after {@link #await}). */
+    public void join(long timeoutMs) throws InterruptedException {
+        senderThread.join(timeoutMs);
+        receiverThread.join(timeoutMs);
+    }
+
+    /** @return how the session ended, or null while it runs. */
+    public SessionOutcome outcome() {
+        return control.outcome();
+    }
+
+    /** @return receiver counters (call after the session ended). */
+    public ReceiverCounters counters() {
+        return receiver.counters();
+    }
+
+    /** @return packets sent (call after the session ended). */
+    public long sentCount() {
+        return sender.sentCount();
+    }
+
+    /** @return packets not sent because they were more than the loss timeout behind schedule. */
+    public long skippedCount() {
+        return sender.skippedCount();
+    }
+
+    /** @return how late each send was against its deadline, in ns (call after the session ended). */
+    public Histogram latenessNs() {
+        return latenessNs;
+    }
+
+    /**
+     * What to send and when.
+     *
+     * @param reflector          where test packets go
+     * @param schedule           the send schedule keyed by the SID
+     * @param packetCount        number of packets
+     * @param paddingBytes       padding per sender packet
+     * @param startTimeNtp       session start time (first packet at start + Δ0)
+     * @param lossTimeoutNtp     loss timeout L
+     * @param spinNs             busy-wait window before each send
+     * @param kernelTxTimestamps use kernel TX timestamps as send times where delivered
+     */
+    public record Parameters(InetSocketAddress reflector, SendSchedule schedule, long packetCount, int paddingBytes,
+                             long startTimeNtp, long lossTimeoutNtp, long spinNs, boolean kernelTxTimestamps) {
+    }
+}

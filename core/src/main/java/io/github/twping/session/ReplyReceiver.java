@@ -1,0 +1,223 @@
+package io.github.twping.session;
+
+import java.io.IOException;
+import java.lang.foreign.MemorySegment;
+
+import io.github.twping.crypto.TestPacketCipher;
+import io.github.twping.ffm.ReceivedPacket;
+import io.github.twping.ffm.SocketException;
+import io.github.twping.ffm.TxTimestampHandler;
+import io.github.twping.ffm.UdpSocket;
+import io.github.twping.stats.SessionDataWriter;
+import io.github.twping.stats.TwoWayRecord;
+import io.github.twping.time.ErrorEstimate;
+import io.github.twping.time.NtpTime;
+import io.github.twping.time.WallClock;
+
+/**
+ * The client's reply receiver: stamps each reflected packet when it arrives (kernel RX timestamp where the
+ * kernel gives one), validates it (spec 3.3), writes the two-way record, and flushes packets older than
+ * the loss timeout as lost records (spec 5.5). Runs on its own platform thread and owns the data file
+ * writer; allocates nothing per packet.
+ */
+final class ReplyReceiver implements Runnable {
+    private static final long TICK_NS = 20_000_000L;
+    private static final long CLOCK_REFRESH_NS = 1_000_000_000L;
+    private static final int TTL_UNKNOWN = 255;
+
+    private final UdpSocket socket;
+    private final TestPacketCipher cipher;
+    private final ReflectedPacketLayout layout;
+    private final MemorySegment buffer;
+    private final ReceivedPacket meta = new ReceivedPacket();
+    private final TwoWayRecord record = new TwoWayRecord();
+    private final SessionDataWriter writer;
+    private final SendLog log;
+    private final SessionControl control;
+    private final WallClock clock;
+    private final ClockErrorEstimate errorEstimate;
+    private final long packetCount;
+    private final long lossTimeoutNtp;
+    private final boolean useKernelTxTimestamps;
+    private final TxTimestampHandler txHandler;
+
+    private long firstPending;
+    private long received;
+    private long duplicates;
+    private long badHmac;
+    private long tooShort;
+    private long late;
+    private long kernelRxStamps;
+    private long kernelTxStamps;
+
+    ReplyReceiver(UdpSocket socket, TestPacketCipher cipher, ReflectedPacketLayout layout, int bufferBytes,
+                  SessionDataWriter writer, SendLog log, SessionControl control, WallClock clock,
+                  ClockErrorEstimate errorEstimate, long packetCount, long lossTimeoutNtp,
+                  boolean useKernelTxTimestamps) {
+        this.socket = socket;
+        this.cipher = cipher;
+        this.layout = layout;
+        this.buffer = MemorySegment.ofArray(new byte[bufferBytes]);
+        this.writer = writer;
+        this.log = log;
+        this.control = control;
+        this.clock = clock;
+        this.errorEstimate = errorEstimate;
+        this.packetCount = packetCount;
+        this.lossTimeoutNtp = lossTimeoutNtp;
+        this.useKernelTxTimestamps = useKernelTxTimestamps;
+        this.txHandler = (packetId, epochNs, hardware) -> log.txTimestamp(packetId, epochNs);
+    }
+
+    ReceiverCounters counters() {
+        return new ReceiverCounters(received, duplicates, badHmac, tooShort, late, kernelRxStamps, kernelTxStamps);
+    }
+
+    @Override
+    public void run() {
+        try {
+            receiveAll();
+            // Final flush with the current time: only nodes older than L get a record (spec 5.6).
+            flush(clock.nowNtp());
+            writer.finish(true);
+        } catch (SocketException e) {
+            control.fail(SessionOutcome.RECEIVE_FAILED, "recvfromttl(): " + e.getMessage());
+            finishQuietly();
+        } catch (IOException e) {
+            control.fail(SessionOutcome.DATA_FILE_FAILED, "OWPWriteTWDataRecord(): " + e.getMessage());
+            finishQuietly();
+        } finally {
+            control.finished();
+        }
+    }
+
+    private void finishQuietly() {
+        try {
+            flush(clock.nowNtp());
+            writer.finish(true);
+        } catch (IOException ignored) {
+            // the data file is already reported as failed
+        }
+    }
+
+    private void receiveAll() throws IOException {
+        long nextClockRefreshNs = System.nanoTime() + CLOCK_REFRESH_NS;
+        while (control.running() && firstPending < packetCount) {
+            long timeoutNs = receiveTimeoutNs();
+            int length = socket.receive(buffer, meta, timeoutNs);
+            if (useKernelTxTimestamps) {
+                kernelTxStamps += socket.pollTxTimestamps(txHandler);
+            }
+            if (length == UdpSocket.CLOSED) {
+                return;
+            }
+            long nowNtp;
+            if (length >= 0) {
+                long rxEpochNs = meta.rxTimestampEpochNs();
+                if (meta.kernelTimestamp()) {
+                    kernelRxStamps++;
+                }
+                nowNtp = rxEpochNs > 0 ? NtpTime.fromEpochNanos(rxEpochNs + clock.offsetNs()) : clock.nowNtp();
+            } else {
+                nowNtp = clock.nowNtp();
+            }
+            flush(nowNtp);
+            if (length >= 0) {
+                process(length, nowNtp);
+            }
+            long monoNs = System.nanoTime();
+            if (monoNs - nextClockRefreshNs >= 0) {
+                errorEstimate.refresh();
+                nextClockRefreshNs = monoNs + CLOCK_REFRESH_NS;
+            }
+        }
+    }
+
+    /** Until the first pending packet expires, capped by a tick so that a stop request is noticed. */
+    private long receiveTimeoutNs() {
+        if (firstPending < log.published()) {
+            long expiryNtp = log.sendNtp(firstPending) + lossTimeoutNtp;
+            long waitNs = NtpTime.durationToNanos(expiryNtp - clock.nowNtp()) + 1_000;
+            return Math.max(1_000, Math.min(waitNs, TICK_NS));
+        }
+        return TICK_NS;
+    }
+
+    private void process(int length, long rxNtp) throws IOException {
+        if (length < layout.reflectorLength()) {
+            tooShort++;                              // treated like "nothing received" (spec 3.3)
+            return;
+        }
+        if (!cipher.openReflector(buffer, length)) {
+            badHmac++;
+            control.diagnostic("run_tw_test: Invalid HMAC on received packet: ignoring");
+            return;
+        }
+        long senderSeq = layout.senderSequence(buffer);
+        if (senderSeq >= log.published()) {
+            control.fail(SessionOutcome.ENDED_BY_REPLY, "Invalid reflected sender sequence number!");
+            return;
+        }
+        if (senderSeq < firstPending) {
+            late++;                                  // already flushed as lost
+            return;
+        }
+        int senderError = layout.senderErrorEstimate(buffer);
+        int reflectorError = layout.errorEstimate(buffer);
+        if (!ErrorEstimate.isValid(senderError)) {
+            control.fail(SessionOutcome.ENDED_BY_REPLY, "Invalid sent send timestamp!");
+            return;
+        }
+        if (!ErrorEstimate.isValid(reflectorError)) {
+            control.fail(SessionOutcome.ENDED_BY_REPLY, "Invalid sent recv timestamp!");
+            return;
+        }
+        long sendNtp = layout.senderTimestampNtp(buffer);
+        if (useKernelTxTimestamps) {
+            long txEpochNs = log.txTimestampEpochNs(senderSeq);
+            if (txEpochNs > 0) {
+                sendNtp = NtpTime.fromEpochNanos(txEpochNs + clock.offsetNs());
+            }
+        }
+        TwoWayRecord r = record;
+        r.sentSeq = senderSeq;
+        r.sentSendNtp = sendNtp;
+        r.sentSendErr = senderError;
+        r.sentRecvNtp = layout.receiveTimestampNtp(buffer);
+        r.sentRecvErr = reflectorError;
+        r.sentTtl = layout.senderTtl(buffer);
+        r.reflSeq = layout.sequence(buffer);
+        r.reflSendNtp = layout.timestampNtp(buffer);
+        r.reflSendErr = reflectorError;
+        r.reflRecvNtp = rxNtp;
+        r.reflRecvErr = errorEstimate.field();
+        int ttl = meta.ttl();
+        r.reflTtl = ttl < 0 ? TTL_UNKNOWN : ttl;
+        writer.append(r);                           // duplicates are recorded too (spec 5.4)
+        if (log.hit(senderSeq)) {
+            duplicates++;
+        } else {
+            log.markHit(senderSeq);
+            received++;
+        }
+    }
+
+    /** Writes lost records for sent packets older than the loss timeout (spec 5.5). */
+    private void flush(long nowNtp) throws IOException {
+        long published = log.published();
+        while (firstPending < packetCount && firstPending < published) {
+            long seq = firstPending;
+            if (log.state(seq) == SendLog.STATE_SENT) {
+                long expiryNtp = log.sendNtp(seq) + lossTimeoutNtp;
+                if (Long.compareUnsigned(expiryNtp, nowNtp) >= 0) {
+                    break;
+                }
+                if (!log.hit(seq)) {
+                    writer.append(record.setLost(seq, log.scheduledNtp(seq), errorEstimate.field()));
+                }
+            }
+            firstPending++;
+        }
+        log.publishFlushed(firstPending);
+    }
+}

@@ -1,0 +1,142 @@
+package io.github.twping.session;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.net.InetSocketAddress;
+import java.util.SplittableRandom;
+
+import io.github.twping.crypto.TestPacketCipher;
+import io.github.twping.ffm.SocketException;
+import io.github.twping.ffm.UdpSocket;
+import io.github.twping.schedule.SendSchedule;
+import io.github.twping.time.NtpTime;
+import io.github.twping.time.WallClock;
+import org.HdrHistogram.Histogram;
+
+/**
+ * The Session-Sender: sends test packets on the bit-exact owamp schedule (spec 5.1, 5.4) at absolute
+ * deadlines, each timestamped as late as possible, and hands what it did to the receiver through the
+ * {@link SendLog}. Runs on its own platform thread; allocates nothing per packet.
+ */
+final class SessionSender implements Runnable {
+    private static final int SEND_RETRIES = 1000;
+
+    private final UdpSocket socket;
+    private final TestPacketCipher cipher;
+    private final MemorySegment packet;
+    private final int packetLength;
+    private final int paddingOffset;
+    private final InetSocketAddress reflector;
+    private final SendSchedule schedule;
+    private final long packetCount;
+    private final long startTimeNtp;
+    private final long lossTimeoutNtp;
+    private final DeadlinePacer pacer;
+    private final WallClock clock;
+    private final ClockErrorEstimate errorEstimate;
+    private final SendLog log;
+    private final SessionControl control;
+    private final Histogram lateness;
+    private final SplittableRandom padding = new SplittableRandom();
+
+    private long sentCount;
+    private long skippedCount;
+
+    SessionSender(UdpSocket socket, TestPacketCipher cipher, int packetLength, int paddingOffset,
+                  InetSocketAddress reflector, SendSchedule schedule, long packetCount, long startTimeNtp,
+                  long lossTimeoutNtp, DeadlinePacer pacer, WallClock clock, ClockErrorEstimate errorEstimate,
+                  SendLog log, SessionControl control, Histogram latenessNs) {
+        this.socket = socket;
+        this.cipher = cipher;
+        this.packetLength = packetLength;
+        this.paddingOffset = paddingOffset;
+        this.packet = MemorySegment.ofArray(new byte[Math.max(packetLength, 128)]);
+        this.reflector = reflector;
+        this.schedule = schedule;
+        this.packetCount = packetCount;
+        this.startTimeNtp = startTimeNtp;
+        this.lossTimeoutNtp = lossTimeoutNtp;
+        this.pacer = pacer;
+        this.clock = clock;
+        this.errorEstimate = errorEstimate;
+        this.log = log;
+        this.control = control;
+        this.lateness = latenessNs;
+    }
+
+    long sentCount() {
+        return sentCount;
+    }
+
+    long skippedCount() {
+        return skippedCount;
+    }
+
+    @Override
+    public void run() {
+        try {
+            sendAll();
+        } catch (SocketException e) {
+            control.fail(SessionOutcome.SEND_FAILED,
+                    "Unable to send([" + reflector.getAddress().getHostAddress() + "]:" + reflector.getPort()
+                            + ":(#" + log.published() + "): " + e.getMessage());
+        } catch (RuntimeException | Error e) {
+            control.fail(SessionOutcome.SEND_FAILED, "sender: " + e);
+        } finally {
+            log.senderFinished();
+        }
+    }
+
+    private void sendAll() throws SocketException {
+        schedule.reset();
+        // One pairing of the two clock domains per session: wall-clock NTP for the wire, monotonic for pacing.
+        long baseMonoNs = System.nanoTime();
+        long baseNtp = clock.nowNtp();
+        long offsetNtp = 0;
+        for (long seq = 0; seq < packetCount; seq++) {
+            offsetNtp += schedule.nextDeltaNtp();
+            long scheduledNtp = startTimeNtp + offsetNtp;
+            if (!log.awaitSlot(seq, control::running)) {
+                return;
+            }
+            fillPadding();
+            cipher.prepareSender(packet, seq);
+            long deadlineNs = baseMonoNs + NtpTime.durationToNanos(scheduledNtp - baseNtp);
+            long latenessNs = pacer.awaitDeadline(deadlineNs);
+            if (!control.running()) {
+                return;
+            }
+            long nowNtp = clock.nowNtp();
+            if (Long.compareUnsigned(nowNtp, scheduledNtp + lossTimeoutNtp) > 0) {
+                // More than L behind schedule: not sent, and in no statistic (spec 5.4 step 3).
+                log.publishSkipped(seq, scheduledNtp);
+                skippedCount++;
+                continue;
+            }
+            cipher.finishSender(packet, nowNtp, errorEstimate.field());
+            // Published before the send: on loopback the reply can arrive before send() returns.
+            log.publishSent(seq, scheduledNtp, nowNtp, socket.sentPacketCount());
+            int retries = 0;
+            while (socket.send(packet, packetLength, reflector) == 0 && retries++ < SEND_RETRIES) {
+                // ENOBUFS/EAGAIN: rebuild with a fresh timestamp and retry at once, as C does.
+                Thread.onSpinWait();
+                nowNtp = clock.nowNtp();
+                cipher.prepareSender(packet, seq);
+                cipher.finishSender(packet, nowNtp, errorEstimate.field());
+            }
+            lateness.recordValue(Math.min(Math.max(latenessNs, 0), lateness.getHighestTrackableValue()));
+            sentCount++;
+        }
+    }
+
+    private void fillPadding() {
+        int end = packetLength - 7;
+        int i = paddingOffset;
+        for (; i < end; i += 8) {
+            packet.set(ValueLayout.JAVA_LONG_UNALIGNED, i, padding.nextLong());
+        }
+        for (; i < packetLength; i++) {
+            packet.set(ValueLayout.JAVA_BYTE, i, (byte) padding.nextInt());
+        }
+    }
+}
