@@ -122,6 +122,18 @@ class TwampServerTest {
     }
 
     @Test
+    void shouldCloseControlConnectionControlTimeoutAfterRefwait() throws Exception {
+        EmbeddedServer s = server(EmbeddedServer.options().testTimeoutMs(200).controlTimeoutMs(1500));
+        HandBuiltSender sender = sender(1);
+        ControlClient c = client(s, Mode.OPEN.bits(), null, null);
+        SessionAcceptance a = c.requestSession(request(sender.address(), 0));
+        c.startSessions();
+        reflectSome(sender, a, 1);
+        assertEquals(io.github.twping.control.ControlActivity.PEER_CLOSED, c.awaitActivity(TimeUnit.SECONDS.toNanos(10)));
+        waitUntil(() -> logBytes.toString(StandardCharsets.UTF_8).contains("REFWAIT timeout"), "REFWAIT logged");
+    }
+
+    @Test
     void shouldIsolateConnections() throws Exception {
         EmbeddedServer s = server(EmbeddedServer.options());
         ControlClient good = client(s, Mode.OPEN.bits(), null, null);
