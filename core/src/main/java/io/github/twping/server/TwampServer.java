@@ -172,8 +172,7 @@ public final class TwampServer implements AutoCloseable {
             if (closing) {
                 connection.close();
             }
-            String reason = connection.serve();
-            log.debug("Connection from " + peer + " ended: " + reason);
+            connection.serve(); // the handler logs the end of the connection
         } catch (IOException e) {
             log.warning("Connection from " + peer + " failed: " + reason(e));
             closeQuietly(socket);
