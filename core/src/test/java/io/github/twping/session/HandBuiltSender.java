@@ -46,11 +46,17 @@ public final class HandBuiltSender implements AutoCloseable {
 
     /** A sender bound to 127.0.0.1:{@code port} (0 = ephemeral). */
     public HandBuiltSender(int mode, byte[] aesKey, byte[] hmacKey, int port) throws IOException {
+        this(mode, aesKey, hmacKey, port, InetAddress.getLoopbackAddress());
+    }
+
+    /** A sender bound to {@code address}:{@code port}. */
+    public HandBuiltSender(int mode, byte[] aesKey, byte[] hmacKey, int port, InetAddress address)
+            throws IOException {
         this.mode = mode;
         this.auth = mode == 2 || mode == 4;
         this.aesKey = aesKey;
         this.hmacKey = hmacKey;
-        this.socket = UdpSocket.open(UdpSocketOptions.builder().bindAddress(InetAddress.getLoopbackAddress())
+        this.socket = UdpSocket.open(UdpSocketOptions.builder().bindAddress(address)
                 .port(port).unicastTtl(SENDER_TTL).build());
     }
 
