@@ -57,7 +57,7 @@ public final class HandBuiltSender implements AutoCloseable {
         this.aesKey = aesKey;
         this.hmacKey = hmacKey;
         this.socket = UdpSocket.open(UdpSocketOptions.builder().bindAddress(address)
-                .port(port).unicastTtl(SENDER_TTL).build());
+                .port(port).unicastTtl(SENDER_TTL).receiveTtl(true).receiveTos(true).build());
     }
 
     public InetSocketAddress address() {
@@ -91,6 +91,21 @@ public final class HandBuiltSender implements AutoCloseable {
         }
         System.arraycopy(pad, 0, p, 48, padding);
         return p;
+    }
+
+    /** IP TTL of the last reply (-1 unknown). */
+    public int lastReplyTtl() {
+        return meta.ttl();
+    }
+
+    /** TOS byte of the last reply (-1 unknown). */
+    public int lastReplyTos() {
+        return meta.tos();
+    }
+
+    /** Whether the socket reports received TTL and TOS. */
+    public boolean readsTtlAndTos() {
+        return socket.capabilities().receiveTtl() && socket.capabilities().receiveTos();
     }
 
     /** Whether packets really leave with {@link #SENDER_TTL}. */
