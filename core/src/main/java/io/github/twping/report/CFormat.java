@@ -33,6 +33,12 @@ public final class CFormat {
             appendSign(sb, value);
             return sb.append('0');
         }
+        long packed = fastDigits(Math.abs(value), p);
+        if (packed >= 0) {
+            appendSign(sb, value);
+            appendG(sb, packed >>> EXP_BITS, (int) (packed & EXP_MASK) - EXP_BIAS, p);
+            return sb;
+        }
         BigDecimal abs = new BigDecimal(value).abs();
         BigDecimal rounded = abs.round(new MathContext(p, RoundingMode.HALF_EVEN));
         int exponent = rounded.precision() - rounded.scale() - 1;
@@ -65,6 +71,12 @@ public final class CFormat {
                 sb.repeat('0', precision);
             }
             return sb.append("e+00");
+        }
+        long packed = fastDigits(Math.abs(value), precision + 1);
+        if (packed >= 0) {
+            appendMantissa(sb, packed >>> EXP_BITS, precision + 1, false);
+            appendExponent(sb, (int) (packed & EXP_MASK) - EXP_BIAS);
+            return sb;
         }
         BigDecimal rounded = new BigDecimal(value).abs().round(new MathContext(precision + 1, RoundingMode.HALF_EVEN));
         int exponent = rounded.precision() - rounded.scale() - 1;
@@ -153,6 +165,131 @@ public final class CFormat {
             sb.append('0');
         }
         return sb.append(digits);
+    }
+
+    private static final int EXP_BITS = 11;
+    private static final long EXP_MASK = (1L << EXP_BITS) - 1;
+    private static final int EXP_BIAS = 1024;
+    private static final int FAST_MAX_DIGITS = 15;
+    private static final long[] POW10 = new long[19];
+    private static final double[] POW10_DOUBLE = new double[23];
+
+    static {
+        long v = 1;
+        for (int i = 0; i < POW10.length; i++) {
+            POW10[i] = v;
+            v *= 10;
+        }
+        double d = 1;
+        for (int i = 0; i < POW10_DOUBLE.length; i++) {
+            POW10_DOUBLE[i] = d; // exact up to 1e22
+            d *= 10;
+        }
+    }
+
+    /**
+     * Correctly rounded {@code p} significant digits of {@code abs} without allocation, when the
+     * double arithmetic below decides the rounding beyond doubt.
+     *
+     * @return {@code digits << EXP_BITS | (exponent + EXP_BIAS)}, or -1 to fall back to BigDecimal
+     *     (exact ties and near-ties, subnormals, huge exponents or precisions)
+     */
+    static long fastDigits(double abs, int p) {
+        if (p > FAST_MAX_DIGITS || !(abs >= 1e-290 && abs <= 1e290)) {
+            return -1;
+        }
+        int e = (int) Math.floor(Math.log10(abs));
+        for (int attempt = 0; attempt < 3; attempt++) {
+            int k = p - 1 - e;
+            double s;
+            if (k >= 0 && k < POW10_DOUBLE.length) {
+                s = abs * POW10_DOUBLE[k];
+            } else if (k < 0 && -k < POW10_DOUBLE.length) {
+                s = abs / POW10_DOUBLE[-k];
+            } else {
+                return -1;
+            }
+            // s carries one rounding: relative error <= 2^-53, absolute < 10^p * 1.2e-16
+            if (s >= POW10[p]) {
+                e++;
+                continue;
+            }
+            if (s < POW10[p - 1]) {
+                e--;
+                continue;
+            }
+            double n = Math.floor(s);
+            double frac = s - n;                    // exact
+            double margin = POW10[p] * 4.0e-16;     // far above the error of s
+            if (Math.abs(frac - 0.5) <= margin) {
+                return -1;                          // possible tie: decide exactly
+            }
+            long digits = (long) n + (frac > 0.5 ? 1 : 0);
+            if (digits == POW10[p]) {
+                digits = POW10[p - 1];
+                e++;
+            }
+            return (digits << EXP_BITS) | (e + EXP_BIAS);
+        }
+        return -1;
+    }
+
+    /** Appends %g output for {@code p} rounded significant digits with decimal exponent {@code x}. */
+    private static void appendG(StringBuilder sb, long digits, int x, int p) {
+        if (x < -4 || x >= p) {
+            appendMantissa(sb, digits, p, true);
+            appendExponent(sb, x);
+            return;
+        }
+        // strip trailing zeros of the digits that fall after the decimal point
+        int fractionDigits = p - 1 - x;
+        while (fractionDigits > 0 && digits % 10 == 0) {
+            digits /= 10;
+            fractionDigits--;
+        }
+        if (fractionDigits == 0) {
+            sb.append(digits);
+            return;
+        }
+        long scale = POW10[fractionDigits];
+        long intPart = digits / scale;
+        long frac = digits % scale;
+        sb.append(intPart).append('.');
+        for (long q = scale / 10; q > frac && q > 1; q /= 10) {
+            sb.append('0');
+        }
+        sb.append(frac);
+    }
+
+    /** Appends {@code d.ddd} from {@code p} digits, optionally without trailing fraction zeros. */
+    private static void appendMantissa(StringBuilder sb, long digits, int p, boolean strip) {
+        long scale = POW10[p - 1];
+        sb.append(digits / scale);
+        long frac = digits % scale;
+        int fractionDigits = p - 1;
+        if (strip) {
+            while (fractionDigits > 0 && frac % 10 == 0) {
+                frac /= 10;
+                fractionDigits--;
+            }
+        }
+        if (fractionDigits == 0) {
+            return;
+        }
+        sb.append('.');
+        for (long q = POW10[fractionDigits - 1]; q > frac && q > 1; q /= 10) {
+            sb.append('0');
+        }
+        sb.append(frac);
+    }
+
+    private static void appendExponent(StringBuilder sb, int exponent) {
+        sb.append('e').append(exponent < 0 ? '-' : '+');
+        int absExp = Math.abs(exponent);
+        if (absExp < 10) {
+            sb.append('0');
+        }
+        sb.append(absExp);
     }
 
     private static boolean appendNonFinite(StringBuilder sb, double value) {

@@ -2,6 +2,7 @@ package io.github.twping.report;
 
 import io.github.twping.stats.DeltaSource;
 import io.github.twping.stats.InvalidDataFileException;
+import io.github.twping.stats.ScheduleDeltas;
 import io.github.twping.stats.SessionDataReader;
 import io.github.twping.stats.SessionHeader;
 import io.github.twping.stats.SummaryResult;
@@ -12,6 +13,7 @@ import java.io.FileNotFoundException;
 import java.io.FileOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.FileAlreadyExistsException;
@@ -34,13 +36,26 @@ public final class Reports {
     private Reports() {
     }
 
+    /** Like {@link #writeFile(OutputOptions, Path, HostInfo, DeltaSource, PrintStream, PrintStream)} with the
+     * schedule re-created from the file header. */
+    public static boolean writeFile(OutputOptions opts, Path file, HostInfo hosts, PrintStream out,
+                                    PrintStream err) {
+        return writeFile(opts, file, hosts, null, out, err);
+    }
+
+    /** Like {@link #write(OutputOptions, SessionDataReader, HostInfo, DeltaSource, PrintStream, PrintStream)}
+     * with the schedule re-created from the file header (SID, slots, N). */
+    public static boolean write(OutputOptions opts, SessionDataReader data, HostInfo hosts, PrintStream out,
+                                PrintStream err) {
+        return write(opts, data, hosts, null, out, err);
+    }
+
     /**
      * Opens {@code file} and prints its results; an unreadable file prints the C messages
      * ({@code _OWPReadDataHeaderInitial: Invalid owp file}, {@code OWPReadDataHeader: Invalid file?},
      * {@code do_stats("from" session)}).
      *
-     * @param schedule the send schedule of the session ({@code null}: made from the header by
-     *                 {@code scheduleFactory})
+     * @param schedule the send schedule of the session ({@code null}: re-created from the header)
      * @return true if everything was printed
      */
     public static boolean writeFile(OutputOptions opts, Path file, HostInfo hosts, DeltaSource schedule,
@@ -65,12 +80,37 @@ public final class Reports {
     }
 
     /**
+     * Like {@link #writeFile} for a data file open as a channel (e.g. the anonymous temporary file of
+     * {@code SessionDataWriter.openAnonymousTempFile}); the channel stays open.
+     */
+    public static boolean writeChannel(OutputOptions opts, FileChannel channel, HostInfo hosts, DeltaSource schedule,
+                                       PrintStream out, PrintStream err) {
+        if (opts.quiet()) {
+            return true;
+        }
+        try (SessionDataReader reader = SessionDataReader.open(channel)) {
+            return write(opts, reader, hosts, schedule, out, err);
+        } catch (InvalidDataFileException e) {
+            for (String line : e.diagnostics()) {
+                diag(err, opts, line);
+            }
+            diag(err, opts, DO_STATS_FAILED);
+            return false;
+        } catch (IOException e) {
+            diag(err, opts, "_OWPReadDataHeaderInitial: " + strerror(e));
+            diag(err, opts, SessionDataReader.INVALID_FILE);
+            diag(err, opts, DO_STATS_FAILED);
+            return false;
+        }
+    }
+
+    /**
      * Prints the results of an open data file.
      *
      * @param opts     output options
      * @param data     the data file
      * @param hosts    header strings (if {@code null}: numeric strings from the file header)
-     * @param schedule the session's send schedule (re-created from SID, slots, N)
+     * @param schedule the session's send schedule, or {@code null} to re-create it from the header
      * @param out      stdout
      * @param err      stderr
      * @return true if everything was printed, false after a statistics failure
@@ -85,7 +125,8 @@ public final class Reports {
             return writeRaw(opts, data, out, err);
         }
         SessionHeader header = data.header();
-        TwoWayStatistics engine = new TwoWayStatistics(header, schedule);
+        DeltaSource deltas = schedule != null ? schedule : ScheduleDeltas.of(header);
+        TwoWayStatistics engine = new TwoWayStatistics(header, deltas);
         SummaryResult result = new SummaryResult(opts.bucketWidth());
         List<String> diagnostics = new ArrayList<>();
         long n = header.packetCount();

@@ -33,23 +33,10 @@ final class ServerConnection implements ControlSessionHandler {
     private final ServerSessions daemon;
     private final InetSocketAddress remote;
     private final List<SessionReflector> sessions = new ArrayList<>();
-    private TestKeySource keySource = sid -> null;
-
-    /** Derives the test keys of a new session from the connection's control keys (modes A/E). */
-    @FunctionalInterface
-    interface TestKeySource {
-        /** @return the keys for {@code sid16}, or null when the control keys are not available */
-        TestSessionKeys derive(byte[] sid16);
-    }
 
     ServerConnection(ServerSessions daemon, InetSocketAddress remote) {
         this.daemon = daemon;
         this.remote = remote;
-    }
-
-    /** Sets where the test keys of A/E sessions come from (the control connection's key derivation). */
-    void keySource(TestKeySource source) {
-        this.keySource = source;
     }
 
     @Override
@@ -84,7 +71,8 @@ final class ServerConnection implements ControlSessionHandler {
         }
         int tos = ((request.typePDescriptor() >>> 24) & 0x3F) << 2;
         byte[] sid = SessionIds.create(receiver, daemon.random());
-        TestSessionKeys keys = peer.mode().authenticatedTestPackets() ? keySource.derive(sid) : null;
+        TestSessionKeys keys = peer.mode().authenticatedTestPackets()
+                ? peer.deriveFromSessionKeys((aes, hmac) -> TestSessionKeys.derive(sid, aes, hmac)) : null;
         if (peer.mode().authenticatedTestPackets() && keys == null) {
             log.error("Test session from " + TwampServer.describe(remote)
                     + " failed: test keys for mode " + peer.mode().letter() + " are not available");

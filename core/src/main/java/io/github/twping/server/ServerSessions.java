@@ -58,9 +58,6 @@ final class ServerSessions implements ServerPolicy {
         InetSocketAddress remote = (InetSocketAddress) socket.getRemoteSocketAddress();
         ServerConnection handler = new ServerConnection(this, remote);
         ControlServerConnection control = new ControlServerConnection(socket, this, handler, settings);
-        // The control layer does not yet expose the session keys on the server side (docs/SERVER.md, "Known
-        // gaps"); until it does, A/E sessions are refused with Accept 2.
-        handler.keySource(sid -> null);
         return new ServedConnection() {
             @Override
             public String serve() {

@@ -1,17 +1,19 @@
 package io.github.twping.stats;
 
-/** Private Num64/error-estimate arithmetic used by the statistics (spec 6.1, 4.3); mirrors {@code time}. */
+import io.github.twping.time.ErrorEstimate;
+import io.github.twping.time.NtpTime;
+
+/** Num64/error-estimate arithmetic used by the statistics (spec 6.1, 4.3), delegating to {@code time}. */
 final class Num64 {
     /** Seconds between 1900-01-01 and 1970-01-01. */
     static final long JAN_1970 = 2208988800L;
-    private static final double TWO_POW_MINUS_32 = 0x1.0p-32;
 
     private Num64() {
     }
 
     /** D(t): the unsigned 64-bit value converted to the nearest double, divided by 2^32. */
     static double toDouble(long ntp) {
-        return unsignedToDouble(ntp) * TWO_POW_MINUS_32;
+        return NtpTime.toDouble(ntp);
     }
 
     /** Unsigned 64-bit to nearest double, round-half-even (as a C uint64 to double conversion). */
@@ -24,9 +26,7 @@ final class Num64 {
 
     /** E(field): error estimate seconds {@code (multiplier << scale) / 2^32}; bit 14 ignored. */
     static double errorSeconds(int field) {
-        int scale = (field >>> 8) & 0x3F;
-        long mult = field & 0xFF;
-        return unsignedToDouble(mult << scale) * TWO_POW_MINUS_32;
+        return ErrorEstimate.seconds(field);
     }
 
     /** The S (synchronised) bit of an error-estimate field, as 0 or 1. */

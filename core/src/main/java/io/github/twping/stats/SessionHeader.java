@@ -1,5 +1,7 @@
 package io.github.twping.stats;
 
+import io.github.twping.schedule.ScheduleSlot;
+
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.net.InetAddress;
@@ -160,7 +162,7 @@ public final class SessionHeader {
         long nslots = Integer.toUnsignedLong(src.get(INT_BE, p + 4));
         long dataOffset = src.get(LONG_BE, DATA_OFFSET_OFFSET);
         long expected = SLOTS_OFFSET + SLOT_LENGTH * (nslots + 1);
-        if (nslots > 0xFFFF || dataOffset != expected || dataOffset > size) {
+        if (nslots == 0 || nslots > 0xFFFF || dataOffset != expected || dataOffset > size) {
             return null;
         }
         int ipvn = src.get(ValueLayout.JAVA_BYTE, p + 1) & 0x0F;
@@ -257,6 +259,33 @@ public final class SessionHeader {
 
     public int slotCount() {
         return slotFixed.length;
+    }
+
+    /** The schedule slots as {@link ScheduleSlot}s. */
+    public ScheduleSlot[] slots() {
+        ScheduleSlot[] out = new ScheduleSlot[slotFixed.length];
+        for (int i = 0; i < out.length; i++) {
+            out[i] = new ScheduleSlot(slotFixed[i], slotValueNtp[i]);
+        }
+        return out;
+    }
+
+    /** Splits slots into the two arrays the main constructor takes: fixed flags. */
+    public static boolean[] fixedFlags(ScheduleSlot[] slots) {
+        boolean[] f = new boolean[slots.length];
+        for (int i = 0; i < f.length; i++) {
+            f[i] = slots[i].fixed();
+        }
+        return f;
+    }
+
+    /** Splits slots into the two arrays the main constructor takes: Num64 values. */
+    public static long[] values(ScheduleSlot[] slots) {
+        long[] v = new long[slots.length];
+        for (int i = 0; i < v.length; i++) {
+            v[i] = slots[i].valueNtp();
+        }
+        return v;
     }
 
     public boolean slotFixed(int i) {

@@ -41,7 +41,10 @@ public final class TwoWayStatistics {
 
     private SummaryResult result;
     private long last;
+    /** schedtime of the highest FWD node created so far (the BCK cursor), = StartTime + Σ consumed Δ. */
     private long schedCursor;
+    /** Number of Δ_i taken from the generator since its last reset; -1 before the first summary. */
+    private long deltasConsumed = -1;
     private boolean fwdExhausted;
     private boolean bckExhausted;
     private List<String> diagnostics;
@@ -77,12 +80,16 @@ public final class TwoWayStatistics {
         this.diagnostics = diagnostics;
         out.reset(first, last, inf);
 
-        schedule.reset();
-        long sched = header.startTimeNtp();
-        for (long i = 0; i <= first; i++) {
-            sched += schedule.nextDeltaNtp();
+        // schedtime(first): continue the generator when the ranges ascend (-N), else replay from Δ_0
+        if (deltasConsumed < 0 || deltasConsumed > first + 1) {
+            schedule.reset();
+            deltasConsumed = 0;
+            schedCursor = header.startTimeNtp();
         }
-        schedCursor = sched;
+        while (deltasConsumed <= first) {
+            nextFwdSchedtime();
+        }
+        long sched = schedCursor;
         out.startTimeNtp = sched;
         out.endTimeNtp = sched;
         fwd.reset(first, sched);
@@ -272,6 +279,7 @@ public final class TwoWayStatistics {
 
     private long nextFwdSchedtime() {
         schedCursor += schedule.nextDeltaNtp();
+        deltasConsumed++;
         return schedCursor;
     }
 

@@ -94,7 +94,7 @@ class ReportsTest {
         try (PrintStream o = new PrintStream(out, false, StandardCharsets.UTF_8);
              PrintStream e = new PrintStream(err, false, StandardCharsets.UTF_8);
              SessionDataReader reader = SessionDataReader.open(VectorFiles.file(owpName))) {
-            ok = Reports.write(opts, reader, hosts, new FixedDeltas(reader.header()), o, e);
+            ok = Reports.write(opts, reader, hosts, o, e);
         }
         return new Run(out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8), ok);
     }
@@ -142,6 +142,11 @@ class ReportsTest {
     @Test
     void shouldReproduceNonAscendingBucketOrderOfClockOffsetRun() throws IOException {
         assertGolden("datafile-offset.owp", "datafile-offset-twping-M.txt");
+    }
+
+    @Test
+    void shouldReproduceExponentialScheduleStartAndEndTimes() throws IOException {
+        assertGolden("datafile-exp.owp", "datafile-exp-twping-M.txt");
     }
 
     @ParameterizedTest

@@ -10,6 +10,7 @@ import io.github.twping.control.ControlClientOptions;
 import io.github.twping.control.ControlException;
 import io.github.twping.control.SessionAcceptance;
 import io.github.twping.control.SessionRequest;
+import io.github.twping.crypto.TestSessionKeys;
 import io.github.twping.protocol.AcceptCode;
 import io.github.twping.protocol.Mode;
 import io.github.twping.session.HandBuiltSender;
@@ -79,21 +80,28 @@ class TwampServerTest {
         for (int i = 0; i < count; i++) {
             s.send(s.build(i, 0xE000_0000_0000_0000L + i, 1, 0), reflector);
             HandBuiltSender.Reply r = s.receive();
+            assertTrue(r.hmacOk(), "reply HMAC");
             assertEquals(i, r.senderSeq());
             assertEquals(i, r.reflectorSeq());
         }
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"O", "M"})
-    void shouldRunSessionsWithUnauthenticatedTestPackets(String letter) throws Exception {
+    @ValueSource(strings = {"O", "A", "E", "M"})
+    void shouldRunSessionsInEveryMode(String letter) throws Exception {
         int mode = Mode.parseLetters(letter);
         EmbeddedServer s = server(EmbeddedServer.options());
         ControlClient c = client(s, mode, mode == 1 ? null : "alice", SECRET);
         assertEquals(mode, c.mode().bits());
-        HandBuiltSender sender = sender(mode);
+        HandBuiltSender sender = new HandBuiltSender(mode, null, null); // only for its address
         SessionAcceptance a = c.requestSession(request(sender.address(), 0));
         assertEquals(0, a.acceptCode());
+        if (mode == 2 || mode == 4) {
+            TestSessionKeys keys = c.deriveFromSessionKeys((aes, hmac) -> TestSessionKeys.derive(a.sid(), aes, hmac));
+            sender.close();
+            sender = new HandBuiltSender(mode, keys.aesKey(), keys.hmacKey(), sender.address().getPort());
+        }
+        toClose.add(sender);
         c.startSessions();
         reflectSome(sender, a, 5);
         c.stopSessions(0);

@@ -41,12 +41,17 @@ public final class HandBuiltSender implements AutoCloseable {
     private final Random random = new Random(42);
 
     public HandBuiltSender(int mode, byte[] aesKey, byte[] hmacKey) throws IOException {
+        this(mode, aesKey, hmacKey, 0);
+    }
+
+    /** A sender bound to 127.0.0.1:{@code port} (0 = ephemeral). */
+    public HandBuiltSender(int mode, byte[] aesKey, byte[] hmacKey, int port) throws IOException {
         this.mode = mode;
         this.auth = mode == 2 || mode == 4;
         this.aesKey = aesKey;
         this.hmacKey = hmacKey;
         this.socket = UdpSocket.open(UdpSocketOptions.builder().bindAddress(InetAddress.getLoopbackAddress())
-                .port(0).unicastTtl(SENDER_TTL).build());
+                .port(port).unicastTtl(SENDER_TTL).build());
     }
 
     public InetSocketAddress address() {
