@@ -17,9 +17,10 @@ import java.net.Inet6Address;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
-import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -32,11 +33,19 @@ final class ServerConnection implements ControlSessionHandler {
 
     private final ServerSessions daemon;
     private final InetSocketAddress remote;
-    private final List<SessionReflector> sessions = new ArrayList<>();
+    private final List<SessionReflector> sessions = new CopyOnWriteArrayList<>();
+    private final Object timerLock = new Object();
+    private ScheduledFuture<?> refwaitTimer;
+    private volatile Runnable closeControl = () -> { };
 
     ServerConnection(ServerSessions daemon, InetSocketAddress remote) {
         this.daemon = daemon;
         this.remote = remote;
+    }
+
+    /** Sets how to close this control connection (used after a REFWAIT timeout, spec 10 item 45). */
+    void controlCloser(Runnable closer) {
+        this.closeControl = closer;
     }
 
     @Override
@@ -93,7 +102,12 @@ final class ServerConnection implements ControlSessionHandler {
         String sidHex = HexFormat.of().formatHex(sid);
         SessionReflector reflector = new SessionReflector(spec, socket, ReflectorClock.system(daemon.wallClock()), daemon.faults(),
                 log.verbose() ? log::warning : null);
-        reflector.onEnd(r -> logEnd(sidHex, peer, r));
+        reflector.onEnd(r -> {
+            logEnd(sidHex, peer, r);
+            if (r.endReason() == SessionReflector.EndReason.REFWAIT_TIMEOUT && noOtherRunning(r)) {
+                armRefwaitTimer();
+            }
+        });
         sessions.add(reflector);
         log.debug("Test session " + sidHex + " accepted: reflector " + TwampServer.describe(socket.localAddress())
                 + ", sender " + TwampServer.describe(senderAddress) + ", padding " + request.paddingLength()
@@ -136,11 +150,13 @@ final class ServerConnection implements ControlSessionHandler {
 
     @Override
     public void stopSessions(ControlPeer peer, int acceptCode) {
+        disarmRefwaitTimer();
         releaseAll();
     }
 
     @Override
     public void closed(ControlPeer peer, ControlCloseReason reason) {
+        disarmRefwaitTimer();
         releaseAll();
         String who = TwampServer.describe(remote);
         switch (reason) {
@@ -153,6 +169,46 @@ final class ServerConnection implements ControlSessionHandler {
             daemon.log().debug("Connection from " + who + " closed before set-up completed: " + reason);
         } else {
             daemon.log().info("Connection from " + who + " closed: " + reason);
+        }
+    }
+
+    private boolean noOtherRunning(SessionReflector ended) {
+        for (SessionReflector r : sessions) {
+            if (r != ended && r.isRunning()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * C twampd: once the reflectors have ended by REFWAIT the sessions no longer count as running, so the
+     * control inactivity timer applies again and the connection is closed {@code controltimeout} later unless
+     * Stop-Sessions arrives.
+     */
+    private void armRefwaitTimer() {
+        long ms = daemon.config().controlTimeoutMs();
+        if (ms <= 0) {
+            return;
+        }
+        synchronized (timerLock) {
+            if (refwaitTimer != null) {
+                refwaitTimer.cancel(false);
+            }
+            refwaitTimer = daemon.scheduler().schedule(() -> {
+                daemon.log().warning("Control session terminated abnormally: from " + TwampServer.describe(remote)
+                        + ", no Stop-Sessions within controltimeout after REFWAIT");
+                closeControl.run();
+            }, ms, TimeUnit.MILLISECONDS);
+        }
+    }
+
+    private void disarmRefwaitTimer() {
+        synchronized (timerLock) {
+            if (refwaitTimer != null) {
+                refwaitTimer.cancel(false);
+                refwaitTimer = null;
+            }
         }
     }
 

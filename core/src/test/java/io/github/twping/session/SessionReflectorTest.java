@@ -286,6 +286,28 @@ class SessionReflectorTest {
     }
 
     @Test
+    void shouldSendRepliesWithTtl255AndTheRequestedDscp() throws Exception {
+        HandBuiltSender s = sender(1);
+        org.junit.jupiter.api.Assumptions.assumeTrue(s.readsTtlAndTos(), "sender socket cannot read TTL/TOS");
+        ReflectorSocket socket = openDscpSocket(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0xb8);
+        org.junit.jupiter.api.Assumptions.assumeTrue(socket instanceof ReflectorUdpSocket u && u.isNative(),
+                "only the native transport sets the unicast TTL");
+        SessionReflector r = new SessionReflector(new ReflectorSessionSpec(1, s.address(), 0, 0, null), socket,
+                null, null, null);
+        toClose.add(r);
+        r.start();
+        s.send(s.build(1, 1, 1, 0), r.localAddress());
+        s.receive();
+        assertEquals(255, s.lastReplyTtl());
+        assertEquals(0xb8, s.lastReplyTos(), "Type-P EF -> TOS 0xb8 (spec 3.6)");
+    }
+
+    /** Opens the transport under test with a TOS byte. */
+    ReflectorSocket openDscpSocket(InetSocketAddress bind, int tos) throws java.io.IOException {
+        return ReflectorUdpSocket.open(bind, tos);
+    }
+
+    @Test
     void shouldParseFaultSpec() {
         assertEquals(new ReflectorFaultInjection(5, 7, 3000, 2),
                 ReflectorFaultInjection.parse("drop=5,dup=7,delay-us=3,corrupt=2"));
