@@ -1,0 +1,60 @@
+package io.github.twping.testing.perf;
+
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * CPU time of the threads with given names (the client's sender and receiver), sampled while they run:
+ * a thread's CPU time is readable only while it is alive, so the last sample before it ends is kept
+ * (what it used after that sample is missed; sample often).
+ */
+public final class ThreadCpuSampler {
+    private final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+    private final Set<String> names;
+    private final Map<Long, Long> lastCpuNsByThread = new HashMap<>();
+
+    /** Samples threads named one of {@code names}. */
+    public ThreadCpuSampler(Set<String> names) {
+        this.names = Set.copyOf(names);
+        if (threads.isThreadCpuTimeSupported() && !threads.isThreadCpuTimeEnabled()) {
+            threads.setThreadCpuTimeEnabled(true);
+        }
+    }
+
+    /** Reads the CPU time of every live matching thread. Call from a monitoring thread. */
+    public void sample() {
+        for (Thread t : Thread.getAllStackTraces().keySet()) {
+            if (names.contains(t.getName())) {
+                long cpuNs = threads.getThreadCpuTime(t.threadId());
+                if (cpuNs >= 0) {
+                    lastCpuNsByThread.merge(t.threadId(), cpuNs, Math::max);
+                }
+            }
+        }
+    }
+
+    /** Sum of the last samples of all matching threads seen so far, ns. */
+    public long totalCpuNs() {
+        long sum = 0;
+        for (long v : lastCpuNsByThread.values()) {
+            sum += v;
+        }
+        return sum;
+    }
+
+    /** Number of distinct matching threads seen. */
+    public int threadsSeen() {
+        return lastCpuNsByThread.size();
+    }
+
+    /** CPU time of this whole process (all threads, GC and JIT included), ns, or -1 when unavailable. */
+    public static long processCpuNs() {
+        if (ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os) {
+            return os.getProcessCpuTime();
+        }
+        return -1;
+    }
+}
