@@ -85,9 +85,11 @@ public final class LoopbackRttRunner {
                     runs.add(r);
                     failed |= r.timedOut();
                     err.printf(Locale.ROOT, "perftest: %s @ %s pkt/s: outcome %s%s, sent %d, skipped %d, records %d,"
-                                    + " lost %d, negative RTTs %d, GC %d collections %d ms, load %s%n",
+                                    + " lost %d (late replies %d, kernel drops at client %d, at reflector %d), negative RTTs %d,"
+                                    + " GC %d collections %d ms, load %s%n",
                             client, ResultTables.rate(rate), r.outcome(), r.timedOut() ? " (DEADLINE, cancelled)" : "",
-                            r.sent(), r.skipped(), r.records(), r.lost(), r.rtt().negativeCount(),
+                            r.sent(), r.skipped(), r.records(), r.lost(), r.lateReplies(), r.clientDrops(),
+                            r.reflectorDrops(), r.rtt().negativeCount(),
                             gcCount() - gcCountBefore, gcMillis() - gcMsBefore, loadAverage());
                 }
                 if (o.baseline()) {

@@ -109,6 +109,8 @@ public final class LoopbackSessionRun {
         long wallNs = System.nanoTime() - wallStart;
         long processCpuNs = ThreadCpuSampler.processCpuNs() - processCpuBefore;
         session.join(5_000);
+        long clientDrops = UdpSocketDrops.read(localPort);
+        long reflectorDrops = UdpSocketDrops.read(ok.port());
         SessionOutcome outcome = session.outcome();
         control.stopSessions(outcome == null ? 1 : outcome.stopSessionsAccept());
 
@@ -121,7 +123,7 @@ public final class LoopbackSessionRun {
         }
         ReceiverCounters counters = session.counters();
         return new RunResult(config, socket.isNative(), session.sentCount(), session.skippedCount(), records, lost,
-                counters.kernelRxStamps(), counters.kernelTxStamps(), rtt, session.latenessNs(), cpu.totalCpuNs(),
+                counters.kernelRxStamps(), counters.kernelTxStamps(), counters.late(), clientDrops, reflectorDrops, rtt, session.latenessNs(), cpu.totalCpuNs(),
                 processCpuNs, wallNs, String.valueOf(outcome), timedOut);
     }
 }

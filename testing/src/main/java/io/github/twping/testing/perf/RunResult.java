@@ -13,6 +13,9 @@ import org.HdrHistogram.Histogram;
  * @param lost           lost records
  * @param kernelRxStamps replies stamped by the kernel on arrival
  * @param kernelTxStamps kernel TX timestamps delivered
+ * @param lateReplies    replies that arrived after their packet was recorded lost (after L)
+ * @param clientDrops    datagrams the kernel dropped at the client's test socket (full receive buffer), -1 unknown
+ * @param reflectorDrops the same at the reflector's test socket (read before Stop-Sessions), -1 unknown
  * @param rtt            round-trip times of the received records
  * @param latenessNs     send lateness of the real sender
  * @param clientCpuNs    CPU time of the sender and receiver threads
@@ -22,7 +25,8 @@ import org.HdrHistogram.Histogram;
  * @param timedOut       the deadline was reached and the session cancelled
  */
 public record RunResult(RunConfig config, boolean nativeSocket, long sent, long skipped, long records, long lost,
-                        long kernelRxStamps, long kernelTxStamps, RttStatistics rtt, Histogram latenessNs,
+                        long kernelRxStamps, long kernelTxStamps, long lateReplies, long clientDrops,
+                        long reflectorDrops, RttStatistics rtt, Histogram latenessNs,
                         long clientCpuNs, long processCpuNs, long wallNs, String outcome, boolean timedOut) {
 
     /** Client CPU per sent packet, ns (0 when nothing was sent). */

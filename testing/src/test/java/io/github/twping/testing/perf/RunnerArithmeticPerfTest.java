@@ -91,6 +91,17 @@ class RunnerArithmeticPerfTest {
     }
 
     @Test
+    void shouldReadTheDropsColumnOfTheSocketWithThePort() {
+        List<String> lines = List.of(
+                "   sl  local_address rem_address   st tx_queue rx_queue tr tm->when retrnsmt   uid  timeout inode ref pointer drops",
+                "  101: 0100007F:1F90 00000000:0000 07 00000000:00000000 00:00000000 00000000     0        0 1234 2 0000000000000000 0",
+                "  102: 0100007F:DEAD 00000000:0000 07 00000000:00000000 00:00000000 00000000     0        0 1235 2 0000000000000000 17");
+        assertEquals(17, UdpSocketDrops.dropsOf(lines, 0xDEAD));
+        assertEquals(0, UdpSocketDrops.dropsOf(lines, 8080));
+        assertEquals(-1, UdpSocketDrops.dropsOf(lines, 9));
+    }
+
+    @Test
     void shouldPrintWholeRatesWithoutDecimals() {
         assertEquals("20000", ResultTables.rate(20000));
         assertEquals("0.5", ResultTables.rate(0.5));
