@@ -2,7 +2,9 @@ package io.github.twping.testing.perf;
 
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
@@ -15,6 +17,7 @@ public final class ThreadCpuSampler {
     private final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
     private final Set<String> names;
     private final Map<Long, Long> lastCpuNsByThread = new HashMap<>();
+    private final List<Thread> found = new ArrayList<>();
 
     /** Samples threads named one of {@code names}. */
     public ThreadCpuSampler(Set<String> names) {
@@ -24,14 +27,23 @@ public final class ThreadCpuSampler {
         }
     }
 
-    /** Reads the CPU time of every live matching thread. Call from a monitoring thread. */
+    /**
+     * Reads the CPU time of every live matching thread. Call from a monitoring thread. The thread list is
+     * scanned (which allocates) only until one thread per name was found; later samples allocate nothing
+     * but boxing, so the sampler itself does not cause the collections it would then measure.
+     */
     public void sample() {
-        for (Thread t : Thread.getAllStackTraces().keySet()) {
-            if (names.contains(t.getName())) {
-                long cpuNs = threads.getThreadCpuTime(t.threadId());
-                if (cpuNs >= 0) {
-                    lastCpuNsByThread.merge(t.threadId(), cpuNs, Math::max);
+        if (found.size() < names.size()) {
+            for (Thread t : Thread.getAllStackTraces().keySet()) {
+                if (names.contains(t.getName()) && !found.contains(t)) {
+                    found.add(t);
                 }
+            }
+        }
+        for (Thread t : found) {
+            long cpuNs = threads.getThreadCpuTime(t.threadId());
+            if (cpuNs >= 0) {
+                lastCpuNsByThread.merge(t.threadId(), cpuNs, Math::max);
             }
         }
     }
