@@ -30,6 +30,8 @@ import java.util.concurrent.TimeUnit;
  */
 final class ServerConnection implements ControlSessionHandler {
     private static final long STOP_WAIT_NS = TimeUnit.SECONDS.toNanos(2);
+    /** Hard cap of sessions held by one connection when the limits set none (robustness; C has no cap). */
+    static final int MAX_SESSIONS_PER_CONNECTION = 256;
 
     private final ServerSessions daemon;
     private final InetSocketAddress remote;
@@ -58,6 +60,11 @@ final class ServerConnection implements ControlSessionHandler {
             log.info("Test session from " + TwampServer.describe(remote) + " denied: test_sessions limit ("
                     + limit + ") of class " + limitClass);
             return SessionAcceptance.refused(AcceptCode.REJECT.code());
+        }
+        if (sessions.size() >= MAX_SESSIONS_PER_CONNECTION) {
+            log.info("Test session from " + TwampServer.describe(remote) + " refused: " + MAX_SESSIONS_PER_CONNECTION
+                    + " sessions already held by this connection");
+            return SessionAcceptance.refused(AcceptCode.UNAVAILABLE_TEMP.code());
         }
         if (request.paddingLength() > ReflectorSessionSpec.MAX_PADDING) {
             log.debug("Test session from " + TwampServer.describe(remote) + " refused: padding "
