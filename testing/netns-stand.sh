@@ -510,7 +510,7 @@ sc_high_rate() {
         echo "|---|---|---|---|---|---|---|---|---|"
     } >"$table"
     for rate in 10000 20000; do
-        ivl=$(awk -v r=$rate 'BEGIN { printf "%.8g", 1 / r }')
+        ivl=$(awk -v r="$rate" 'BEGIN { s = sprintf("%.9f", 1 / r); sub(/0+$/, "", s); print s }')
         n=$((rate * secs))
         name=high-rate-$rate
         TW_DEADLINE=$((secs * 4 + 60)) tw $name -c "$n" -i "${ivl}f" -L 2 -A O -M "$ADDR4"

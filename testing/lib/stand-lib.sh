@@ -211,7 +211,7 @@ load_compare() {
     } >"$table"
     for rate in "${rates[@]}"; do
         count=$((rate * secs))
-        ivl=$(awk -v r="$rate" 'BEGIN { printf "%.8g", 1 / r }')
+        ivl=$(awk -v r="$rate" 'BEGIN { s = sprintf("%.9f", 1 / r); sub(/0+$/, "", s); print s }')
         for sched in f e; do
             for pad in 0 1000; do
                 for client in ours c; do
