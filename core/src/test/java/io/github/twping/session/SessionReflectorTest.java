@@ -94,6 +94,7 @@ class SessionReflectorTest {
         HandBuiltSender s = sender(mode);
         SessionReflector r = reflector(s, 10, 0, null);
         int expectedTtl = expectedSenderTtl(lastSocket, s);
+        boolean kernelSync = ClockErrorEstimate.fromKernel().synchronised();
         r.start();
         for (int i = 0; i < 5; i++) {
             long ts = 0xE8FE_6F80_1F9A_CFFAL + i;
@@ -105,7 +106,9 @@ class SessionReflectorTest {
             assertEquals(ts, reply.senderNtp());
             assertEquals(0x0001, reply.senderError());
             assertEquals(expectedTtl, reply.senderTtl(), "received TTL, or 255 when unknown");
-            assertEquals(ReflectorClock.UNSYNCHRONISED_ERROR, reply.errorEstimate());
+            assertTrue(io.github.twping.time.ErrorEstimate.isValid(reply.errorEstimate()));
+            assertEquals(kernelSync, io.github.twping.time.ErrorEstimate.isSynchronised(reply.errorEstimate()),
+                    "S bit follows the kernel clock state");
             assertTrue(Long.compareUnsigned(reply.receiveNtp(), reply.sendNtp()) <= 0, "receive before send");
         }
         r.stop();
