@@ -170,6 +170,11 @@ final class ServerConnection implements ControlSessionHandler {
             case UNKNOWN_IDENTITY -> daemon.log().info("Unknown userid from (" + who + ")");
             case INVALID_TOKEN -> daemon.log().info("Control request from (" + who
                     + ") denied: Invalid challenge encryption");
+            case PROTOCOL_ERROR, HMAC_FAILURE, IO_ERROR -> {
+                if (peer != null) {
+                    daemon.log().warning("Control session terminated abnormally: " + who + " (" + reason + ")");
+                }
+            }
             default -> { }
         }
         if (peer == null) {
