@@ -310,6 +310,27 @@ class SessionReflectorTest {
         return ReflectorUdpSocket.open(bind, tos);
     }
 
+    @ParameterizedTest
+    @ValueSource(ints = {1, 2, 4})
+    void shouldRebuildTheReplyWhenTheKernelRefusesASend(int mode) throws Exception {
+        HandBuiltSender s = sender(mode);
+        ScriptedReflectorSocket socket = new ScriptedReflectorSocket();
+        socket.refuseNextSends(3);
+        ReflectorSessionSpec spec = new ReflectorSessionSpec(mode, s.address(), 0, 0,
+                s.auth ? io.github.twping.crypto.TestSessionKeys.of(aesKey, hmacKey) : null);
+        SessionReflector r = new SessionReflector(spec, socket, null, null, null);
+        toClose.add(r);
+        socket.offer(s.build(42, 7, 1, 0), s.address(), 64);
+        r.start();
+        HandBuiltSender.Reply reply = s.open(socket.awaitSent(FIVE_S_NS));
+        assertTrue(reply.hmacOk(), "the retried reply is sealed once, not twice");
+        assertEquals(42, reply.senderSeq());
+        assertEquals(0, reply.reflectorSeq());
+        r.stop();
+        assertTrue(r.awaitEnd(FIVE_S_NS));
+        assertEquals(3, r.sendRetries());
+    }
+
     @Test
     void shouldParseFaultSpec() {
         assertEquals(new ReflectorFaultInjection(5, 7, 3000, 2),
