@@ -102,7 +102,7 @@ final class SessionSender implements Runnable {
             }
             fillPadding();
             cipher.prepareSender(packet, seq);
-            long deadlineNs = baseMonoNs + NtpTime.durationToNanos(scheduledNtp - baseNtp);
+            long deadlineNs = baseMonoNs + NtpTime.signedDurationToNanos(scheduledNtp - baseNtp);
             long latenessNs = pacer.awaitDeadlineAfter(deadlineNs, previousDeadlineNs);
             previousDeadlineNs = deadlineNs;
             if (!control.running()) {

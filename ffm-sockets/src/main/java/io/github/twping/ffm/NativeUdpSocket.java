@@ -329,6 +329,10 @@ final class NativeUdpSocket implements UdpSocket {
         if (timeoutNs > 0) {
             seconds = timeoutNs / 1_000_000_000L;
             micros = (timeoutNs % 1_000_000_000L + 999) / 1000;
+            if (micros == 1_000_000) {
+                seconds++;
+                micros = 0;
+            }
             if (seconds == 0 && micros == 0) {
                 micros = 1;
             }
