@@ -143,6 +143,8 @@ final class ServerConnection implements ControlSessionHandler {
                 + (peer.identity() == null ? "" : ", user " + peer.identity())
                 + ", reflected " + r.reflected() + ", ignored " + r.ignoredForeign() + ", bad HMAC " + r.badHmac()
                 + ", short " + r.shortPackets()
+                + (daemon.faults().active() ? ", faults: dropped " + r.droppedByFault() + ", duplicated "
+                        + r.duplicatedByFault() + ", corrupted " + r.corruptedByFault() : "")
                 + (r.failure() == null ? "" : ", error " + r.failure().getMessage()));
     }
 
