@@ -30,6 +30,8 @@ import java.util.concurrent.TimeUnit;
  */
 final class ServerConnection implements ControlSessionHandler {
     private static final long STOP_WAIT_NS = TimeUnit.SECONDS.toNanos(2);
+    /** Hard cap of sessions held by one connection when the limits set none (robustness; C has no cap). */
+    static final int MAX_SESSIONS_PER_CONNECTION = 256;
 
     private final ServerSessions daemon;
     private final InetSocketAddress remote;
@@ -58,6 +60,11 @@ final class ServerConnection implements ControlSessionHandler {
             log.info("Test session from " + TwampServer.describe(remote) + " denied: test_sessions limit ("
                     + limit + ") of class " + limitClass);
             return SessionAcceptance.refused(AcceptCode.REJECT.code());
+        }
+        if (sessions.size() >= MAX_SESSIONS_PER_CONNECTION) {
+            log.info("Test session from " + TwampServer.describe(remote) + " refused: " + MAX_SESSIONS_PER_CONNECTION
+                    + " sessions already held by this connection");
+            return SessionAcceptance.refused(AcceptCode.UNAVAILABLE_TEMP.code());
         }
         if (request.paddingLength() > ReflectorSessionSpec.MAX_PADDING) {
             log.debug("Test session from " + TwampServer.describe(remote) + " refused: padding "
@@ -136,6 +143,8 @@ final class ServerConnection implements ControlSessionHandler {
                 + (peer.identity() == null ? "" : ", user " + peer.identity())
                 + ", reflected " + r.reflected() + ", ignored " + r.ignoredForeign() + ", bad HMAC " + r.badHmac()
                 + ", short " + r.shortPackets()
+                + (daemon.faults().active() ? ", faults: dropped " + r.droppedByFault() + ", duplicated "
+                        + r.duplicatedByFault() + ", corrupted " + r.corruptedByFault() : "")
                 + (r.failure() == null ? "" : ", error " + r.failure().getMessage()));
     }
 
@@ -163,6 +172,11 @@ final class ServerConnection implements ControlSessionHandler {
             case UNKNOWN_IDENTITY -> daemon.log().info("Unknown userid from (" + who + ")");
             case INVALID_TOKEN -> daemon.log().info("Control request from (" + who
                     + ") denied: Invalid challenge encryption");
+            case PROTOCOL_ERROR, HMAC_FAILURE, IO_ERROR -> {
+                if (peer != null) {
+                    daemon.log().warning("Control session terminated abnormally: " + who + " (" + reason + ")");
+                }
+            }
             default -> { }
         }
         if (peer == null) {
