@@ -83,6 +83,9 @@ if [ ${#need[@]} -gt 0 ]; then
     }
 fi
 
+# seconds one client run may take (a run of the scenarios sends for at most 10 s)
+CLIENT_DEADLINE=90
+[ "$SMOKE" = 1 ] && CLIENT_DEADLINE=45
 OUR_TWPING=${STAND_TWPING:-$ROOT/twping}
 OUR_TWAMPD=${STAND_TWAMPD:-$ROOT/twampd}
 TWPING_C=${TWPING_C:-}
@@ -271,7 +274,7 @@ await_server() {
 tw() {
     local name=$1
     shift
-    local deadline=${TW_DEADLINE:-90}
+    local deadline=${TW_DEADLINE:-$CLIENT_DEADLINE}
     log "run $name: twping $*"
     run_client "$WORK/$name" "$deadline" STAND_CLIENT_EXEC "$OUR_TWPING" "$@"
 }
@@ -290,7 +293,26 @@ basic_problems() {
 
 report() {
     local name=$1 problems=$2 details=$3
-    if [ -z "$problems" ]; then result PASS "$name" "$details"; else result FAIL "$name" "$problems | $details"; fi
+    if [ -z "$problems" ]; then
+        result PASS "$name" "$details"
+    else
+        result FAIL "$name" "$problems | $details"
+        show_run "$name"
+    fi
+}
+
+# After a failure: the run's stderr and, when it was stopped at its deadline, the Java threads of
+# its thread dump (the work directory is removed at the end unless --keep).
+show_run() {
+    local base="$WORK/$1"
+    [ -f "$base.err" ] || return 0
+    log "stderr of '$1':"
+    grep -v '^twping: NTP' "$base.err" | head -n 20 | sed 's/^/    /' >&2
+    if grep -q '^Full thread dump' "$base.out" 2>/dev/null; then
+        log "thread dump of '$1' at its deadline (application threads):"
+        awk '/^"/ { keep = ($0 ~ /"main"|twping|twampd|session|sender|receiver|reflector/) }
+             keep && NF { print "    " $0 }' "$base.out" | head -n 80 >&2
+    fi
 }
 
 # --- scenarios ----------------------------------------------------------------------------

@@ -71,7 +71,7 @@ run_client() {
         >"$base.out" 2>"$base.err" </dev/null &
     wait $! || RUN_RC=$?
     if [ "$RUN_RC" -eq 124 ] || [ "$RUN_RC" -eq 137 ]; then
-        echo "stand: client stopped at the ${deadline}s deadline (a JVM's thread dump is in $base.out)" >>"$base.err"
+        echo "stand: client stopped at the ${deadline}s deadline (SIGQUIT, then SIGKILL; a JVM prints its thread dump to stdout)" >>"$base.err"
     fi
     return 0
 }
