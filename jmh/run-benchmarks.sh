@@ -9,6 +9,8 @@
 # --smoke: one fork, no warm-up, one 200 ms measurement iteration; proves every selected benchmark
 # still runs, then compares the result with itself through jmh/compare.sh (must exit 0). Timing never
 # fails the smoke pass; a benchmark that throws does (-foe true).
+# Environment: JMH_JAVA_OPTS, extra options for the host JVM (e.g. -Djmh.ignoreLock=true when another
+# JMH run holds /tmp/jmh.lock on a shared machine; results then disturb each other).
 # --pacing-accuracy: runs io.github.twping.jmh.pacing.PacingAccuracyRunner (Markdown table of lateness
 # percentiles and CPU per pacing strategy) instead of JMH.
 set -euo pipefail
@@ -87,7 +89,8 @@ if [ "$smoke" = 1 ]; then
 fi
 mkdir -p "$(dirname "$out")"
 rm -f "$out"    # a failed run must not leave the previous result looking current
-"$java_bin" "$native" -jar "$jar" "${run_args[@]}" ${jmh_args[@]+"${jmh_args[@]}"}
+# shellcheck disable=SC2086
+"$java_bin" "$native" ${JMH_JAVA_OPTS:-} -jar "$jar" "${run_args[@]}" ${jmh_args[@]+"${jmh_args[@]}"}
 echo "run-benchmarks.sh: JMH JSON result in $out" >&2
 
 if [ "$smoke" = 1 ]; then

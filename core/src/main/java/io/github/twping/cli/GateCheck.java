@@ -2,7 +2,7 @@ package io.github.twping.cli;
 
 import java.io.IOException;
 import java.io.PrintStream;
-import java.nio.file.Path;
+import java.nio.channels.FileChannel;
 import java.util.Arrays;
 import java.util.BitSet;
 import java.util.Locale;
@@ -39,7 +39,7 @@ final class GateCheck implements TwpingRun.ReportSink {
     }
 
     @Override
-    public void onSummary(Path dataFile, SessionHeader header) {
+    public void onSummary(FileChannel dataFile, SessionHeader header) {
         try (SessionDataReader reader = SessionDataReader.open(dataFile)) {
             long n = reader.recordCount();
             TwoWayRecord r = new TwoWayRecord();

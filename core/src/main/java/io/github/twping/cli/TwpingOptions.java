@@ -129,7 +129,7 @@ public record TwpingOptions(HostPort testAddress, HostPort serverAddress, Test t
     /**
      * Options of this port (long options).
      *
-     * @param spinMicros             {@code --spin}: busy-wait window before each send, default 200
+     * @param spinMicros             {@code --spin}: busy-wait window before each send, default 100 (capped at a quarter of the interval)
      * @param assumeSynchronised     {@code --sync} (also set by {@code --esterror})
      * @param esterrorMicros         {@code --esterror}, or -1 when not given
      * @param language               {@code --lang}: "en" (default) or "ru"
@@ -143,6 +143,6 @@ public record TwpingOptions(HostPort testAddress, HostPort serverAddress, Test t
                          boolean loopback, boolean probeTimestamping, double maxLossPercent,
                          double maxMedianRttMillis, double controlTimeoutSeconds) {
         /** Default {@code --spin}. */
-        public static final long DEFAULT_SPIN_MICROS = 200;
+        public static final long DEFAULT_SPIN_MICROS = 100;
     }
 }

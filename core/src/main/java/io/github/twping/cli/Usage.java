@@ -55,7 +55,7 @@ public final class Usage {
             + "   --help                 print this message, including the long options, and exit\n"
             + "   --version              print the version and exit\n"
             + "   --lang en|ru           language of the human-readable summary (default en)\n"
-            + "   --spin MICROS          busy-wait window before each scheduled send (default 200)\n"
+            + "   --spin MICROS          busy-wait window before each scheduled send (default 100)\n"
             + "   --sync                 treat the local clock as synchronised\n"
             + "   --esterror MICROS      local clock error estimate in microseconds; implies --sync\n"
             + "   --timeout SECONDS      time limit for each control-connection read/write (default none)\n"

@@ -102,7 +102,7 @@ public final class TwpingRun {
     /** Receives what the statistics pass computed, for the regression gates. */
     @FunctionalInterface
     public interface ReportSink {
-        void onSummary(Path dataFile, SessionHeader header);
+        void onSummary(FileChannel dataFile, SessionHeader header);
     }
 
     /** Stops the run from another thread (Ctrl-C). */
@@ -430,27 +430,11 @@ public final class TwpingRun {
 
         // 4. Statistics from the data file (spec 6, 7); their failures do not change the status (8.6).
         HostInfo hosts = hostInfo(header, localAddress);
-        Path readBack = saveFile;
-        Path temp = null;
-        try {
-            if (readBack == null) {
-                temp = Files.createTempFile(tempDir(), "owamp.", ".owp");
-                try (FileChannel copy = FileChannel.open(temp, StandardOpenOption.WRITE)) {
-                    channel.transferTo(0, channel.size(), copy);
-                }
-                readBack = temp;
-            }
-            Reports.writeFile(Outputs.of(options, program), readBack, hosts,
-                    new ScheduleDeltas(new SendSchedule(sid, slots, test.packetCount())), out, err);
-            out.flush();
-            if (reportSink != null) {
-                reportSink.onSummary(readBack, header);
-            }
-        } catch (IOException e) {
-            diag("OWPReadDataHeader: Invalid file?");
-            diag(Reports.DO_STATS_FAILED);
-        } finally {
-            deleteQuietly(temp);
+        Reports.writeChannel(Outputs.of(options, program), channel, hosts,
+                new ScheduleDeltas(new SendSchedule(sid, slots, test.packetCount())), out, err);
+        out.flush();
+        if (reportSink != null) {
+            reportSink.onSummary(channel, header);
         }
         return EXIT_OK;
     }

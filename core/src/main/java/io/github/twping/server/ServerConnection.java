@@ -17,9 +17,10 @@ import java.net.Inet6Address;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
-import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -29,14 +30,24 @@ import java.util.concurrent.TimeUnit;
  */
 final class ServerConnection implements ControlSessionHandler {
     private static final long STOP_WAIT_NS = TimeUnit.SECONDS.toNanos(2);
+    /** Hard cap of sessions held by one connection when the limits set none (robustness; C has no cap). */
+    static final int MAX_SESSIONS_PER_CONNECTION = 256;
 
     private final ServerSessions daemon;
     private final InetSocketAddress remote;
-    private final List<SessionReflector> sessions = new ArrayList<>();
+    private final List<SessionReflector> sessions = new CopyOnWriteArrayList<>();
+    private final Object timerLock = new Object();
+    private ScheduledFuture<?> refwaitTimer;
+    private volatile Runnable closeControl = () -> { };
 
     ServerConnection(ServerSessions daemon, InetSocketAddress remote) {
         this.daemon = daemon;
         this.remote = remote;
+    }
+
+    /** Sets how to close this control connection (used after a REFWAIT timeout, spec 10 item 45). */
+    void controlCloser(Runnable closer) {
+        this.closeControl = closer;
     }
 
     @Override
@@ -49,6 +60,11 @@ final class ServerConnection implements ControlSessionHandler {
             log.info("Test session from " + TwampServer.describe(remote) + " denied: test_sessions limit ("
                     + limit + ") of class " + limitClass);
             return SessionAcceptance.refused(AcceptCode.REJECT.code());
+        }
+        if (sessions.size() >= MAX_SESSIONS_PER_CONNECTION) {
+            log.info("Test session from " + TwampServer.describe(remote) + " refused: " + MAX_SESSIONS_PER_CONNECTION
+                    + " sessions already held by this connection");
+            return SessionAcceptance.refused(AcceptCode.UNAVAILABLE_TEMP.code());
         }
         if (request.paddingLength() > ReflectorSessionSpec.MAX_PADDING) {
             log.debug("Test session from " + TwampServer.describe(remote) + " refused: padding "
@@ -93,7 +109,12 @@ final class ServerConnection implements ControlSessionHandler {
         String sidHex = HexFormat.of().formatHex(sid);
         SessionReflector reflector = new SessionReflector(spec, socket, ReflectorClock.system(daemon.wallClock()), daemon.faults(),
                 log.verbose() ? log::warning : null);
-        reflector.onEnd(r -> logEnd(sidHex, peer, r));
+        reflector.onEnd(r -> {
+            logEnd(sidHex, peer, r);
+            if (r.endReason() == SessionReflector.EndReason.REFWAIT_TIMEOUT && noOtherRunning(r)) {
+                armRefwaitTimer();
+            }
+        });
         sessions.add(reflector);
         log.debug("Test session " + sidHex + " accepted: reflector " + TwampServer.describe(socket.localAddress())
                 + ", sender " + TwampServer.describe(senderAddress) + ", padding " + request.paddingLength()
@@ -122,6 +143,8 @@ final class ServerConnection implements ControlSessionHandler {
                 + (peer.identity() == null ? "" : ", user " + peer.identity())
                 + ", reflected " + r.reflected() + ", ignored " + r.ignoredForeign() + ", bad HMAC " + r.badHmac()
                 + ", short " + r.shortPackets()
+                + (daemon.faults().active() ? ", faults: dropped " + r.droppedByFault() + ", duplicated "
+                        + r.duplicatedByFault() + ", corrupted " + r.corruptedByFault() : "")
                 + (r.failure() == null ? "" : ", error " + r.failure().getMessage()));
     }
 
@@ -136,23 +159,70 @@ final class ServerConnection implements ControlSessionHandler {
 
     @Override
     public void stopSessions(ControlPeer peer, int acceptCode) {
+        disarmRefwaitTimer();
         releaseAll();
     }
 
     @Override
     public void closed(ControlPeer peer, ControlCloseReason reason) {
+        disarmRefwaitTimer();
         releaseAll();
         String who = TwampServer.describe(remote);
         switch (reason) {
             case UNKNOWN_IDENTITY -> daemon.log().info("Unknown userid from (" + who + ")");
             case INVALID_TOKEN -> daemon.log().info("Control request from (" + who
                     + ") denied: Invalid challenge encryption");
+            case PROTOCOL_ERROR, HMAC_FAILURE, IO_ERROR -> {
+                if (peer != null) {
+                    daemon.log().warning("Control session terminated abnormally: " + who + " (" + reason + ")");
+                }
+            }
             default -> { }
         }
         if (peer == null) {
             daemon.log().debug("Connection from " + who + " closed before set-up completed: " + reason);
         } else {
             daemon.log().info("Connection from " + who + " closed: " + reason);
+        }
+    }
+
+    private boolean noOtherRunning(SessionReflector ended) {
+        for (SessionReflector r : sessions) {
+            if (r != ended && r.isRunning()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * C twampd: once the reflectors have ended by REFWAIT the sessions no longer count as running, so the
+     * control inactivity timer applies again and the connection is closed {@code controltimeout} later unless
+     * Stop-Sessions arrives.
+     */
+    private void armRefwaitTimer() {
+        long ms = daemon.config().controlTimeoutMs();
+        if (ms <= 0) {
+            return;
+        }
+        synchronized (timerLock) {
+            if (refwaitTimer != null) {
+                refwaitTimer.cancel(false);
+            }
+            refwaitTimer = daemon.scheduler().schedule(() -> {
+                daemon.log().warning("Control session terminated abnormally: from " + TwampServer.describe(remote)
+                        + ", no Stop-Sessions within controltimeout after REFWAIT");
+                closeControl.run();
+            }, ms, TimeUnit.MILLISECONDS);
+        }
+    }
+
+    private void disarmRefwaitTimer() {
+        synchronized (timerLock) {
+            if (refwaitTimer != null) {
+                refwaitTimer.cancel(false);
+                refwaitTimer = null;
+            }
         }
     }
 

@@ -15,6 +15,8 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.security.SecureRandom;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 
 /**
  * The daemon-wide side of TWAMP-Control for twampd: the {@link ServerPolicy} (modes offered per peer, the
@@ -31,6 +33,7 @@ final class ServerSessions implements ServerPolicy {
     private final ControlServerSettings settings;
     private final TestPortAllocator ports;
     private final WallClock wallClock;
+    private final ScheduledThreadPoolExecutor scheduler;
     private TwampServer server;
 
     ServerSessions(ServerConfig config, LimitsConfig limits, ServerPassphrases passphrases, ServerLog log,
@@ -45,6 +48,9 @@ final class ServerSessions implements ServerPolicy {
         long startNtp = wallClock.nowNtp();
         this.settings = new ControlServerSettings(startNtp, (int) Math.min(Integer.MAX_VALUE, config.controlTimeoutMs()),
                 random);
+        this.scheduler = new ScheduledThreadPoolExecutor(1, r -> Thread.ofPlatform().daemon(true)
+                .name("twampd-timers").unstarted(r));
+        this.scheduler.setRemoveOnCancelPolicy(true);
         this.ports = new TestPortAllocator(config.testPortLow(), config.testPortHigh(), ReflectorUdpSocket::open,
                 random);
     }
@@ -58,6 +64,7 @@ final class ServerSessions implements ServerPolicy {
         InetSocketAddress remote = (InetSocketAddress) socket.getRemoteSocketAddress();
         ServerConnection handler = new ServerConnection(this, remote);
         ControlServerConnection control = new ControlServerConnection(socket, this, handler, settings);
+        handler.controlCloser(control::close);
         return new ServedConnection() {
             @Override
             public String serve() {
@@ -137,6 +144,16 @@ final class ServerSessions implements ServerPolicy {
     /** The daemon's wall clock (with {@code OWAMP_DEBUG_TIMEOFFSET}). */
     WallClock wallClock() {
         return wallClock;
+    }
+
+    /** Timers of the daemon (REFWAIT follow-up); one daemon thread. */
+    ScheduledExecutorService scheduler() {
+        return scheduler;
+    }
+
+    /** Stops the timer thread (server shutdown). */
+    void shutdown() {
+        scheduler.shutdownNow();
     }
 
     TestPortAllocator ports() {

@@ -31,6 +31,7 @@ public final class TwampServer implements AutoCloseable {
     private ServerSocket listener;
     private Thread acceptThread;
     private volatile boolean closing;
+    private Runnable onClose = () -> { };
 
     /** A server whose connections are made by {@code factory} (the TWAMP control handler, or a test double). */
     TwampServer(ServerConfig config, ServedConnection.Factory factory, ServerLog log) {
@@ -45,6 +46,7 @@ public final class TwampServer implements AutoCloseable {
         ServerSessions sessions = new ServerSessions(config, limits, passphrases, log, faults);
         TwampServer server = new TwampServer(config, sessions::connection, log);
         sessions.attach(server);
+        server.onClose = sessions::shutdown;
         return server;
     }
 
@@ -170,8 +172,7 @@ public final class TwampServer implements AutoCloseable {
             if (closing) {
                 connection.close();
             }
-            String reason = connection.serve();
-            log.debug("Connection from " + peer + " ended: " + reason);
+            connection.serve(); // the handler logs the end of the connection
         } catch (IOException e) {
             log.warning("Connection from " + peer + " failed: " + reason(e));
             closeQuietly(socket);
@@ -228,6 +229,7 @@ public final class TwampServer implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+        onClose.run();
     }
 
     /** Whether {@link #close()} was called. */

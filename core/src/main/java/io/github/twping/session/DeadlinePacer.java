@@ -17,6 +17,9 @@ public final class DeadlinePacer {
     /** Default busy-wait window before each deadline; chosen from the pacing benchmarks (docs/PERFORMANCE.md). */
     public static final long DEFAULT_SPIN_NS = 100_000;
 
+    /** The spin window never exceeds this share of the interval since the previous deadline (1/4). */
+    private static final int INTERVAL_SHARE_SHIFT = 2;
+
     private final long spinNs;
     private final IdleStrategy spinStrategy;
 
@@ -51,8 +54,22 @@ public final class DeadlinePacer {
      * @return how late the caller wakes up, in nanoseconds ({@code nanoTime - deadline}, >= 0 unless interrupted).
      */
     public long awaitDeadline(long deadlineNs) {
+        return awaitDeadline(deadlineNs, spinNs);
+    }
+
+    /**
+     * Waits for a deadline that follows {@code previousDeadlineNs}: the spin window is capped at a quarter of
+     * the interval, so that at high rates the pacer still parks between sends instead of degenerating into a
+     * busy spin (which the scheduler punishes on a contended machine; see docs/PERFORMANCE.md, Pacing).
+     */
+    public long awaitDeadlineAfter(long deadlineNs, long previousDeadlineNs) {
+        long intervalNs = deadlineNs - previousDeadlineNs;
+        return awaitDeadline(deadlineNs, Math.min(spinNs, Math.max(0, intervalNs >> INTERVAL_SHARE_SHIFT)));
+    }
+
+    private long awaitDeadline(long deadlineNs, long windowNs) {
         long nowNs = System.nanoTime();
-        long parkUntilNs = deadlineNs - spinNs;
+        long parkUntilNs = deadlineNs - windowNs;
         while (nowNs < parkUntilNs) {
             LockSupport.parkNanos(parkUntilNs - nowNs);
             if (Thread.currentThread().isInterrupted()) {

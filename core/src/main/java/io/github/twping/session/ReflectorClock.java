@@ -24,14 +24,14 @@ public interface ReflectorClock {
     }
 
     /**
-     * A new allocation-free system clock for one reflector, reported unsynchronised, with the
-     * {@code OWAMP_DEBUG_TIMEOFFSET} offset of {@code wallClock}.
+     * A new allocation-free system clock for one reflector, with the {@code OWAMP_DEBUG_TIMEOFFSET} offset of
+     * {@code wallClock} and the kernel's synchronisation state as error estimate.
      */
     static ReflectorClock system(WallClock wallClock) {
-        return new ReflectorEpochClock(wallClock.offsetNs(), ErrorEstimate.UNSYNCHRONISED);
+        return new ReflectorEpochClock(wallClock.offsetNs(), ClockErrorEstimate.fromKernel());
     }
 
-    /** A new allocation-free system clock for one reflector, unsynchronised, no offset. */
+    /** A new allocation-free system clock for one reflector (kernel error estimate, no offset). */
     static ReflectorClock system() {
         return new ReflectorEpochClock();
     }

@@ -1,6 +1,5 @@
 package io.github.twping.session;
 
-import io.github.twping.time.ErrorEstimate;
 import org.agrona.concurrent.SystemEpochNanoClock;
 
 /**
@@ -10,6 +9,9 @@ import org.agrona.concurrent.SystemEpochNanoClock;
  * realtime step, caught at the next measurement. Reading {@code Instant.now()} per packet instead allocates
  * in the reflector loop (escape analysis does not reach it there; measured 24 B/packet).
  *
+ * <p>The error estimate follows the kernel clock state ({@code ntp_adjtime}: synchronised -> S bit and
+ * {@code esterror}, else {@code 0x0001}) as C twampd reports it, re-read at each offset measurement.
+ *
  * <p>Not thread-safe: one instance per reflector thread.
  */
 public final class ReflectorEpochClock implements ReflectorClock {
@@ -17,23 +19,24 @@ public final class ReflectorEpochClock implements ReflectorClock {
     private static final int SAMPLES = 3;
 
     private final long offsetNs;
-    private final int errorEstimate;
+    private final ClockErrorEstimate errorEstimate;
     private long baseMonotonicNs;
     private long baseEpochNs;
     private boolean sampled;
 
     /**
      * @param offsetNs      added to every reading ({@code OWAMP_DEBUG_TIMEOFFSET})
-     * @param errorEstimate the error estimate field reported with every timestamp
+     * @param errorEstimate the error estimate reported with every timestamp; refreshed from the kernel clock
+     *                      state at every offset measurement (once a second)
      */
-    public ReflectorEpochClock(long offsetNs, int errorEstimate) {
+    public ReflectorEpochClock(long offsetNs, ClockErrorEstimate errorEstimate) {
         this.offsetNs = offsetNs;
         this.errorEstimate = errorEstimate;
     }
 
-    /** An unsynchronised clock without offset. */
+    /** A clock without offset whose error estimate follows the kernel clock state (spec 4.2, 4.3). */
     public ReflectorEpochClock() {
-        this(0, ErrorEstimate.UNSYNCHRONISED);
+        this(0, ClockErrorEstimate.fromKernel());
     }
 
     @Override
@@ -53,7 +56,7 @@ public final class ReflectorEpochClock implements ReflectorClock {
 
     @Override
     public int errorEstimate() {
-        return errorEstimate;
+        return errorEstimate.field();
     }
 
     private void resample() {
@@ -69,5 +72,6 @@ public final class ReflectorEpochClock implements ReflectorClock {
             }
         }
         sampled = true;
+        errorEstimate.refresh();
     }
 }

@@ -137,7 +137,7 @@ final class ReplyReceiver implements Runnable {
     private long receiveTimeoutNs() {
         if (firstPending < log.published()) {
             long expiryNtp = log.sendNtp(firstPending) + lossTimeoutNtp;
-            long waitNs = NtpTime.durationToNanos(expiryNtp - clock.nowNtp()) + 1_000;
+            long waitNs = NtpTime.signedDurationToNanos(expiryNtp - clock.nowNtp()) + 1_000;
             return Math.max(1_000, Math.min(waitNs, TICK_NS));
         }
         return TICK_NS;

@@ -72,6 +72,7 @@ public final class SessionReflector implements AutoCloseable {
     private long droppedByFault;
     private long duplicatedByFault;
     private long corruptedByFault;
+    private long sendRetries;
 
     /**
      * @param spec     the session
@@ -210,26 +211,35 @@ public final class SessionReflector implements AutoCloseable {
             }
             acceptedPackets++;
             int ttl = socket.lastTtl();
-            format.buildReply(request, reflectorSeq, receiveNtp, ttl < 0 ? 255 : ttl);
-            reflectorSeq++;
+            int senderTtl = ttl < 0 ? 255 : ttl;
+            format.buildReply(request, reflectorSeq, receiveNtp, senderTtl);
             if (replyPaddingLength > 0) {
                 MemorySegment.copy(request, senderHeader, wire, replyHeader, replyPaddingLength);
             }
-            if (!sendReply()) {
+            boolean running = sendReply(reflectorSeq, receiveNtp, senderTtl);
+            reflectorSeq++;
+            if (!running) {
                 return EndReason.STOPPED;
             }
         }
         return EndReason.STOPPED;
     }
 
-    /** Stamps, seals and sends the built reply, applying fault injection; false if stopped meanwhile. */
-    private boolean sendReply() throws IOException {
+    /**
+     * Stamps, seals and sends the built reply, applying fault injection; false if stopped meanwhile. A send
+     * the kernel refuses (EAGAIN/ENOBUFS) is retried with the reply rebuilt (sealing works in place) and a
+     * fresh timestamp.
+     */
+    private boolean sendReply(long seq, long receiveNtp, int senderTtl) throws IOException {
         long index = acceptedPackets;
         boolean drop = faults.dropEveryN() > 0 && index % faults.dropEveryN() == 0;
         boolean corrupt = faults.corruptHmacEveryN() > 0 && index % faults.corruptHmacEveryN() == 0
                 && format.replyHmacOffset() >= 0;
         int copies = faults.duplicateEveryN() > 0 && index % faults.duplicateEveryN() == 0 ? 2 : 1;
         for (int attempt = 0; attempt < SEND_RETRIES; attempt++) {
+            if (attempt > 0) {
+                format.buildReply(request, seq, receiveNtp, senderTtl);
+            }
             format.stampAndSeal(ReflectorClock.toNtp(clock.nowEpochNs()), clock.errorEstimate());
             if (corrupt) {
                 long off = format.replyHmacOffset();
@@ -254,6 +264,7 @@ public final class SessionReflector implements AutoCloseable {
                 }
                 return true;
             }
+            sendRetries++;
             LockSupport.parkNanos(SEND_RETRY_PARK_NS); // ENOBUFS/EAGAIN: retry with a new timestamp
             if (stopRequested) {
                 return false;
@@ -334,5 +345,10 @@ public final class SessionReflector implements AutoCloseable {
 
     public long corruptedByFault() {
         return corruptedByFault;
+    }
+
+    /** Sends the kernel refused (EAGAIN/ENOBUFS) and that were retried. */
+    public long sendRetries() {
+        return sendRetries;
     }
 }

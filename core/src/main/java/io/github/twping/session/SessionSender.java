@@ -93,6 +93,7 @@ final class SessionSender implements Runnable {
         long baseMonoNs = System.nanoTime();
         long baseNtp = clock.nowNtp();
         long offsetNtp = 0;
+        long previousDeadlineNs = baseMonoNs;
         for (long seq = 0; seq < packetCount; seq++) {
             offsetNtp += schedule.nextDeltaNtp();
             long scheduledNtp = startTimeNtp + offsetNtp;
@@ -101,8 +102,9 @@ final class SessionSender implements Runnable {
             }
             fillPadding();
             cipher.prepareSender(packet, seq);
-            long deadlineNs = baseMonoNs + NtpTime.durationToNanos(scheduledNtp - baseNtp);
-            long latenessNs = pacer.awaitDeadline(deadlineNs);
+            long deadlineNs = baseMonoNs + NtpTime.signedDurationToNanos(scheduledNtp - baseNtp);
+            long latenessNs = pacer.awaitDeadlineAfter(deadlineNs, previousDeadlineNs);
+            previousDeadlineNs = deadlineNs;
             if (!control.running()) {
                 return;
             }

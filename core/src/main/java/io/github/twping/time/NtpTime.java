@@ -87,6 +87,14 @@ public final class NtpTime {
         return (durationNtp >>> 32) * NANOS_PER_SECOND + fractionToNanos(durationNtp);
     }
 
+    /**
+     * Converts the signed difference of two Num64 times ({@code a - b} as a two's-complement long, e.g. a
+     * deadline that may already have passed) to signed nanoseconds.
+     */
+    public static long signedDurationToNanos(long differenceNtp) {
+        return differenceNtp >= 0 ? durationToNanos(differenceNtp) : -durationToNanos(-differenceNtp);
+    }
+
     /** Converts a non-negative nanosecond duration to Num64, truncating ({@code floor(ns * 2^32 / 1e9)}). */
     public static long durationFromNanos(long durationNs) {
         long seconds = durationNs / NANOS_PER_SECOND;

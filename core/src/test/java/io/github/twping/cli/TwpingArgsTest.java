@@ -73,7 +73,7 @@ class TwpingArgsTest {
         assertEquals('m', o.output().units());
         assertEquals(0.0001f, o.output().bucketWidthSeconds());
         assertEquals(0, o.output().percentiles().length);
-        assertEquals(200, o.extras().spinMicros());
+        assertEquals(TwpingOptions.Extras.DEFAULT_SPIN_MICROS, o.extras().spinMicros());
         assertEquals(-1, o.extras().esterrorMicros());
         assertEquals("en", o.extras().language());
         assertTrue(Double.isNaN(o.extras().maxLossPercent()));

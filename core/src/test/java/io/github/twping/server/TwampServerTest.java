@@ -108,6 +108,32 @@ class TwampServerTest {
     }
 
     @Test
+    void shouldReflectOverIpv6Loopback() throws Exception {
+        InetAddress v6 = InetAddress.getByName("::1");
+        org.junit.jupiter.api.Assumptions.assumeTrue(ipv6LoopbackWorks(), "no IPv6 loopback on this host");
+        EmbeddedServer s = server(EmbeddedServer.options().listen("::1", 0));
+        HandBuiltSender sender = new HandBuiltSender(1, null, null, 0, v6);
+        toClose.add(sender);
+        ControlClient c = ControlClient.connect(ControlClientOptions.of("::1", s.port()).readTimeoutMs(5000));
+        toClose.add(c);
+        long now = NtpTime.fromEpochNanos(WallClock.system().nowEpochNs());
+        SessionAcceptance a = c.requestSession(SessionRequest.forTwping(6, v6, sender.address().getPort(), v6, 0, 0,
+                now, NtpTime.ONE_SECOND, 0));
+        assertEquals(0x00000001, java.nio.ByteBuffer.wrap(a.sid()).getInt(0), "SID starts with the last 4 bytes of ::1");
+        c.startSessions();
+        sender.send(sender.build(3, 1, 1, 0), new InetSocketAddress(v6, a.port()));
+        assertEquals(3, sender.receive().senderSeq());
+    }
+
+    private static boolean ipv6LoopbackWorks() {
+        try (java.net.ServerSocket probe = new java.net.ServerSocket(0, 1, InetAddress.getByName("::1"))) {
+            return probe.getLocalPort() > 0;
+        } catch (java.io.IOException e) {
+            return false;
+        }
+    }
+
+    @Test
     void shouldStopReflectingWhenControlConnectionCloses() throws Exception {
         EmbeddedServer s = server(EmbeddedServer.options());
         ControlClient c = client(s, Mode.OPEN.bits(), null, null);
@@ -119,6 +145,18 @@ class TwampServerTest {
         waitUntil(() -> s.activeConnections() == 0, "connection released");
         sender.send(sender.build(9, 1, 1, 0), new InetSocketAddress(LOOPBACK, a.port()));
         assertNull(sender.poll(300), "reflector stopped with its control connection");
+    }
+
+    @Test
+    void shouldCloseControlConnectionControlTimeoutAfterRefwait() throws Exception {
+        EmbeddedServer s = server(EmbeddedServer.options().testTimeoutMs(200).controlTimeoutMs(1500));
+        HandBuiltSender sender = sender(1);
+        ControlClient c = client(s, Mode.OPEN.bits(), null, null);
+        SessionAcceptance a = c.requestSession(request(sender.address(), 0));
+        c.startSessions();
+        reflectSome(sender, a, 1);
+        assertEquals(io.github.twping.control.ControlActivity.PEER_CLOSED, c.awaitActivity(TimeUnit.SECONDS.toNanos(10)));
+        waitUntil(() -> logBytes.toString(StandardCharsets.UTF_8).contains("REFWAIT timeout"), "REFWAIT logged");
     }
 
     @Test

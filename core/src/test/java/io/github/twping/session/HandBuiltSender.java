@@ -46,12 +46,18 @@ public final class HandBuiltSender implements AutoCloseable {
 
     /** A sender bound to 127.0.0.1:{@code port} (0 = ephemeral). */
     public HandBuiltSender(int mode, byte[] aesKey, byte[] hmacKey, int port) throws IOException {
+        this(mode, aesKey, hmacKey, port, InetAddress.getLoopbackAddress());
+    }
+
+    /** A sender bound to {@code address}:{@code port}. */
+    public HandBuiltSender(int mode, byte[] aesKey, byte[] hmacKey, int port, InetAddress address)
+            throws IOException {
         this.mode = mode;
         this.auth = mode == 2 || mode == 4;
         this.aesKey = aesKey;
         this.hmacKey = hmacKey;
-        this.socket = UdpSocket.open(UdpSocketOptions.builder().bindAddress(InetAddress.getLoopbackAddress())
-                .port(port).unicastTtl(SENDER_TTL).build());
+        this.socket = UdpSocket.open(UdpSocketOptions.builder().bindAddress(address)
+                .port(port).unicastTtl(SENDER_TTL).receiveTtl(true).receiveTos(true).build());
     }
 
     public InetSocketAddress address() {
@@ -85,6 +91,21 @@ public final class HandBuiltSender implements AutoCloseable {
         }
         System.arraycopy(pad, 0, p, 48, padding);
         return p;
+    }
+
+    /** IP TTL of the last reply (-1 unknown). */
+    public int lastReplyTtl() {
+        return meta.ttl();
+    }
+
+    /** TOS byte of the last reply (-1 unknown). */
+    public int lastReplyTos() {
+        return meta.tos();
+    }
+
+    /** Whether the socket reports received TTL and TOS. */
+    public boolean readsTtlAndTos() {
+        return socket.capabilities().receiveTtl() && socket.capabilities().receiveTos();
     }
 
     /** Whether packets really leave with {@link #SENDER_TTL}. */

@@ -15,6 +15,12 @@ final class ScriptedReflectorSocket implements ReflectorSocket {
     private final LinkedBlockingQueue<Datagram> inbound = new LinkedBlockingQueue<>();
     private final LinkedBlockingQueue<byte[]> sent = new LinkedBlockingQueue<>();
     private Datagram last;
+    private volatile int refuseSends;
+
+    /** Makes the next {@code n} sends return 0 (EAGAIN/ENOBUFS). */
+    void refuseNextSends(int n) {
+        refuseSends = n;
+    }
 
     void offer(byte[] data, InetSocketAddress from, int ttl) {
         inbound.add(new Datagram(data, from, ttl));
@@ -66,6 +72,10 @@ final class ScriptedReflectorSocket implements ReflectorSocket {
 
     @Override
     public int send(MemorySegment data, int length, InetSocketAddress destination) {
+        if (refuseSends > 0) {
+            refuseSends--;
+            return 0;
+        }
         sent.add(data.asSlice(0, length).toArray(ValueLayout.JAVA_BYTE));
         return length;
     }

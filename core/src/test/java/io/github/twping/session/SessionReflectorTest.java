@@ -94,6 +94,7 @@ class SessionReflectorTest {
         HandBuiltSender s = sender(mode);
         SessionReflector r = reflector(s, 10, 0, null);
         int expectedTtl = expectedSenderTtl(lastSocket, s);
+        boolean kernelSync = ClockErrorEstimate.fromKernel().synchronised();
         r.start();
         for (int i = 0; i < 5; i++) {
             long ts = 0xE8FE_6F80_1F9A_CFFAL + i;
@@ -105,7 +106,9 @@ class SessionReflectorTest {
             assertEquals(ts, reply.senderNtp());
             assertEquals(0x0001, reply.senderError());
             assertEquals(expectedTtl, reply.senderTtl(), "received TTL, or 255 when unknown");
-            assertEquals(ReflectorClock.UNSYNCHRONISED_ERROR, reply.errorEstimate());
+            assertTrue(io.github.twping.time.ErrorEstimate.isValid(reply.errorEstimate()));
+            assertEquals(kernelSync, io.github.twping.time.ErrorEstimate.isSynchronised(reply.errorEstimate()),
+                    "S bit follows the kernel clock state");
             assertTrue(Long.compareUnsigned(reply.receiveNtp(), reply.sendNtp()) <= 0, "receive before send");
         }
         r.stop();
@@ -283,6 +286,49 @@ class SessionReflectorTest {
             allocated = mx.getThreadAllocatedBytes(r.threadId()) - before;
         }
         assertTrue(allocated < packets, "reflector thread allocated " + allocated + " bytes for " + packets + " packets");
+    }
+
+    @Test
+    void shouldSendRepliesWithTtl255AndTheRequestedDscp() throws Exception {
+        HandBuiltSender s = sender(1);
+        org.junit.jupiter.api.Assumptions.assumeTrue(s.readsTtlAndTos(), "sender socket cannot read TTL/TOS");
+        ReflectorSocket socket = openDscpSocket(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0xb8);
+        org.junit.jupiter.api.Assumptions.assumeTrue(socket instanceof ReflectorUdpSocket u && u.isNative(),
+                "only the native transport sets the unicast TTL");
+        SessionReflector r = new SessionReflector(new ReflectorSessionSpec(1, s.address(), 0, 0, null), socket,
+                null, null, null);
+        toClose.add(r);
+        r.start();
+        s.send(s.build(1, 1, 1, 0), r.localAddress());
+        s.receive();
+        assertEquals(255, s.lastReplyTtl());
+        assertEquals(0xb8, s.lastReplyTos(), "Type-P EF -> TOS 0xb8 (spec 3.6)");
+    }
+
+    /** Opens the transport under test with a TOS byte. */
+    ReflectorSocket openDscpSocket(InetSocketAddress bind, int tos) throws java.io.IOException {
+        return ReflectorUdpSocket.open(bind, tos);
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {1, 2, 4})
+    void shouldRebuildTheReplyWhenTheKernelRefusesASend(int mode) throws Exception {
+        HandBuiltSender s = sender(mode);
+        ScriptedReflectorSocket socket = new ScriptedReflectorSocket();
+        socket.refuseNextSends(3);
+        ReflectorSessionSpec spec = new ReflectorSessionSpec(mode, s.address(), 0, 0,
+                s.auth ? io.github.twping.crypto.TestSessionKeys.of(aesKey, hmacKey) : null);
+        SessionReflector r = new SessionReflector(spec, socket, null, null, null);
+        toClose.add(r);
+        socket.offer(s.build(42, 7, 1, 0), s.address(), 64);
+        r.start();
+        HandBuiltSender.Reply reply = s.open(socket.awaitSent(FIVE_S_NS));
+        assertTrue(reply.hmacOk(), "the retried reply is sealed once, not twice");
+        assertEquals(42, reply.senderSeq());
+        assertEquals(0, reply.reflectorSeq());
+        r.stop();
+        assertTrue(r.awaitEnd(FIVE_S_NS));
+        assertEquals(3, r.sendRetries());
     }
 
     @Test

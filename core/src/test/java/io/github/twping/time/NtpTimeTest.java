@@ -123,4 +123,13 @@ class NtpTimeTest {
         assertEquals(75_809_409L, NtpTime.durationToNanos(0x13683ED8L)); // 0.0758094097.. s, floor
         assertEquals(4_294_967_295_999_999_999L, NtpTime.durationToNanos(-1L));
     }
+
+    @Test
+    void shouldConvertSignedDifferencesOfTimesToNanos() {
+        long t = NtpTime.fromEpochNanos(1_700_000_000_123_456_789L);
+        long later = t + NtpTime.durationFromNanos(1_500_000_000L);
+        assertEquals(1_500_000_000L, NtpTime.signedDurationToNanos(later - t), 1);
+        assertEquals(-1_500_000_000L, NtpTime.signedDurationToNanos(t - later), 1);
+        assertEquals(0, NtpTime.signedDurationToNanos(0));
+    }
 }

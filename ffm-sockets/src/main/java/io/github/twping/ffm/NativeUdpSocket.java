@@ -5,11 +5,8 @@ import java.lang.foreign.MemorySegment;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.StandardProtocolFamily;
-import java.nio.charset.StandardCharsets;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 
 import static io.github.twping.ffm.SocketConstants.*;
@@ -22,7 +19,6 @@ import static io.github.twping.ffm.Structs.MSG_NAME;
 import static io.github.twping.ffm.Structs.MSG_NAMELEN;
 import static io.github.twping.ffm.Structs.SOCKADDR_STORAGE_BYTES;
 import static java.lang.foreign.ValueLayout.ADDRESS;
-import static java.lang.foreign.ValueLayout.JAVA_BYTE;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
@@ -41,24 +37,13 @@ final class NativeUdpSocket implements UdpSocket {
     private static final int MAX_TX_REPORTS_PER_POLL = 1024;
     private static final long CLOSE_WAIT_NS = TimeUnit.SECONDS.toNanos(2);
     private static final long WARM_UP_NS = TimeUnit.MILLISECONDS.toNanos(200);
-    private static final int HARDWARE_FLAGS =
-            SOF_TIMESTAMPING_RX_HARDWARE | SOF_TIMESTAMPING_TX_HARDWARE | SOF_TIMESTAMPING_RAW_HARDWARE;
 
     private final int fd;
     private final int family;
     private final Arena arena;
 
-    private final AtomicInteger users = new AtomicInteger();
-    private final AtomicBoolean closeRequested = new AtomicBoolean();
-    private final AtomicBoolean released = new AtomicBoolean();
-    private volatile boolean closing;
-    private volatile boolean closed;
-
-    // set-up (opening thread only, before the socket is published)
-    private final MemorySegment setupState;
-    private final MemorySegment setupScratch;
-    private final MemorySegment setupAddress;
-    private final MemorySegment setupLength;
+    private final SocketLifecycle lifecycle;
+    private final NativeSocketSetup setup;
 
     // send path (the sending thread)
     private final MemorySegment sendState;
@@ -94,10 +79,11 @@ final class NativeUdpSocket implements UdpSocket {
         this.fd = fd;
         this.family = family;
         this.arena = arena;
-        this.setupState = setupState;
-        this.setupScratch = arena.allocate(64, 8);
-        this.setupAddress = arena.allocate(SOCKADDR_STORAGE_BYTES, 8);
-        this.setupLength = arena.allocate(JAVA_INT);
+        this.lifecycle = new SocketLifecycle(() -> {
+            Libc.close(fd);
+            arena.close();
+        });
+        this.setup = new NativeSocketSetup(fd, family, arena, setupState);
 
         this.sendState = Libc.allocateCallState(arena);
         this.sendAddress = arena.allocate(SOCKADDR_STORAGE_BYTES, 8);
@@ -147,7 +133,11 @@ final class NativeUdpSocket implements UdpSocket {
             NativeUdpSocket socket;
             try {
                 socket = new NativeUdpSocket(fd, family, arena, state);
-                socket.configure(options);
+                NativeSocketSetup.Configured configured = socket.setup.configure(options);
+                socket.localAddress = configured.localAddress();
+                socket.capabilities = configured.capabilities();
+                socket.kernelRxTimestamps = configured.capabilities().kernelRxTimestamps();
+                socket.txTimestamps = configured.capabilities().txTimestamps();
                 if (warmUp && socket.kernelRxTimestamps) {
                     warmUpRxTimestamps();
                 }
@@ -188,166 +178,15 @@ final class NativeUdpSocket implements UdpSocket {
         }
     }
 
-    private void configure(UdpSocketOptions o) throws SocketException {
-        boolean v6 = family == AF_INET6;
-        if (o.receiveBufferBytes() != UdpSocketOptions.DEFAULT) {
-            setIntOrThrow("setsockopt(SO_RCVBUF)", SOL_SOCKET, SO_RCVBUF, o.receiveBufferBytes());
-        }
-        if (o.sendBufferBytes() != UdpSocketOptions.DEFAULT) {
-            setIntOrThrow("setsockopt(SO_SNDBUF)", SOL_SOCKET, SO_SNDBUF, o.sendBufferBytes());
-        }
-        if (o.bindToDevice() != null) {
-            byte[] name = o.bindToDevice().getBytes(StandardCharsets.US_ASCII);
-            setupScratch.fill((byte) 0);
-            MemorySegment.copy(name, 0, setupScratch, JAVA_BYTE, 0, name.length);
-            int rc = Libc.setsockopt(setupState, fd, SOL_SOCKET, SO_BINDTODEVICE, setupScratch, name.length + 1);
-            if (rc < 0) {
-                throw SocketException.of("setsockopt(SO_BINDTODEVICE " + o.bindToDevice() + ")", rc);
-            }
-        }
-        boolean ttlSet = false;
-        if (o.unicastTtl() != UdpSocketOptions.DEFAULT) {
-            if (v6) {
-                setIntOrThrow("setsockopt(IPV6_UNICAST_HOPS)", SOL_IPV6, IPV6_UNICAST_HOPS, o.unicastTtl());
-                setInt(SOL_IP, IP_TTL, o.unicastTtl()); // IPv4-mapped traffic; best effort
-            } else {
-                setIntOrThrow("setsockopt(IP_TTL)", SOL_IP, IP_TTL, o.unicastTtl());
-            }
-            ttlSet = true;
-        }
-        boolean tosSet = false;
-        if (o.tos() != UdpSocketOptions.DEFAULT) {
-            if (v6) {
-                setIntOrThrow("setsockopt(IPV6_TCLASS)", SOL_IPV6, IPV6_TCLASS, o.tos());
-                setInt(SOL_IP, IP_TOS, o.tos());
-            } else {
-                setIntOrThrow("setsockopt(IP_TOS)", SOL_IP, IP_TOS, o.tos());
-            }
-            tosSet = true;
-        }
-        if (o.receiveTtl()) {
-            if (v6) {
-                setIntOrThrow("setsockopt(IPV6_RECVHOPLIMIT)", SOL_IPV6, IPV6_RECVHOPLIMIT, 1);
-                setInt(SOL_IP, IP_RECVTTL, 1);
-            } else {
-                setIntOrThrow("setsockopt(IP_RECVTTL)", SOL_IP, IP_RECVTTL, 1);
-            }
-        }
-        if (o.receiveTos()) {
-            if (v6) {
-                setIntOrThrow("setsockopt(IPV6_RECVTCLASS)", SOL_IPV6, IPV6_RECVTCLASS, 1);
-                setInt(SOL_IP, IP_RECVTOS, 1);
-            } else {
-                setIntOrThrow("setsockopt(IP_RECVTOS)", SOL_IP, IP_RECVTOS, 1);
-            }
-        }
-        boolean hardware = configureTimestamping(o.timestamping(), o.txScheduledTimestamps());
-        bind(o);
-        this.localAddress = readLocalAddress();
-        this.capabilities = new Capabilities(ttlSet, tosSet, o.receiveTtl(), o.receiveTos(),
-                kernelRxTimestamps, txTimestamps, hardware);
-    }
-
-    /** Asks for the strongest accepted timestamping; @return whether the hardware flags were accepted. */
-    private boolean configureTimestamping(Timestamping timestamping, boolean txScheduled) {
-        int flags = switch (timestamping) {
-            case NONE -> 0;
-            case RX_SOFTWARE -> SOF_TIMESTAMPING_RX_SOFTWARE | SOF_TIMESTAMPING_SOFTWARE;
-            case RX_TX_SOFTWARE, HARDWARE -> SOF_TIMESTAMPING_RX_SOFTWARE | SOF_TIMESTAMPING_SOFTWARE
-                    | SOF_TIMESTAMPING_TX_SOFTWARE | SOF_TIMESTAMPING_OPT_ID | SOF_TIMESTAMPING_OPT_TSONLY;
-        };
-        if (flags == 0) {
-            return false;
-        }
-        if (txScheduled && (flags & SOF_TIMESTAMPING_TX_SOFTWARE) != 0) {
-            flags |= SOF_TIMESTAMPING_TX_SCHED;
-        }
-        boolean hardware = timestamping == Timestamping.HARDWARE;
-        int rc = setInt(SOL_SOCKET, SO_TIMESTAMPING, hardware ? flags | HARDWARE_FLAGS : flags);
-        if (rc < 0 && hardware) {
-            hardware = false;
-            rc = setInt(SOL_SOCKET, SO_TIMESTAMPING, flags);
-        }
-        if (rc == 0) {
-            kernelRxTimestamps = true;
-            txTimestamps = (flags & SOF_TIMESTAMPING_TX_SOFTWARE) != 0;
-            return hardware;
-        }
-        kernelRxTimestamps = setInt(SOL_SOCKET, SO_TIMESTAMPNS, 1) == 0;
-        return false;
-    }
-
-    private void bind(UdpSocketOptions o) throws SocketException {
-        InetAddress address = o.bindAddress();
-        if (address == null) {
-            address = wildcard(family);
-        }
-        int low = o.portLow();
-        int high = o.portHigh();
-        int port = o.portFirstTry() != 0 ? o.portFirstTry() : low;
-        int attempts = high - low + 1;
-        for (int i = 0; i < attempts; i++) {
-            int length = SockAddrs.encode(address, port, family, setupAddress);
-            if (length < 0) {
-                throw SocketException.of("bind " + address.getHostAddress(), length);
-            }
-            int rc = Libc.bind(setupState, fd, setupAddress, length);
-            if (rc == 0) {
-                return;
-            }
-            if (rc != -Errno.EADDRINUSE) {
-                throw SocketException.of("bind", rc);
-            }
-            if (attempts == 1) {
-                throw new AddressInUseException("bind");
-            }
-            port = port == high ? low : port + 1;
-        }
-        throw new AddressInUseException("bind", "Address already in use (every port of " + low + ".." + high + ")", null);
-    }
-
-    static InetAddress wildcard(int family) {
-        try {
-            return family == AF_INET ? InetAddress.getByAddress(new byte[4]) : InetAddress.getByAddress(new byte[16]);
-        } catch (java.net.UnknownHostException e) {
-            throw new IllegalStateException(e);
-        }
-    }
-
-    private InetSocketAddress readLocalAddress() throws SocketException {
-        setupLength.set(JAVA_INT, 0, SOCKADDR_STORAGE_BYTES);
-        int rc = Libc.getsockname(setupState, fd, setupAddress, setupLength);
-        if (rc < 0) {
-            throw SocketException.of("getsockname", rc);
-        }
-        return SockAddrs.decode(setupAddress, setupLength.get(JAVA_INT, 0));
-    }
-
-    private int setInt(int level, int name, int value) {
-        setupScratch.set(JAVA_INT, 0, value);
-        return Libc.setsockopt(setupState, fd, level, name, setupScratch, 4);
-    }
-
-    private void setIntOrThrow(String call, int level, int name, int value) throws SocketException {
-        int rc = setInt(level, name, value);
-        if (rc < 0) {
-            throw SocketException.of(call, rc);
-        }
-    }
-
     /** Reads an int socket option (tests, diagnostics); @return the value, or -errno. */
     int getIntOption(int level, int name) {
-        if (!enter()) {
+        if (!lifecycle.enter()) {
             return -Errno.EBADF;
         }
         try {
-            synchronized (setupScratch) {
-                setupLength.set(JAVA_INT, 0, 4);
-                int rc = Libc.getsockopt(setupState, fd, level, name, setupScratch, setupLength);
-                return rc < 0 ? rc : setupScratch.get(JAVA_INT, 0);
-            }
+            return setup.getIntOption(level, name);
         } finally {
-            exit();
+            lifecycle.exit();
         }
     }
 
@@ -371,7 +210,7 @@ final class NativeUdpSocket implements UdpSocket {
     @Override
     public int send(MemorySegment data, int length, InetSocketAddress destination) throws SocketException {
         Objects.checkFromIndexSize(0, length, data.byteSize());
-        if (!enter()) {
+        if (!lifecycle.enter()) {
             throw new SocketException("sendto", Errno.EBADF, "socket closed", null);
         }
         try {
@@ -399,7 +238,7 @@ final class NativeUdpSocket implements UdpSocket {
             }
             throw SocketException.of("sendto", (int) n);
         } finally {
-            exit();
+            lifecycle.exit();
         }
     }
 
@@ -419,11 +258,11 @@ final class NativeUdpSocket implements UdpSocket {
 
     @Override
     public int receive(MemorySegment buffer, ReceivedPacket meta, long timeoutNs) throws SocketException {
-        if (!enter()) {
+        if (!lifecycle.enter()) {
             return CLOSED;
         }
         try {
-            if (closing) {
+            if (lifecycle.closing()) {
                 return CLOSED;
             }
             boolean direct = buffer.isNative();
@@ -434,7 +273,7 @@ final class NativeUdpSocket implements UdpSocket {
             if (timeoutNs == 0 || !sameTimeout) {
                 // non-blocking, or a new timeout: take a ready datagram without touching SO_RCVTIMEO
                 n = recvmsg(MSG_DONTWAIT);
-                if (n == -Errno.EAGAIN && timeoutNs != 0 && !closing) {
+                if (n == -Errno.EAGAIN && timeoutNs != 0 && !lifecycle.closing()) {
                     setReceiveTimeout(timeoutNs);
                     n = recvmsg(0);
                 }
@@ -442,7 +281,7 @@ final class NativeUdpSocket implements UdpSocket {
                 n = recvmsg(0);
             }
             if (n < 0) {
-                if (closing) {
+                if (lifecycle.closing()) {
                     return CLOSED;
                 }
                 if (n == -Errno.EAGAIN) {
@@ -450,7 +289,7 @@ final class NativeUdpSocket implements UdpSocket {
                 }
                 throw SocketException.of("recvmsg", (int) n);
             }
-            if (n == 0 && closing) {
+            if (n == 0 && lifecycle.closing()) {
                 return CLOSED;
             }
             meta.reset();
@@ -468,7 +307,7 @@ final class NativeUdpSocket implements UdpSocket {
             }
             return (int) n;
         } finally {
-            exit();
+            lifecycle.exit();
         }
     }
 
@@ -480,7 +319,7 @@ final class NativeUdpSocket implements UdpSocket {
             recvMsg.set(JAVA_LONG, MSG_CONTROLLEN, CONTROL_BYTES);
             recvMsg.set(JAVA_INT, MSG_FLAGS, 0);
             n = Libc.recvmsg(recvState, fd, recvMsg, flags);
-        } while (n == -Errno.EINTR && !closing);
+        } while (n == -Errno.EINTR && !lifecycle.closing());
         return n;
     }
 
@@ -490,6 +329,10 @@ final class NativeUdpSocket implements UdpSocket {
         if (timeoutNs > 0) {
             seconds = timeoutNs / 1_000_000_000L;
             micros = (timeoutNs % 1_000_000_000L + 999) / 1000;
+            if (micros == 1_000_000) {
+                seconds++;
+                micros = 0;
+            }
             if (seconds == 0 && micros == 0) {
                 micros = 1;
             }
@@ -505,7 +348,7 @@ final class NativeUdpSocket implements UdpSocket {
 
     @Override
     public int pollTxTimestamps(TxTimestampHandler handler) throws SocketException {
-        if (!txTimestamps || !enter()) {
+        if (!txTimestamps || !lifecycle.enter()) {
             return 0;
         }
         try {
@@ -518,7 +361,7 @@ final class NativeUdpSocket implements UdpSocket {
                     if (n == -Errno.EINTR) {
                         continue;
                     }
-                    if (n == -Errno.EAGAIN || closing) {
+                    if (n == -Errno.EAGAIN || lifecycle.closing()) {
                         break;
                     }
                     throw SocketException.of("recvmsg(MSG_ERRQUEUE)", (int) n);
@@ -542,7 +385,7 @@ final class NativeUdpSocket implements UdpSocket {
             }
             return delivered;
         } finally {
-            exit();
+            lifecycle.exit();
         }
     }
 
@@ -553,57 +396,28 @@ final class NativeUdpSocket implements UdpSocket {
 
     @Override
     public void wakeup() {
-        closing = true;
-        if (enter()) {
+        lifecycle.markClosing();
+        if (lifecycle.enter()) {
             try {
                 Libc.shutdown(fd, SHUT_RDWR);
             } finally {
-                exit();
+                lifecycle.exit();
             }
         }
     }
 
     @Override
     public void close() {
-        if (!closeRequested.compareAndSet(false, true)) {
-            return;
-        }
-        wakeup();
-        closed = true;
-        if (users.get() == 0) {
-            release();
-        }
-        long deadlineNs = System.nanoTime() + CLOSE_WAIT_NS;
-        while (!released.get() && System.nanoTime() - deadlineNs < 0) {
-            LockSupport.parkNanos(100_000);
+        if (lifecycle.requestClose()) {
+            wakeup();
+            lifecycle.close();
+            lifecycle.awaitReleased(CLOSE_WAIT_NS);
         }
     }
 
     /** True once the descriptor is closed and the native memory freed. */
     boolean isReleased() {
-        return released.get();
-    }
-
-    private boolean enter() {
-        users.incrementAndGet();
-        if (closed) {
-            exit();
-            return false;
-        }
-        return true;
-    }
-
-    private void exit() {
-        if (users.decrementAndGet() == 0 && closed) {
-            release();
-        }
-    }
-
-    private void release() {
-        if (released.compareAndSet(false, true)) {
-            Libc.close(fd);
-            arena.close();
-        }
+        return lifecycle.isReleased();
     }
 
     @Override

@@ -82,7 +82,7 @@ final class NioUdpSocket implements UdpSocket {
 
     private static void bind(DatagramChannel channel, UdpSocketOptions o) throws IOException {
         InetAddress address = o.bindAddress() != null ? o.bindAddress()
-                : NativeUdpSocket.wildcard(o.family() == StandardProtocolFamily.INET6
+                : SockAddrs.wildcard(o.family() == StandardProtocolFamily.INET6
                 ? SocketConstants.AF_INET6 : SocketConstants.AF_INET);
         int low = o.portLow();
         int high = o.portHigh();

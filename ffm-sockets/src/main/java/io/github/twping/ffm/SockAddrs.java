@@ -111,6 +111,15 @@ final class SockAddrs {
         return scratch.sourceAddress();
     }
 
+    /** The wildcard address (0.0.0.0 or ::) of a socket family. */
+    static InetAddress wildcard(int family) {
+        try {
+            return family == AF_INET ? InetAddress.getByAddress(new byte[4]) : InetAddress.getByAddress(new byte[16]);
+        } catch (UnknownHostException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
     /** The socket family for an address: AF_INET for IPv4, AF_INET6 otherwise. */
     static int familyOf(InetAddress address) {
         return address instanceof Inet4Address ? AF_INET : AF_INET6;

@@ -38,7 +38,9 @@ import static java.lang.foreign.ValueLayout.JAVA_INT;
 public class ErrnoCaptureOverheadBenchmark {
     private static final Linker LINKER = Linker.nativeLinker();
     private static final MemorySegment GETPPID = LINKER.defaultLookup().findOrThrow("getppid");
+    @SuppressWarnings("restricted")
     private static final MethodHandle PLAIN = LINKER.downcallHandle(GETPPID, FunctionDescriptor.of(JAVA_INT));
+    @SuppressWarnings("restricted")
     private static final MethodHandle CAPTURING = LINKER.downcallHandle(GETPPID, FunctionDescriptor.of(JAVA_INT),
             Linker.Option.captureCallState("errno"));
 

@@ -1,0 +1,220 @@
+package io.github.twping.session;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.lang.foreign.MemorySegment;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+
+import io.github.twping.ffm.ReceivedPacket;
+import io.github.twping.ffm.Timestamping;
+import io.github.twping.ffm.UdpSocket;
+import io.github.twping.ffm.UdpSocketOptions;
+import io.github.twping.protocol.ReflectorPacket;
+import io.github.twping.protocol.SenderPacket;
+import io.github.twping.schedule.ScheduleSlot;
+import io.github.twping.schedule.SendSchedule;
+import io.github.twping.stats.SessionDataReader;
+import io.github.twping.stats.SessionDataWriter;
+import io.github.twping.stats.SessionHeader;
+import io.github.twping.stats.TwoWayRecord;
+import io.github.twping.time.NtpTime;
+import io.github.twping.time.WallClock;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The client's test session against a scripted open-mode reflector that misbehaves on purpose: short,
+ * duplicated, invalid and late replies (spec 3.3, 5.4, 5.5).
+ */
+class ClientTestSessionTest {
+    private static final int PACKETS = 8;
+    private static final long INTERVAL_NTP = NtpTime.fromSeconds(0.005);
+    private static final long LOSS_NTP = NtpTime.fromSeconds(0.3);
+    private static final byte[] SID = new byte[16];
+
+    @TempDir
+    Path dir;
+
+    private final List<AutoCloseable> closeables = new ArrayList<>();
+    private final List<String> diagnostics = new CopyOnWriteArrayList<>();
+
+    @AfterEach
+    void closeAll() throws Exception {
+        for (AutoCloseable c : closeables) {
+            c.close();
+        }
+    }
+
+    /** How the scripted reflector answers sender packet {@code seq}: the replies to send (possibly none). */
+    private interface Script {
+        void reply(long seq, MemorySegment request, MemorySegment reply, Replies out) throws IOException;
+    }
+
+    private interface Replies {
+        void send(int length) throws IOException;
+    }
+
+    private List<TwoWayRecord> run(Script script, SessionOutcome expectedOutcome) throws Exception {
+        UdpSocket client = UdpSocket.open(UdpSocketOptions.builder().bindAddress(InetAddress.getLoopbackAddress())
+                .unicastTtl(255).receiveTtl(true).timestamping(Timestamping.RX_TX_SOFTWARE).build());
+        UdpSocket reflector = UdpSocket.open(UdpSocketOptions.builder()
+                .bindAddress(InetAddress.getLoopbackAddress()).unicastTtl(255).receiveTtl(true).build());
+        closeables.add(client);
+        closeables.add(reflector);
+        Thread reflectorThread = Thread.ofPlatform().daemon(true).start(() -> reflect(reflector, script));
+        closeables.add(() -> {
+            reflector.wakeup();
+            reflectorThread.join(5_000);
+        });
+
+        WallClock clock = WallClock.system();
+        long startNtp = clock.nowNtp() + NtpTime.fromSeconds(0.5);
+        ScheduleSlot[] slots = {new ScheduleSlot(true, INTERVAL_NTP)};
+        byte[] local = client.localAddress().getAddress().getAddress();
+        SessionHeader header = new SessionHeader(SID, 4, local, client.localAddress().getPort(), local,
+                reflector.localAddress().getPort(), PACKETS, 27, startNtp, LOSS_NTP, 0, new boolean[] {true},
+                new long[] {INTERVAL_NTP}, SessionHeader.FINISHED_INCOMPLETE);
+        Path file = dir.resolve("session.owp");
+        SessionDataWriter writer = SessionDataWriter.create(file, header);
+        ClientTestSession session = new ClientTestSession(new ClientTestSession.Parameters(
+                new InetSocketAddress(InetAddress.getLoopbackAddress(), reflector.localAddress().getPort()),
+                new SendSchedule(SID, slots, PACKETS), PACKETS, 27, startNtp, LOSS_NTP, 20_000, true),
+                client, 1, null, writer, clock, ClockErrorEstimate.fromKernel(), diagnostics::add);
+        session.start();
+        assertTrue(session.await(TimeUnit.SECONDS.toNanos(20)), "session did not end");
+        session.join(5_000);
+        writer.close();
+        assertEquals(expectedOutcome, session.outcome(), diagnostics.toString());
+        List<TwoWayRecord> records = new ArrayList<>();
+        try (SessionDataReader reader = SessionDataReader.open(file)) {
+            for (long i = 0; i < reader.recordCount(); i++) {
+                records.add(reader.read(i, new TwoWayRecord()));
+            }
+        }
+        return records;
+    }
+
+    private static void reflect(UdpSocket socket, Script script) {
+        MemorySegment request = MemorySegment.ofArray(new byte[2048]);
+        MemorySegment reply = MemorySegment.ofArray(new byte[2048]);
+        ReceivedPacket meta = new ReceivedPacket();
+        SenderPacket sender = new SenderPacket();
+        ReflectorPacket packet = new ReflectorPacket();
+        long reflectorSeq = 0;
+        try {
+            while (true) {
+                int n = socket.receive(request, meta, TimeUnit.SECONDS.toNanos(30));
+                if (n < 0) {
+                    return;
+                }
+                InetSocketAddress source = meta.sourceAddress();
+                sender.wrap(request);
+                long seq = sender.sequenceNumber();
+                long nowNtp = NtpTime.fromEpochNanos(meta.rxTimestampEpochNs());
+                packet.wrap(reply).sequenceNumber(reflectorSeq++).timestampNtp(nowNtp + 1).errorEstimate(1)
+                        .receiveTimestampNtp(nowNtp).senderSequenceNumber(seq)
+                        .senderTimestampNtp(sender.timestampNtp()).senderErrorEstimate(sender.errorEstimate())
+                        .senderTtl(255);
+                script.reply(seq, request, reply, length -> socket.send(reply, length, source));
+            }
+        } catch (IOException e) {
+            // socket closed by the test
+        }
+    }
+
+    private static long count(List<TwoWayRecord> records, java.util.function.Predicate<TwoWayRecord> p) {
+        return records.stream().filter(p).count();
+    }
+
+    @Test
+    void shouldRecordEveryAnsweredPacketOnce() throws Exception {
+        List<TwoWayRecord> records = run((seq, request, reply, out) -> out.send(41), SessionOutcome.COMPLETED);
+        assertEquals(PACKETS, records.size());
+        assertEquals(0, count(records, TwoWayRecord::isLost));
+        for (int i = 0; i < PACKETS; i++) {
+            assertEquals(i, records.get(i).sentSeq);
+            assertEquals(255, records.get(i).reflTtl, "received TTL of the reply");
+        }
+    }
+
+    @Test
+    void shouldTreatAShortReplyAsNothingReceived() throws Exception {
+        List<TwoWayRecord> records = run((seq, request, reply, out) -> out.send(seq == 3 ? 40 : 41),
+                SessionOutcome.COMPLETED);
+        assertEquals(PACKETS, records.size());
+        assertEquals(1, count(records, TwoWayRecord::isLost));
+        assertTrue(count(records, r -> r.isLost() && r.sentSeq == 3) == 1);
+    }
+
+    @Test
+    void shouldRecordDuplicatedReplies() throws Exception {
+        List<TwoWayRecord> records = run((seq, request, reply, out) -> {
+            out.send(41);
+            if (seq % 2 == 0) {
+                out.send(41);
+            }
+        }, SessionOutcome.COMPLETED);
+        assertEquals(PACKETS + PACKETS / 2, records.size());
+        assertEquals(0, count(records, TwoWayRecord::isLost));
+    }
+
+    @Test
+    void shouldEndTheTestOnASenderSequenceNumberThatWasNeverSent() throws Exception {
+        List<TwoWayRecord> records = run((seq, request, reply, out) -> {
+            if (seq == 3) {
+                new ReflectorPacket().wrap(reply).senderSequenceNumber(1003);
+            }
+            out.send(41);
+        }, SessionOutcome.ENDED_BY_REPLY);
+        assertTrue(diagnostics.contains("Invalid reflected sender sequence number!"), diagnostics.toString());
+        assertEquals(3, count(records, r -> !r.isLost()), "replies before the bad one are kept");
+    }
+
+    @Test
+    void shouldEndTheTestOnAnInvalidErrorEstimate() throws Exception {
+        run((seq, request, reply, out) -> {
+            if (seq == 2) {
+                new ReflectorPacket().wrap(reply).errorEstimate(0);
+            }
+            out.send(41);
+        }, SessionOutcome.ENDED_BY_REPLY);
+        assertTrue(diagnostics.contains("Invalid sent recv timestamp!"), diagnostics.toString());
+    }
+
+    @Test
+    void shouldRecordALateReplyAsLostAndIgnoreIt() throws Exception {
+        // Packet 1 is answered only after the loss timeout has expired for it (while answering packet 7).
+        MemorySegment held = MemorySegment.ofArray(new byte[64]);
+        List<TwoWayRecord> records = run((seq, request, reply, out) -> {
+            if (seq == 1) {
+                MemorySegment.copy(reply, 0, held, 0, 41);
+                return;
+            }
+            out.send(41);
+            if (seq == PACKETS - 1) {
+                parkUntilLossTimeoutPassed();
+                MemorySegment.copy(held, 0, reply, 0, 41);
+                out.send(41);
+            }
+        }, SessionOutcome.COMPLETED);
+        assertEquals(PACKETS, records.size(), "the late reply produces no record");
+        assertEquals(1, count(records, r -> r.isLost() && r.sentSeq == 1));
+    }
+
+    private static void parkUntilLossTimeoutPassed() {
+        // The reflector (not the code under test) delays its answer beyond L = 0.3 s.
+        long until = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(350);
+        while (System.nanoTime() < until) {
+            java.util.concurrent.locks.LockSupport.parkNanos(until - System.nanoTime());
+        }
+    }
+}

@@ -1,0 +1,186 @@
+package io.github.twping.ffm;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+
+import static io.github.twping.ffm.SocketConstants.*;
+import static io.github.twping.ffm.Structs.SOCKADDR_STORAGE_BYTES;
+import static java.lang.foreign.ValueLayout.JAVA_BYTE;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+
+/**
+ * Configures and binds a fresh native socket from {@link UdpSocketOptions}: socket options, timestamping
+ * (degrading when refused), the port-range bind and getsockname. Used by the opening thread only.
+ */
+final class NativeSocketSetup {
+    private static final int HARDWARE_FLAGS =
+            SOF_TIMESTAMPING_RX_HARDWARE | SOF_TIMESTAMPING_TX_HARDWARE | SOF_TIMESTAMPING_RAW_HARDWARE;
+
+    /** The outcome of {@link #configure}. */
+    record Configured(InetSocketAddress localAddress, Capabilities capabilities) {
+    }
+
+    private final int fd;
+    private final int family;
+    private final MemorySegment callState;
+    private final MemorySegment scratch;
+    private final MemorySegment address;
+    private final MemorySegment length;
+    private boolean kernelRxTimestamps;
+    private boolean txTimestamps;
+
+    NativeSocketSetup(int fd, int family, Arena arena, MemorySegment callState) {
+        this.fd = fd;
+        this.family = family;
+        this.callState = callState;
+        this.scratch = arena.allocate(64, 8);
+        this.address = arena.allocate(SOCKADDR_STORAGE_BYTES, 8);
+        this.length = arena.allocate(JAVA_INT);
+    }
+
+    /** Applies the options, binds, and reports what the kernel accepted. */
+    Configured configure(UdpSocketOptions o) throws SocketException {
+        boolean v6 = family == AF_INET6;
+        if (o.receiveBufferBytes() != UdpSocketOptions.DEFAULT) {
+            setIntOrThrow("setsockopt(SO_RCVBUF)", SOL_SOCKET, SO_RCVBUF, o.receiveBufferBytes());
+        }
+        if (o.sendBufferBytes() != UdpSocketOptions.DEFAULT) {
+            setIntOrThrow("setsockopt(SO_SNDBUF)", SOL_SOCKET, SO_SNDBUF, o.sendBufferBytes());
+        }
+        if (o.bindToDevice() != null) {
+            byte[] name = o.bindToDevice().getBytes(StandardCharsets.US_ASCII);
+            scratch.fill((byte) 0);
+            MemorySegment.copy(name, 0, scratch, JAVA_BYTE, 0, name.length);
+            int rc = Libc.setsockopt(callState, fd, SOL_SOCKET, SO_BINDTODEVICE, scratch, name.length + 1);
+            if (rc < 0) {
+                throw SocketException.of("setsockopt(SO_BINDTODEVICE " + o.bindToDevice() + ")", rc);
+            }
+        }
+        boolean ttlSet = false;
+        if (o.unicastTtl() != UdpSocketOptions.DEFAULT) {
+            if (v6) {
+                setIntOrThrow("setsockopt(IPV6_UNICAST_HOPS)", SOL_IPV6, IPV6_UNICAST_HOPS, o.unicastTtl());
+                setInt(SOL_IP, IP_TTL, o.unicastTtl()); // IPv4-mapped traffic; best effort
+            } else {
+                setIntOrThrow("setsockopt(IP_TTL)", SOL_IP, IP_TTL, o.unicastTtl());
+            }
+            ttlSet = true;
+        }
+        boolean tosSet = false;
+        if (o.tos() != UdpSocketOptions.DEFAULT) {
+            if (v6) {
+                setIntOrThrow("setsockopt(IPV6_TCLASS)", SOL_IPV6, IPV6_TCLASS, o.tos());
+                setInt(SOL_IP, IP_TOS, o.tos());
+            } else {
+                setIntOrThrow("setsockopt(IP_TOS)", SOL_IP, IP_TOS, o.tos());
+            }
+            tosSet = true;
+        }
+        if (o.receiveTtl()) {
+            if (v6) {
+                setIntOrThrow("setsockopt(IPV6_RECVHOPLIMIT)", SOL_IPV6, IPV6_RECVHOPLIMIT, 1);
+                setInt(SOL_IP, IP_RECVTTL, 1);
+            } else {
+                setIntOrThrow("setsockopt(IP_RECVTTL)", SOL_IP, IP_RECVTTL, 1);
+            }
+        }
+        if (o.receiveTos()) {
+            if (v6) {
+                setIntOrThrow("setsockopt(IPV6_RECVTCLASS)", SOL_IPV6, IPV6_RECVTCLASS, 1);
+                setInt(SOL_IP, IP_RECVTOS, 1);
+            } else {
+                setIntOrThrow("setsockopt(IP_RECVTOS)", SOL_IP, IP_RECVTOS, 1);
+            }
+        }
+        boolean hardware = configureTimestamping(o.timestamping(), o.txScheduledTimestamps());
+        bind(o);
+        return new Configured(readLocalAddress(), new Capabilities(ttlSet, tosSet, o.receiveTtl(), o.receiveTos(),
+                kernelRxTimestamps, txTimestamps, hardware));
+    }
+
+    /** Asks for the strongest accepted timestamping; @return whether the hardware flags were accepted. */
+    private boolean configureTimestamping(Timestamping timestamping, boolean txScheduled) {
+        int flags = switch (timestamping) {
+            case NONE -> 0;
+            case RX_SOFTWARE -> SOF_TIMESTAMPING_RX_SOFTWARE | SOF_TIMESTAMPING_SOFTWARE;
+            case RX_TX_SOFTWARE, HARDWARE -> SOF_TIMESTAMPING_RX_SOFTWARE | SOF_TIMESTAMPING_SOFTWARE
+                    | SOF_TIMESTAMPING_TX_SOFTWARE | SOF_TIMESTAMPING_OPT_ID | SOF_TIMESTAMPING_OPT_TSONLY;
+        };
+        if (flags == 0) {
+            return false;
+        }
+        if (txScheduled && (flags & SOF_TIMESTAMPING_TX_SOFTWARE) != 0) {
+            flags |= SOF_TIMESTAMPING_TX_SCHED;
+        }
+        boolean hardware = timestamping == Timestamping.HARDWARE;
+        int rc = setInt(SOL_SOCKET, SO_TIMESTAMPING, hardware ? flags | HARDWARE_FLAGS : flags);
+        if (rc < 0 && hardware) {
+            hardware = false;
+            rc = setInt(SOL_SOCKET, SO_TIMESTAMPING, flags);
+        }
+        if (rc == 0) {
+            kernelRxTimestamps = true;
+            txTimestamps = (flags & SOF_TIMESTAMPING_TX_SOFTWARE) != 0;
+            return hardware;
+        }
+        kernelRxTimestamps = setInt(SOL_SOCKET, SO_TIMESTAMPNS, 1) == 0;
+        return false;
+    }
+
+    private void bind(UdpSocketOptions o) throws SocketException {
+        InetAddress local = o.bindAddress() != null ? o.bindAddress() : SockAddrs.wildcard(family);
+        int low = o.portLow();
+        int high = o.portHigh();
+        int port = o.portFirstTry() != 0 ? o.portFirstTry() : low;
+        int attempts = high - low + 1;
+        for (int i = 0; i < attempts; i++) {
+            int sockaddrLength = SockAddrs.encode(local, port, family, address);
+            if (sockaddrLength < 0) {
+                throw SocketException.of("bind " + local.getHostAddress(), sockaddrLength);
+            }
+            int rc = Libc.bind(callState, fd, address, sockaddrLength);
+            if (rc == 0) {
+                return;
+            }
+            if (rc != -Errno.EADDRINUSE) {
+                throw SocketException.of("bind", rc);
+            }
+            if (attempts == 1) {
+                throw new AddressInUseException("bind");
+            }
+            port = port == high ? low : port + 1;
+        }
+        throw new AddressInUseException("bind", "Address already in use (every port of " + low + ".." + high + ")", null);
+    }
+
+    private InetSocketAddress readLocalAddress() throws SocketException {
+        length.set(JAVA_INT, 0, SOCKADDR_STORAGE_BYTES);
+        int rc = Libc.getsockname(callState, fd, address, length);
+        if (rc < 0) {
+            throw SocketException.of("getsockname", rc);
+        }
+        return SockAddrs.decode(address, length.get(JAVA_INT, 0));
+    }
+
+    private int setInt(int level, int name, int value) {
+        scratch.set(JAVA_INT, 0, value);
+        return Libc.setsockopt(callState, fd, level, name, scratch, 4);
+    }
+
+    private void setIntOrThrow(String call, int level, int name, int value) throws SocketException {
+        int rc = setInt(level, name, value);
+        if (rc < 0) {
+            throw SocketException.of(call, rc);
+        }
+    }
+
+    /** Reads an int socket option (tests, diagnostics); @return the value, or -errno. */
+    synchronized int getIntOption(int level, int name) {
+        length.set(JAVA_INT, 0, 4);
+        int rc = Libc.getsockopt(callState, fd, level, name, scratch, length);
+        return rc < 0 ? rc : scratch.get(JAVA_INT, 0);
+    }
+}
