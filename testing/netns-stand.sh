@@ -23,6 +23,8 @@
 #   STAND_LOAD_SECONDS  seconds of traffic per load-comparison run (default 5)
 #   STAND_LOAD_RATES    packet rates of the load comparison (default "1000 2000 5000 10000 20000")
 #   STAND_LOAD_SERVER   c|ours: the server both clients use in the load comparison (default c)
+#   STAND_HIGHRATE_SECONDS  seconds per high-rate run (default 3)
+#   STAND_TWPING, STAND_TWAMPD  our client/server (default: the launchers at the repository root)
 # Needs root, iproute2 with `ip netns`, nftables (installed with apt-get when missing),
 # /usr/bin/time (likewise). Exit status: 0 when no scenario failed, 1 otherwise, 2 on set-up
 # errors.
