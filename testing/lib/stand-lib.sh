@@ -64,12 +64,14 @@ run_client() {
     shift 3
     local -n prefix_ref=$prefix_name
     RUN_RC=0
-    # in the background and waited for, so that a signal to the stand is handled at once
-    timeout --kill-after=5 "$deadline" "${prefix_ref[@]}" /usr/bin/time -v -o "$base.time" "$@" \
+    # In the background and waited for, so that a signal to the stand is handled at once. At the
+    # deadline SIGQUIT first: a JVM prints its thread dump (into OUTBASE.out) and goes on, so
+    # SIGKILL follows 5 s later.
+    timeout -s QUIT --kill-after=5 "$deadline" "${prefix_ref[@]}" /usr/bin/time -v -o "$base.time" "$@" \
         >"$base.out" 2>"$base.err" </dev/null &
     wait $! || RUN_RC=$?
     if [ "$RUN_RC" -eq 124 ] || [ "$RUN_RC" -eq 137 ]; then
-        echo "stand: client killed after the ${deadline}s deadline" >>"$base.err"
+        echo "stand: client stopped at the ${deadline}s deadline (SIGQUIT, then SIGKILL; a JVM prints its thread dump to stdout)" >>"$base.err"
     fi
     return 0
 }
