@@ -14,6 +14,9 @@ import java.net.InetSocketAddress;
  * the ffm module falls back to NIO and the capabilities say what is missing.
  */
 public final class ReflectorUdpSocket implements ReflectorSocket {
+    /** Socket buffers asked for (the kernel caps them at net.core.rmem_max / wmem_max). */
+    static final int SOCKET_BUFFER_BYTES = 4 << 20;
+
     /** IP TTL / hop limit of reflected packets (C twampd). */
     public static final int REPLY_TTL = 255;
 
@@ -39,6 +42,10 @@ public final class ReflectorUdpSocket implements ReflectorSocket {
                 .port(bind.getPort())
                 .unicastTtl(REPLY_TTL)
                 .receiveTtl(true)
+                // A burst of a late sender at 20,000 packets/s overflows the 208 KiB default in ~10 ms
+                // (docs/PERFORMANCE.md, high rate); the kernel caps this at net.core.rmem_max.
+                .receiveBufferBytes(SOCKET_BUFFER_BYTES)
+                .sendBufferBytes(SOCKET_BUFFER_BYTES)
                 .timestamping(Timestamping.RX_SOFTWARE);
         if (tos != 0) {
             b.tos(tos);

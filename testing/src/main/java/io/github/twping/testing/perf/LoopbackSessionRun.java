@@ -35,7 +35,7 @@ import java.util.concurrent.TimeUnit;
  */
 public final class LoopbackSessionRun {
     private static final int PADDING_BYTES = 27;
-    private static final int SOCKET_BUFFER_BYTES = 1 << 20;
+    private static final int SOCKET_BUFFER_BYTES = 4 << 20; // as twping (client) and twampd (reflector)
     private static final long SAMPLE_INTERVAL_NS = TimeUnit.MILLISECONDS.toNanos(20);
     private static final double START_DELAY_SECONDS = 0.5;
 
