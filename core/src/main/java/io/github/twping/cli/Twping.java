@@ -99,7 +99,8 @@ public final class Twping {
             }
         }
         TwpingArgs parser = new TwpingArgs(TwpingArgs.defaultVersion(), PassphrasePrompt.system(stdin, err), out, err,
-                environment.get("POSIXLY_CORRECT") != null);
+                environment.get("POSIXLY_CORRECT") != null)
+                .defaultLanguage(TwpingArgs.languageOfLocale(environment));
         TwpingArgs.Result result = parser.parse(argv0, args);
         if (result instanceof TwpingArgs.Exit exit) {
             return exit.status();

@@ -89,6 +89,7 @@ public final class TwpingArgs {
     private final PrintStream out;
     private final PrintStream err;
     private final boolean posixlyCorrect;
+    private String defaultLanguage = "en";
     private Function<String, Path> pathResolver = Path::of;
 
     /**
@@ -105,6 +106,29 @@ public final class TwpingArgs {
         this.out = out;
         this.err = err;
         this.posixlyCorrect = posixlyCorrect;
+    }
+
+    /**
+     * Sets the language of the human summary when {@code --lang} is not given ("en" unless the locale is
+     * Russian, see {@link #languageOfLocale}).
+     */
+    public TwpingArgs defaultLanguage(String language) {
+        this.defaultLanguage = language;
+        return this;
+    }
+
+    /**
+     * @return "ru" when the POSIX locale variables (the first set of {@code LC_ALL}, {@code LC_MESSAGES},
+     *         {@code LANG}) name Russian, else "en"
+     */
+    public static String languageOfLocale(java.util.Map<String, String> environment) {
+        for (String name : new String[] {"LC_ALL", "LC_MESSAGES", "LANG"}) {
+            String value = environment.get(name);
+            if (value != null && !value.isEmpty()) {
+                return value.startsWith("ru") ? "ru" : "en";
+            }
+        }
+        return "en";
     }
 
     /**
@@ -430,7 +454,8 @@ public final class TwpingArgs {
                 new TwpingOptions.Output(s.raw, s.machine, s.quiet, s.verbose, s.recordLimit, s.unixTimestamps,
                         s.units, s.percentiles, s.bucketWidth, s.subsessionPackets, s.summaryFiles,
                         s.summaryDirectory),
-                new TwpingOptions.Extras(s.spinMicros, s.sync, s.esterrorMicros, s.language, s.loopback, s.probe,
+                new TwpingOptions.Extras(s.spinMicros, s.sync, s.esterrorMicros,
+                        s.language != null ? s.language : defaultLanguage, s.loopback, s.probe,
                         s.maxLossPercent, s.maxMedianRttMillis, s.controlTimeoutSeconds));
         return new Parsed(options);
     }
@@ -523,7 +548,7 @@ public final class TwpingArgs {
         long spinMicros = TwpingOptions.Extras.DEFAULT_SPIN_MICROS;
         boolean sync;
         long esterrorMicros = -1;
-        String language = "en";
+        String language;
         boolean loopback;
         boolean probe;
         double maxLossPercent = Double.NaN;
