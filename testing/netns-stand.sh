@@ -547,7 +547,7 @@ sc_high_rate() {
             "$(mval "$o" SENT)" "${lost:--}" "$(us "$(mval "$o" MIN)")" "$(us "$(mval "$o" MEDIAN)")" \
             "$(us "$(mval "$o" MAX)")" "$(tv "$WORK/$name.time" cpu)" "$(tv "$WORK/$name.time" pct)" \
             "$(tv "$WORK/$name.time" rss)" "$(tv "$WORK/$name.time" wall)" >>"$table"
-        if [ -n "$p" ]; then all_ok=0; details+="$rate/s: $p"; fi
+        if [ -n "$p" ]; then all_ok=0; details+="$rate/s: $p"; show_run "$name"; fi
     done
     echo
     cat "$table"
