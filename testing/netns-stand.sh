@@ -529,6 +529,7 @@ sc_netem() {
 sc_high_rate() {
     local secs=${STAND_HIGHRATE_SECONDS:-3} rate ivl n name o p table="$WORK/high-rate.md" lost all_ok=1 details=""
     nft_load udp 0 0
+    # -b 1 us: the -M median is a histogram value, at the default 100 us buckets too coarse here
     {
         echo "| rate/s | interval | sent | lost | RTT min/median/max us | CPU s (user+sys) | CPU % | max RSS MiB | wall s |"
         echo "|---|---|---|---|---|---|---|---|---|"
@@ -537,7 +538,7 @@ sc_high_rate() {
         ivl=$(awk -v r="$rate" 'BEGIN { s = sprintf("%.9f", 1 / r); sub(/0+$/, "", s); print s }')
         n=$((rate * secs))
         name=high-rate-$rate
-        TW_DEADLINE=$((secs * 4 + 60)) tw $name -c "$n" -i "${ivl}f" -L 2 -A O -M "$ADDR4"
+        TW_DEADLINE=$((secs * 4 + 60)) tw $name -c "$n" -i "${ivl}f" -L 2 -b 0.000001 -A O -M "$ADDR4"
         o="$WORK/$name.out"
         p=$(basic_problems $name "$n")
         lost=$(mval "$o" LOST)
@@ -546,7 +547,7 @@ sc_high_rate() {
             "$(mval "$o" SENT)" "${lost:--}" "$(us "$(mval "$o" MIN)")" "$(us "$(mval "$o" MEDIAN)")" \
             "$(us "$(mval "$o" MAX)")" "$(tv "$WORK/$name.time" cpu)" "$(tv "$WORK/$name.time" pct)" \
             "$(tv "$WORK/$name.time" rss)" "$(tv "$WORK/$name.time" wall)" >>"$table"
-        if [ -n "$p" ]; then all_ok=0; details+="$rate/s: $p"; fi
+        if [ -n "$p" ]; then all_ok=0; details+="$rate/s: $p"; show_run "$name"; fi
     done
     echo
     cat "$table"

@@ -221,10 +221,11 @@ load_compare() {
                     [ "$client" = c ] && bin=$TWPING_C
                     base="$work/load-$client-$rate-$sched-$pad"
                     log "load: $client client, $rate/s, schedule $sched, padding $pad"
-                    # the -M run gives loss and RTT; a second, identical run with -R gives the
-                    # send times (twping cannot print both from one session).
+                    # the -M run gives loss and RTT (-b 1 us: the median is a histogram value);
+                    # a second, identical run with -R gives the send times (twping cannot print
+                    # both from one session).
                     run_client "$base" $((secs * 3 + 60)) STAND_CLIENT_EXEC "$bin" -A O -c "$count" \
-                        -i "${ivl}${sched}" -s "$pad" -L 2 -M "$addr"
+                        -i "${ivl}${sched}" -s "$pad" -L 2 -b 0.000001 -M "$addr"
                     local m_rc=$RUN_RC
                     run_client "$base-R" $((secs * 3 + 60)) STAND_CLIENT_EXEC "$bin" -A O -c "$count" \
                         -i "${ivl}${sched}" -s "$pad" -L 2 -R "$addr"
