@@ -179,6 +179,10 @@ final class ReplyReceiver implements Runnable {
                 sendNtp = NtpTime.fromEpochNanos(txEpochNs + clock.offsetNs());
             }
         }
+        // Keep the file readable by the owamp statistics (spec 6.4 step 1): a received record flushes every
+        // packet scheduled more than L before its send time, so those must be resolved before it is written.
+        // This only bites after a sender stall (a packet sent late, its reply still outstanding).
+        flushScheduledBefore(sendNtp - lossTimeoutNtp, senderSeq);
         TwoWayRecord r = record;
         r.sentSeq = senderSeq;
         r.sentSendNtp = sendNtp;
@@ -200,6 +204,23 @@ final class ReplyReceiver implements Runnable {
             log.markHit(senderSeq);
             received++;
         }
+    }
+
+    /**
+     * Resolves, in sequence order and below {@code beforeSeq}, the packets scheduled before
+     * {@code limitNtp}: unanswered ones get their lost record now.
+     */
+    private void flushScheduledBefore(long limitNtp, long beforeSeq) throws IOException {
+        long published = log.published();
+        while (firstPending < beforeSeq && firstPending < published
+                && Long.compareUnsigned(log.scheduledNtp(firstPending), limitNtp) < 0) {
+            long seq = firstPending;
+            if (log.state(seq) == SendLog.STATE_SENT && !log.hit(seq)) {
+                writer.append(record.setLost(seq, log.scheduledNtp(seq), errorEstimate.field()));
+            }
+            firstPending++;
+        }
+        log.publishFlushed(firstPending);
     }
 
     /** Writes lost records for sent packets older than the loss timeout (spec 5.5). */
