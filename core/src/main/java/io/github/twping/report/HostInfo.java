@@ -49,7 +49,7 @@ public record HostInfo(String fromHost, String fromServ, String fromAddr, String
     }
 
     /** Compresses the longest run (of two or more) of zero groups of an IPv6 text to {@code ::}. */
-    static String compressIpv6(String s) {
+    public static String compressIpv6(String s) {
         if (s.indexOf(':') < 0 || s.contains("::")) {
             return s;
         }

@@ -100,7 +100,7 @@ public final class TwampServer implements AutoCloseable {
         if (pct >= 0) {
             host = host.substring(0, pct);
         }
-        return "[" + host + "]:" + a.getPort();
+        return "[" + io.github.twping.report.HostInfo.compressIpv6(host) + "]:" + a.getPort();
     }
 
     /** The bound listening port. */
