@@ -11,8 +11,6 @@ import java.net.SocketException;
 import java.net.UnknownHostException;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
-import java.nio.file.AccessDeniedException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.security.SecureRandom;
@@ -431,7 +429,7 @@ public final class TwpingRun {
         // 4. Statistics from the data file (spec 6, 7); their failures do not change the status (8.6).
         HostInfo hosts = hostInfo(header, localAddress);
         Reports.writeChannel(Outputs.of(options, program), channel, hosts,
-                new ScheduleDeltas(new SendSchedule(sid, slots, test.packetCount())), out, err);
+                io.github.twping.stats.ScheduleDeltas.of(header), out, err);
         out.flush();
         if (reportSink != null) {
             reportSink.onSummary(channel, header);
@@ -549,17 +547,11 @@ public final class TwpingRun {
     }
 
     static String strerror(IOException e) {
-        if (e instanceof NoSuchFileException) {
-            return "No such file or directory";
+        if (e instanceof io.github.twping.ffm.SocketException se) {
+            String m = se.getMessage();
+            return m.substring(Math.min(m.length(), se.call().length() + 2));  // "call: text" -> "text"
         }
-        if (e instanceof AccessDeniedException) {
-            return "Permission denied";
-        }
-        String m = e.getMessage();
-        if (m == null) {
-            return e.getClass().getSimpleName();
-        }
-        int colon = m.lastIndexOf(": ");
-        return colon >= 0 ? m.substring(colon + 2) : m;
+        return Reports.strerror(e);
     }
+
 }

@@ -257,7 +257,8 @@ public final class Reports {
     }
 
     /** A strerror-like text for a Java I/O exception. */
-    static String strerror(Exception e) {
+    /** @return the C {@code strerror} text for a Java I/O failure on a file (as C prints after {@code fopen(...)}). */
+    public static String strerror(Exception e) {
         if (e instanceof NoSuchFileException || e instanceof FileNotFoundException && String.valueOf(
             e.getMessage()).contains("No such file")) {
             return "No such file or directory";
