@@ -38,6 +38,7 @@ final class SessionSender implements Runnable {
     private final SessionControl control;
     private final Histogram lateness;
     private final SplittableRandom padding = new SplittableRandom();
+    private final java.util.function.BooleanSupplier running;
 
     private long sentCount;
     private long skippedCount;
@@ -62,6 +63,7 @@ final class SessionSender implements Runnable {
         this.log = log;
         this.control = control;
         this.lateness = latenessNs;
+        this.running = control::running;   // one instance: a bound method reference allocates per evaluation
     }
 
     long sentCount() {
@@ -97,7 +99,7 @@ final class SessionSender implements Runnable {
         for (long seq = 0; seq < packetCount; seq++) {
             offsetNtp += schedule.nextDeltaNtp();
             long scheduledNtp = startTimeNtp + offsetNtp;
-            if (!log.awaitSlot(seq, control::running)) {
+            if (!log.awaitSlot(seq, running)) {
                 return;
             }
             fillPadding();

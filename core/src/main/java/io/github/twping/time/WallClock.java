@@ -7,16 +7,20 @@ import org.agrona.concurrent.SystemEpochNanoClock;
  * The wall clock every TWAMP timestamp is taken from: epoch nanoseconds plus the
  * {@code OWAMP_DEBUG_TIMEOFFSET} offset, and the same as an NTP timestamp.
  *
- * <p>Source: Agrona {@link SystemEpochNanoClock}, which reads {@code Instant.now()} (the JDK's
- * {@code clock_gettime(CLOCK_REALTIME)} path, nanosecond resolution on Linux) and returns a {@code long}.
- * The {@code Instant} does not escape, so C2 scalar-replaces it: the JMH
- * {@code NtpTimeConversionBenchmark} measures 0 B/op. {@code Clock.systemUTC().instant()} and
+ * <p>Source of {@link #system()}: {@code clock_gettime(CLOCK_REALTIME)} through FFM
+ * ({@code ffm.RealtimeClock}, nanosecond resolution, the same clock as the kernel's software timestamps,
+ * allocation-free). Agrona's {@link SystemEpochNanoClock} ({@code Instant.now()}) allocated 24 bytes per
+ * reading in the sender and receiver loops, where C2 could not scalar-replace the {@code Instant}
+ * ({@code ClientTestSessionTest} measures the threads' allocation). {@code Clock.systemUTC().instant()} and
  * {@code System.currentTimeMillis()} are not used. C twping reads {@code gettimeofday} (microseconds);
  * this clock keeps the full resolution. Kernel NTP offset/sync handling (spec 4.2) is not applied here.
  *
  * <p>Thread-safe and allocation-free after construction.
  */
 public final class WallClock {
+    /** CLOCK_REALTIME via FFM (Instant.now() without native access). */
+    private static final EpochNanoClock REALTIME = io.github.twping.ffm.RealtimeClock::epochNs;
+
     private final EpochNanoClock clock;
     private final long offsetNs;
     private final long resolutionNs;
@@ -42,12 +46,12 @@ public final class WallClock {
 
     /** Returns the system wall clock shifted by {@code offset}. */
     public static WallClock system(DebugTimeOffset offset) {
-        return new WallClock(SystemEpochNanoClock.INSTANCE, offset.offsetNs());
+        return new WallClock(REALTIME, offset.offsetNs());
     }
 
     /** Returns the system wall clock without offset. */
     public static WallClock system() {
-        return new WallClock(SystemEpochNanoClock.INSTANCE, 0L);
+        return new WallClock(REALTIME, 0L);
     }
 
     /** Returns the current time in epoch nanoseconds, offset applied. */

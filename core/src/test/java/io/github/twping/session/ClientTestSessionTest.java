@@ -64,6 +64,11 @@ class ClientTestSessionTest {
     }
 
     private List<TwoWayRecord> run(Script script, SessionOutcome expectedOutcome) throws Exception {
+        return run(script, expectedOutcome, PACKETS, INTERVAL_NTP, null);
+    }
+
+    private List<TwoWayRecord> run(Script script, SessionOutcome expectedOutcome, long packets, long intervalNtp,
+                                   java.util.function.Consumer<ClientTestSession> whileRunning) throws Exception {
         UdpSocket client = UdpSocket.open(UdpSocketOptions.builder().bindAddress(InetAddress.getLoopbackAddress())
                 .unicastTtl(255).receiveTtl(true).timestamping(Timestamping.RX_TX_SOFTWARE).build());
         UdpSocket reflector = UdpSocket.open(UdpSocketOptions.builder()
@@ -78,19 +83,22 @@ class ClientTestSessionTest {
 
         WallClock clock = WallClock.system();
         long startNtp = clock.nowNtp() + NtpTime.fromSeconds(0.5);
-        ScheduleSlot[] slots = {new ScheduleSlot(true, INTERVAL_NTP)};
+        ScheduleSlot[] slots = {new ScheduleSlot(true, intervalNtp)};
         byte[] local = client.localAddress().getAddress().getAddress();
         SessionHeader header = new SessionHeader(SID, 4, local, client.localAddress().getPort(), local,
-                reflector.localAddress().getPort(), PACKETS, 27, startNtp, LOSS_NTP, 0, new boolean[] {true},
-                new long[] {INTERVAL_NTP}, SessionHeader.FINISHED_INCOMPLETE);
+                reflector.localAddress().getPort(), packets, 27, startNtp, LOSS_NTP, 0, new boolean[] {true},
+                new long[] {intervalNtp}, SessionHeader.FINISHED_INCOMPLETE);
         Path file = dir.resolve("session.owp");
         SessionDataWriter writer = SessionDataWriter.create(file, header);
         ClientTestSession session = new ClientTestSession(new ClientTestSession.Parameters(
                 new InetSocketAddress(InetAddress.getLoopbackAddress(), reflector.localAddress().getPort()),
-                new SendSchedule(SID, slots, PACKETS), PACKETS, 27, startNtp, LOSS_NTP, 20_000, true),
+                new SendSchedule(SID, slots, packets), packets, 27, startNtp, LOSS_NTP, 20_000, true),
                 client, 1, null, writer, clock, ClockErrorEstimate.fromKernel(), diagnostics::add);
         session.start();
-        assertTrue(session.await(TimeUnit.SECONDS.toNanos(20)), "session did not end");
+        if (whileRunning != null) {
+            whileRunning.accept(session);
+        }
+        assertTrue(session.await(TimeUnit.SECONDS.toNanos(30)), "session did not end");
         session.join(5_000);
         writer.close();
         assertEquals(expectedOutcome, session.outcome(), diagnostics.toString());
@@ -133,6 +141,45 @@ class ClientTestSessionTest {
 
     private static long count(List<TwoWayRecord> records, java.util.function.Predicate<TwoWayRecord> p) {
         return records.stream().filter(p).count();
+    }
+
+    @Test
+    void shouldNotAllocatePerPacketOnTheSenderAndReceiverThreads() throws Exception {
+        com.sun.management.ThreadMXBean threads =
+                (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
+        long[] allocatedBytes = new long[2];
+        long[] sentAtSample = new long[2];
+        long[] perThread = new long[4];
+        run((seq, request, reply, out) -> out.send(41), SessionOutcome.COMPLETED, 40_000, NtpTime.fromSeconds(0.0001),
+                session -> {
+                    // Sample once the JIT has compiled the loops (after 25,000 packets) and again after 35,000.
+                    for (int i = 0; i < 2; i++) {
+                        long target = i == 0 ? 25_000 : 35_000;
+                        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+                        while (session.sentCount() < target && System.nanoTime() < deadline) {
+                            java.util.concurrent.locks.LockSupport.parkNanos(1_000_000);
+                        }
+                        sentAtSample[i] = session.sentCount();
+                        allocatedBytes[i] = allocatedByThreads(threads, "twping-sender", "twping-receiver");
+                        perThread[2 * i] = allocatedByThreads(threads, "twping-sender");
+                        perThread[2 * i + 1] = allocatedByThreads(threads, "twping-receiver");
+                    }
+                });
+        long packets = sentAtSample[1] - sentAtSample[0];
+        assertTrue(packets >= 5000, "packets between samples: " + packets);
+        double perPacket = (double) (allocatedBytes[1] - allocatedBytes[0]) / packets;
+        // Once a second the receiver re-reads the kernel clock state (a few hundred bytes); nothing per packet.
+        assertTrue(perPacket < 4.0, "bytes allocated per packet: " + perPacket + " " + java.util.Arrays.toString(perThread));
+    }
+
+    private static long allocatedByThreads(com.sun.management.ThreadMXBean threads, String... names) {
+        long total = 0;
+        for (Thread t : Thread.getAllStackTraces().keySet()) {
+            if (java.util.Arrays.asList(names).contains(t.getName())) {
+                total += threads.getThreadAllocatedBytes(t.threadId());
+            }
+        }
+        return total;
     }
 
     @Test

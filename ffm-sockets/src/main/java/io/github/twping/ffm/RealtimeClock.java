@@ -1,0 +1,37 @@
+package io.github.twping.ffm;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.time.Instant;
+
+/**
+ * The realtime (wall) clock in epoch nanoseconds without allocating: {@code clock_gettime(CLOCK_REALTIME)}
+ * through the vDSO, into a per-thread 16-byte {@code timespec}. {@code Instant.now()} allocates on paths where
+ * the JIT cannot prove the object does not escape (measured: 24 bytes per reading in the reflector and the
+ * client's sender loop); this does not. Falls back to {@code Instant.now()} when native access is unavailable.
+ *
+ * <p>Same clock as the kernel's software timestamps ({@code SO_TIMESTAMPING}), so user-space and kernel
+ * stamps can be compared directly.
+ */
+public final class RealtimeClock {
+    private static final boolean NATIVE = NativeSupport.isAvailable();
+    private static final ThreadLocal<MemorySegment> TIMESPEC =
+            ThreadLocal.withInitial(() -> Arena.ofAuto().allocate(16, 8));
+
+    private RealtimeClock() {
+    }
+
+    /** @return the current time in nanoseconds since 1970-01-01 UTC. */
+    public static long epochNs() {
+        if (NATIVE) {
+            return Libc.realtimeEpochNs(TIMESPEC.get());
+        }
+        Instant now = Instant.now();
+        return now.getEpochSecond() * 1_000_000_000L + now.getNano();
+    }
+
+    /** @return whether readings come from {@code clock_gettime} (true) or {@code Instant.now()} (false). */
+    public static boolean isNative() {
+        return NATIVE;
+    }
+}
