@@ -1,13 +1,12 @@
 package io.github.twping.session;
 
-import org.agrona.concurrent.SystemEpochNanoClock;
 
 /**
- * The reflector's allocation-free wall clock: {@code System.nanoTime()} plus an epoch offset re-measured
- * against the realtime clock every second (best of three back-to-back readings). Between measurements it
- * follows the monotonic clock, which Linux slews exactly like the realtime clock, so the only divergence is a
- * realtime step, caught at the next measurement. Reading {@code Instant.now()} per packet instead allocates
- * in the reflector loop (escape analysis does not reach it there; measured 24 B/packet).
+ * The reflector's allocation-free wall clock: {@code clock_gettime(CLOCK_REALTIME)} through FFM
+ * ({@code ffm.RealtimeClock}), the same clock as the kernel's receive timestamps, so the reflector's
+ * processing time (send stamp minus kernel receive stamp) mixes no clock domains. Reading
+ * {@code Instant.now()} per packet instead allocates in the reflector loop (escape analysis does not reach
+ * it there; measured 24 B/packet).
  *
  * <p>The error estimate follows the kernel clock state ({@code ntp_adjtime}: synchronised -> S bit and
  * {@code esterror}, else {@code 0x0001}) as C twampd reports it, re-read at each offset measurement.
@@ -16,12 +15,10 @@ import org.agrona.concurrent.SystemEpochNanoClock;
  */
 public final class ReflectorEpochClock implements ReflectorClock {
     static final long RESAMPLE_INTERVAL_NS = 1_000_000_000L;
-    private static final int SAMPLES = 3;
 
     private final long offsetNs;
     private final ClockErrorEstimate errorEstimate;
     private long baseMonotonicNs;
-    private long baseEpochNs;
     private boolean sampled;
 
     /**
@@ -44,9 +41,8 @@ public final class ReflectorEpochClock implements ReflectorClock {
         long monotonicNs = System.nanoTime();
         if (!sampled || monotonicNs - baseMonotonicNs >= RESAMPLE_INTERVAL_NS) {
             resample();
-            monotonicNs = System.nanoTime();
         }
-        return baseEpochNs + (monotonicNs - baseMonotonicNs) + offsetNs;
+        return io.github.twping.ffm.RealtimeClock.epochNs() + offsetNs;
     }
 
     @Override
@@ -59,19 +55,11 @@ public final class ReflectorEpochClock implements ReflectorClock {
         return errorEstimate.field();
     }
 
+    /** Re-reads the kernel clock state for the error estimate, once a second (allocates; off the per-packet path). */
     private void resample() {
-        long bestWidthNs = Long.MAX_VALUE;
-        for (int i = 0; i < SAMPLES; i++) {
-            long before = System.nanoTime();
-            long epoch = SystemEpochNanoClock.INSTANCE.nanoTime();
-            long after = System.nanoTime();
-            if (after - before < bestWidthNs) {
-                bestWidthNs = after - before;
-                baseMonotonicNs = before + (after - before) / 2;
-                baseEpochNs = epoch;
-            }
-        }
+        baseMonotonicNs = System.nanoTime();
         sampled = true;
         errorEstimate.refresh();
     }
+
 }
