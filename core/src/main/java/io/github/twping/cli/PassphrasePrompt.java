@@ -39,7 +39,12 @@ public interface PassphrasePrompt {
         return prompt -> {
             java.io.Console console = System.console();
             if (console != null && console.isTerminal()) {
-                char[] typed = console.readPassword("%s", prompt);
+                char[] typed;
+                try {
+                    typed = console.readPassword("%s", prompt); // echo off; prints the newline itself
+                } catch (java.io.IOError e) {
+                    throw new IOException(e.getCause() != null ? e.getCause().getMessage() : e.getMessage(), e);
+                }
                 if (typed == null) {
                     return new byte[0];
                 }

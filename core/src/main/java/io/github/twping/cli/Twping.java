@@ -11,6 +11,7 @@ import io.github.twping.client.TwpingRun;
 import io.github.twping.ffm.ClockStatus;
 import io.github.twping.ffm.SocketException;
 import io.github.twping.ffm.TimestampingProbe;
+import io.github.twping.server.EmbeddedServer;
 import io.github.twping.time.DebugTimeOffset;
 import io.github.twping.time.WallClock;
 
@@ -110,6 +111,13 @@ public final class Twping {
         if (cancelled) {
             return TwpingRun.EXIT_INTERRUPTED;
         }
+        if (options.extras().loopback()) {
+            return runAgainstEmbeddedServer(program, options, offset);
+        }
+        return measure(program, options, offset);
+    }
+
+    private int measure(String program, TwpingOptions options, DebugTimeOffset offset) {
         GateCheck gates = GateCheck.of(options);
         TwpingRun run = new TwpingRun(options, out, err, program, WallClock.system(offset), gates);
         current = run;
@@ -121,6 +129,31 @@ public final class Twping {
             status = gates.verdict(err, program);
         }
         return status;
+    }
+
+    /**
+     * {@code --loopback}: our own server in this process on an ephemeral loopback port (TWAMP-Control over
+     * TCP, TWAMP-Test over UDP, real sockets), offering every mode and knowing the identity given with
+     * {@code -u}/{@code -k}.
+     */
+    private int runAgainstEmbeddedServer(String program, TwpingOptions options, DebugTimeOffset offset) {
+        EmbeddedServer.Options serverOptions = EmbeddedServer.options().authModes("OAEM");
+        TwpingOptions.Connection conn = options.connection();
+        byte[] passphrase = conn.passphrase();
+        if (conn.identity() != null && passphrase != null) {
+            serverOptions.passphrase(new String(conn.keyIdBytes(), java.nio.charset.StandardCharsets.UTF_8),
+                    passphrase);
+            java.util.Arrays.fill(passphrase, (byte) 0);
+        }
+        boolean v6 = conn.family() == TwpingOptions.AddressFamily.IPV6_ONLY;
+        serverOptions.listen(v6 ? "::1" : "127.0.0.1", 0);
+        try (EmbeddedServer server = EmbeddedServer.start(serverOptions)) {
+            HostPort address = HostPort.parse((v6 ? "[::1]:" : "127.0.0.1:") + server.port());
+            return measure(program, options.withAddresses(address, address), offset);
+        } catch (java.io.IOException e) {
+            err.println(program + ": loopback server: " + e.getMessage());
+            return TwpingRun.EXIT_FAILURE;
+        }
     }
 
     private void printClockWarnings(String program, ClockStatus status) {

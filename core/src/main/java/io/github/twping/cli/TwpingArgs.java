@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.OptionalLong;
+import java.util.function.Function;
 
 /**
  * Turns twping's argv into {@link TwpingOptions}, printing exactly what C twping 5.2.3 prints for every
@@ -68,6 +69,8 @@ public final class TwpingArgs {
     private static final int SUMMARY_FILE_NAME_MAX = 47;
     private static final int MAX_PROMPT_BYTES = 255;
     private static final int IFNAME_MAX = 16;
+    /** Returned by the option handlers when parsing goes on. */
+    private static final int CONTINUE = Integer.MIN_VALUE;
 
     /** Outcome of {@link #parse}: options to run with, or the exit status after the messages were printed. */
     public sealed interface Result permits Parsed, Exit {
@@ -86,6 +89,7 @@ public final class TwpingArgs {
     private final PrintStream out;
     private final PrintStream err;
     private final boolean posixlyCorrect;
+    private Function<String, Path> pathResolver = Path::of;
 
     /**
      * @param version        printed in the usage text ({@code Version: <version>}) and by {@code --version}
@@ -101,6 +105,17 @@ public final class TwpingArgs {
         this.out = out;
         this.err = err;
         this.posixlyCorrect = posixlyCorrect;
+    }
+
+    /**
+     * Sets how a typed {@code -k} path is opened (default {@link Path#of}); messages keep the typed text.
+     * For tests that replay recordings made in another directory.
+     *
+     * @return this
+     */
+    public TwpingArgs pathResolver(Function<String, Path> resolver) {
+        this.pathResolver = resolver;
+        return this;
     }
 
     /**
@@ -130,16 +145,16 @@ public final class TwpingArgs {
         State s = new State();
         int c;
         while ((c = getopt.next()) != GetOpt.END) {
-            Integer status = option(c, getopt.optarg(), s, msg);
-            if (status != null) {
+            int status = option(c, getopt.optarg(), s, msg);
+            if (status != CONTINUE) {
                 return new Exit(status);
             }
         }
         return finish(s, getopt.operands(), msg);
     }
 
-    /** Handles one option; @return an exit status to stop with, or null to continue. */
-    private Integer option(int c, String arg, State s, Messages msg) {
+    /** Handles one option; @return an exit status to stop with, or {@link #CONTINUE}. */
+    private int option(int c, String arg, State s, Messages msg) {
         switch (c) {
             case GetOpt.ERROR, 'h' -> {
                 return usage(msg, "", Messages.EXIT_OK);
@@ -259,10 +274,10 @@ public final class TwpingArgs {
                 return longOption(c, arg, s, msg);
             }
         }
-        return null;
+        return CONTINUE;
     }
 
-    private Integer longOption(int c, String arg, State s, Messages msg) {
+    private int longOption(int c, String arg, State s, Messages msg) {
         switch (c) {
             case OPT_SPIN -> {
                 OptionalLong v = CNumbers.parseUint32(arg);
@@ -324,7 +339,7 @@ public final class TwpingArgs {
             }
             default -> throw new IllegalStateException("option without handler: " + c);
         }
-        return null;
+        return CONTINUE;
     }
 
     private static double positiveFinite(String arg) {
@@ -432,10 +447,10 @@ public final class TwpingArgs {
         };
     }
 
-    private static byte[] fromStore(String identity, String pfsFile, Messages msg) {
+    private byte[] fromStore(String identity, String pfsFile, Messages msg) {
         PassphraseStore.Opened opened;
         try {
-            opened = PassphraseStore.open(Path.of(pfsFile));
+            opened = PassphraseStore.open(pathResolver.apply(pfsFile), pfsFile);
         } catch (InvalidPathException e) {
             msg.error("Unable to open " + pfsFile + ": No such file or directory");
             return null;

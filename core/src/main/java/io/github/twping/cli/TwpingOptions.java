@@ -2,6 +2,7 @@ package io.github.twping.cli;
 
 import io.github.twping.config.PortRange;
 import io.github.twping.config.ScheduleSpec;
+import io.github.twping.schedule.ScheduleSlot;
 
 /**
  * Everything a twping run needs, parsed and validated from argv by {@link TwpingArgs}; the engine never
@@ -28,6 +29,11 @@ public record TwpingOptions(HostPort testAddress, HostPort serverAddress, Test t
     /** Mode bit: mixed (encrypted control, open test packets). */
     public static final int MODE_MIXED = 8;
 
+    /** @return a copy with other test and server addresses (e.g. the embedded server of {@code --loopback}). */
+    public TwpingOptions withAddresses(HostPort test, HostPort server) {
+        return new TwpingOptions(test, server, this.test, connection, output, extras);
+    }
+
     /** The control service port used when servaddr has no port: {@code servaddr}'s port or "862". */
     public String controlService() {
         return serverAddress.serviceOr(HostPort.DEFAULT_CONTROL_PORT);
@@ -50,6 +56,10 @@ public record TwpingOptions(HostPort testAddress, HostPort serverAddress, Test t
     public record Test(long packetCount, ScheduleSpec schedule, double lossTimeoutSeconds, int paddingBytes,
                        boolean paddingGiven, double startDelaySeconds, double endDelaySeconds, int dscp,
                        PortRange portRange, String saveFile) {
+        /** @return the schedule slots (a new array each call) */
+        public ScheduleSlot[] scheduleSlots() {
+            return schedule.slots();
+        }
     }
 
     /**
@@ -66,10 +76,22 @@ public record TwpingOptions(HostPort testAddress, HostPort serverAddress, Test t
      */
     public record Connection(int modeMask, String identity, byte[] passphrase, String sourceAddress,
                              String bindInterface, boolean zeroAddresses, AddressFamily family) {
+        /** Size of the KeyID field of Set-Up-Response; longer identities are cut (C behaviour). */
+        public static final int KEY_ID_BYTES = 80;
+
         /** @return a copy of the pass-phrase, or null */
         @Override
         public byte[] passphrase() {
             return passphrase == null ? null : passphrase.clone();
+        }
+
+        /** @return the identity as sent in the KeyID field: UTF-8, at most 80 bytes (null without identity) */
+        public byte[] keyIdBytes() {
+            if (identity == null) {
+                return null;
+            }
+            byte[] bytes = identity.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+            return bytes.length <= KEY_ID_BYTES ? bytes : java.util.Arrays.copyOf(bytes, KEY_ID_BYTES);
         }
     }
 
@@ -83,8 +105,9 @@ public record TwpingOptions(HostPort testAddress, HostPort serverAddress, Test t
      * @param machine            {@code -M} machine summary (cleared by {@code -Q}/{@code -R})
      * @param quiet              {@code -Q}, also set by {@code -R}
      * @param verbose            {@code -v} per-packet lines (cleared by quiet or {@code -M})
-     * @param recordLimit        N of {@code -vN}: records processed (0 = all); stays in force when
-     *                           {@code verbose} was cleared (C quirk)
+     * @param recordLimit        N of {@code -vN}: records processed for the summaries and {@code -v} lines
+     *                           (0 = all); stays in force when {@code verbose} was cleared (C quirk:
+     *                           {@code -M -v5} summarises 5 records) but does not limit {@code -R} raw output
      * @param unixTimestamps     {@code -U}
      * @param units              {@code -n}: 'n', 'u', 'm' (default) or 's' (lower case)
      * @param percentiles        {@code -a} list as 32-bit floats (empty if none)

@@ -172,7 +172,7 @@ public final class TwpingRun {
         ControlClientOptions o = ControlClientOptions.of(server.node(), port).addresses(addresses)
                 .requestedModes(conn.modeMask()).ipv4Only(!v6).ipv6Only(!v4);
         if (conn.identity() != null && conn.passphrase() != null) {
-            o.identity(keyId(conn.identity()), conn.passphrase());
+            o.identity(conn.keyIdBytes(), conn.passphrase());
         }
         if (conn.sourceAddress() != null) {
             InetAddress source = sourceAddress(conn.sourceAddress(), addresses.get(0));
@@ -189,11 +189,6 @@ public final class TwpingRun {
             o.connectTimeoutMs(ms).readTimeoutMs(ms);
         }
         return ControlClient.connect(o);
-    }
-
-    private static byte[] keyId(String identity) {
-        byte[] bytes = identity.getBytes(java.nio.charset.StandardCharsets.UTF_8);
-        return bytes.length > 80 ? java.util.Arrays.copyOf(bytes, 80) : bytes;
     }
 
     /** -S: an interface name (first address of the server's family) or an address. */
@@ -363,7 +358,7 @@ public final class TwpingRun {
         byte[] sid = acceptance.sid();
         int modeBits = client.mode().bits();
         TestSessionKeys keys = client.deriveFromSessionKeys((aes, hmac) -> TestSessionKeys.derive(sid, aes, hmac));
-        ScheduleSlot[] slots = slots(test);
+        ScheduleSlot[] slots = test.scheduleSlots();
         SessionHeader header = header(sid, ipvn, localAddress, localPort, reflectorAddress, acceptance.port(),
                 test, startTimeNtp, lossTimeoutNtp, slots);
         InetSocketAddress reflector = new InetSocketAddress(reflectorAddress, acceptance.port());
@@ -473,6 +468,10 @@ public final class TwpingRun {
                 if (activity == ControlActivity.PEER_CLOSED || activity == ControlActivity.DATA_RECEIVED) {
                     return !s.await(0);
                 }
+                if (activity == ControlActivity.LOCALLY_CLOSED) {
+                    s.await(TimeUnit.SECONDS.toNanos(1));
+                    return !s.isDone();
+                }
                 if (cancelled) {
                     s.cancel();
                 }
@@ -554,13 +553,6 @@ public final class TwpingRun {
                 numeric.toServ(), numeric.toAddr());
     }
 
-    private static ScheduleSlot[] slots(TwpingOptions.Test test) {
-        ScheduleSlot[] slots = new ScheduleSlot[test.schedule().slotCount()];
-        for (int i = 0; i < slots.length; i++) {
-            slots[i] = new ScheduleSlot(test.schedule().isFixed(i), test.schedule().valueNtp(i));
-        }
-        return slots;
-    }
 
     private static void deleteQuietly(Path p) {
         if (p != null) {

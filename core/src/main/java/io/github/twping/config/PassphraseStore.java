@@ -68,7 +68,13 @@ public final class PassphraseStore {
 
     /** Reads a store from a file; never throws for missing or unreadable files. */
     public static Opened open(Path file) {
-        String name = file.toString();
+        return open(file, file.toString());
+    }
+
+    /**
+     * Reads a store from a file, naming it {@code name} in messages (the path as the user typed it).
+     */
+    public static Opened open(Path file, String name) {
         try {
             if (Files.isDirectory(file)) {
                 // fopen(dir, "r") succeeds in C and reading yields nothing.

@@ -1,5 +1,7 @@
 package io.github.twping.config;
 
+import io.github.twping.schedule.ScheduleSlot;
+
 import java.util.List;
 
 /**
@@ -109,6 +111,15 @@ public final class ScheduleSpec {
     /** @return slot {@code i}'s value (mean or offset) as Num64 */
     public long valueNtp(int i) {
         return valuesNtp[i];
+    }
+
+    /** @return the slots, in order, for {@code SendSchedule} and the Request-TW-Session slot list (a new array) */
+    public ScheduleSlot[] slots() {
+        ScheduleSlot[] slots = new ScheduleSlot[fixed.length];
+        for (int i = 0; i < slots.length; i++) {
+            slots[i] = new ScheduleSlot(fixed[i], valuesNtp[i]);
+        }
+        return slots;
     }
 
     @Override

@@ -284,7 +284,7 @@ public final class ControlClient implements AutoCloseable {
 
     /**
      * Sends Stop-Sessions (one 32-byte write) with the test outcome and the number of sessions
-     * accepted on this connection (spec 2.10). No reply is expected.
+     * accepted since the last stop (1 for twping; spec 2.10). No reply is expected.
      *
      * @param acceptCode 0 when the test worker succeeded, else its failure code
      */
@@ -293,6 +293,7 @@ public final class ControlClient implements AutoCloseable {
         cipher.encrypt(segment, 0, StopSessions.HMAC_OFFSET);
         cipher.sealHmac(segment, StopSessions.HMAC_OFFSET);
         write(StopSessions.LENGTH, "_OWPWriteStopSessions: Unable to write to socket.");
+        sessionCount = 0; // the server forgets stopped sessions too (spec 9.3 step 9)
     }
 
     /**

@@ -96,6 +96,9 @@ public final class ControlServerConnection implements AutoCloseable {
             stream.close();
             cipher.close();
             Arrays.fill(buffer, (byte) 0);
+            if (peer != null) {
+                peer.wipe(); // before the handler hears of it: no key derivation after the end
+            }
             handler.closed(peer, reason);
         }
         return reason;
@@ -166,9 +169,12 @@ public final class ControlServerConnection implements AutoCloseable {
                     return known ? ControlCloseReason.INVALID_TOKEN : ControlCloseReason.UNKNOWN_IDENTITY;
                 }
             }
-            ControlPeer candidate = new ControlPeer(remote, local, mode, identity);
+            ControlPeer candidate = mode.protectsControl()
+                    ? new ControlPeer(remote, local, mode, identity, aesKey, hmacKey)
+                    : new ControlPeer(remote, local, mode, identity);
             AcceptCode admission = policy.authorize(candidate);
             if (admission != AcceptCode.ACCEPT) {
+                candidate.wipe();
                 rejectServerStart(admission == null ? AcceptCode.FAILURE : admission);
                 return ControlCloseReason.DENIED;
             }

@@ -1,29 +1,22 @@
 package io.github.twping.control;
 
-import java.time.Instant;
+import io.github.twping.time.NtpTime;
+import io.github.twping.time.WallClock;
 
-/** Minimal NTP Num64 helpers for the control layer (the {@code time} package owns the full clock model). */
+/** The two clock readings the control layer needs, expressed in NTP Num64 via the {@code time} package. */
 final class ControlTime {
-    /** Seconds from 1900-01-01 to 1970-01-01. */
-    static final long JAN_1970 = 2208988800L;
-    private static final long NANOS_PER_SECOND = 1_000_000_000L;
+    private static final WallClock WALL_CLOCK = WallClock.system();
 
     private ControlTime() {
     }
 
-    /** @return the current wall-clock time as NTP Num64 (seconds since 1900 in the high 32 bits). */
+    /** @return the current wall-clock time as NTP Num64. */
     static long nowNtp() {
-        Instant now = Instant.now();
-        return fromEpochParts(now.getEpochSecond(), now.getNano());
+        return WALL_CLOCK.nowNtp();
     }
 
-    static long fromEpochParts(long epochSeconds, long nanos) {
-        return ((epochSeconds + JAN_1970) << 32) | ((nanos << 32) / NANOS_PER_SECOND);
-    }
-
-    /** @return a non-negative duration in nanoseconds as Num64: seconds &lt;&lt; 32 | floor(frac * 2^32). */
+    /** @return a monotonic duration in nanoseconds as Num64 (negative values give 0). */
     static long durationNsToNtp(long durationNs) {
-        long ns = Math.max(0, durationNs);
-        return ((ns / NANOS_PER_SECOND) << 32) | (((ns % NANOS_PER_SECOND) << 32) / NANOS_PER_SECOND);
+        return NtpTime.durationFromNanos(Math.max(0, durationNs));
     }
 }

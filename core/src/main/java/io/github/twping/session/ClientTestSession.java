@@ -76,6 +76,11 @@ public final class ClientTestSession {
         return control.await(timeoutNs);
     }
 
+    /** @return true once the session has ended. */
+    public boolean isDone() {
+        return control.isDone();
+    }
+
     /** Stops sending; the receiver flushes what is older than the loss timeout and ends. Any thread. */
     public void cancel() {
         control.cancel();

@@ -113,8 +113,9 @@ final class SessionSender implements Runnable {
                 skippedCount++;
                 continue;
             }
-            long packetId = socket.sentPacketCount();
             cipher.finishSender(packet, nowNtp, errorEstimate.field());
+            // Published before the send: on loopback the reply can arrive before send() returns.
+            log.publishSent(seq, scheduledNtp, nowNtp, socket.sentPacketCount());
             int retries = 0;
             while (socket.send(packet, packetLength, reflector) == 0 && retries++ < SEND_RETRIES) {
                 // ENOBUFS/EAGAIN: rebuild with a fresh timestamp and retry at once, as C does.
@@ -124,7 +125,6 @@ final class SessionSender implements Runnable {
                 cipher.finishSender(packet, nowNtp, errorEstimate.field());
             }
             lateness.recordValue(Math.min(Math.max(latenessNs, 0), lateness.getHighestTrackableValue()));
-            log.publishSent(seq, scheduledNtp, nowNtp, packetId);
             sentCount++;
         }
     }

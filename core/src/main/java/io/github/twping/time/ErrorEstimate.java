@@ -45,7 +45,7 @@ public final class ErrorEstimate {
         return (field & 0xFF) != 0;
     }
 
-    /** Returns the S bit: whether the clock that took the timestamp was synchronised to UTC. */
+    /** Returns the S bit: whether the clock was synchronised to UTC (false for an invalid field, as the C decoder clears S). */
     public static boolean isSynchronised(int field) {
         return (field & SYNC_BIT) != 0 && isValid(field);
     }

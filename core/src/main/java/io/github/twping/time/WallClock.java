@@ -19,11 +19,25 @@ import org.agrona.concurrent.SystemEpochNanoClock;
 public final class WallClock {
     private final EpochNanoClock clock;
     private final long offsetNs;
+    private final long resolutionNs;
 
-    /** Creates a clock over {@code clock} that adds {@code offsetNs} to every reading. */
+    /** Creates a clock over {@code clock} that adds {@code offsetNs} to every reading (full resolution). */
     public WallClock(EpochNanoClock clock, long offsetNs) {
+        this(clock, offsetNs, 1L);
+    }
+
+    private WallClock(EpochNanoClock clock, long offsetNs, long resolutionNs) {
         this.clock = clock;
         this.offsetNs = offsetNs;
+        this.resolutionNs = resolutionNs;
+    }
+
+    /**
+     * Returns the same clock truncated to whole microseconds after the offset is added, like C's
+     * {@code gettimeofday} path (spec 4.2), for byte-level parity with C twping.
+     */
+    public WallClock withMicrosecondResolution() {
+        return new WallClock(clock, offsetNs, 1_000L);
     }
 
     /** Returns the system wall clock shifted by {@code offset}. */
@@ -38,12 +52,13 @@ public final class WallClock {
 
     /** Returns the current time in epoch nanoseconds, offset applied. */
     public long nowEpochNs() {
-        return clock.nanoTime() + offsetNs;
+        long epochNs = clock.nanoTime() + offsetNs;
+        return epochNs - Math.floorMod(epochNs, resolutionNs);
     }
 
     /** Returns the current time as an NTP timestamp, offset applied. */
     public long nowNtp() {
-        return NtpTime.fromEpochNanos(clock.nanoTime() + offsetNs);
+        return NtpTime.fromEpochNanos(nowEpochNs());
     }
 
     /** Returns the offset added to every reading, in nanoseconds. */

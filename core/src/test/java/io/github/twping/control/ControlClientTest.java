@@ -13,6 +13,7 @@ import io.github.twping.crypto.ControlVectors;
 import io.github.twping.crypto.ControlVectors.Segment;
 import io.github.twping.protocol.Mode;
 import io.github.twping.protocol.RequestTwSession;
+import io.github.twping.protocol.ServerGreeting;
 import io.github.twping.protocol.SetUpResponse;
 import java.lang.foreign.MemorySegment;
 import java.nio.charset.StandardCharsets;
@@ -227,11 +228,13 @@ class ControlClientTest {
 
     /** Recorded encrypted server bytes with one flipped bit in Accept-Session or Start-Ack. */
     @ParameterizedTest
-    @ValueSource(ints = {4, 6})
+    @ValueSource(ints = {2, 4, 6})
     void shouldDetectTamperedServerMessages(int segmentIndex) throws Exception {
         List<Segment> segs = ControlVectors.segments("enc");
         Map<String, String> v = ControlVectors.verify("enc");
-        for (int bit = 0; bit < segs.get(segmentIndex).bytes().length * 8; bit += 37) {
+        // Server-Start: only the Server-IV and the encrypted block are protected (bytes 16..47).
+        int firstBit = segmentIndex == 2 ? 16 * 8 : 0;
+        for (int bit = firstBit; bit < segs.get(segmentIndex).bytes().length * 8; bit += 37) {
             List<Step> script = new ArrayList<>();
             for (int i = 0; i < segs.size(); i++) {
                 byte[] b = segs.get(i).bytes().clone();
@@ -250,7 +253,7 @@ class ControlClientTest {
                     client.requestSession(recorded);
                     client.startSessions();
                 });
-                String expected = segmentIndex == 4 ? "Invalid HMAC in Accept-Session message" : "_OWPReadStartAck: Invalid HMAC";
+                String expected = segmentIndex == 6 ? "_OWPReadStartAck: Invalid HMAC" : "Invalid HMAC in Accept-Session message";
                 assertEquals(List.of(expected), e.lines(), "bit " + bit);
                 assertEquals(ControlStage.SESSION, e.stage());
             }
@@ -278,5 +281,47 @@ class ControlClientTest {
         assertEquals("::", ControlClient.numericHost(java.net.InetAddress.getByName("::")));
         assertEquals("unknown", ControlClient.numericHost(null));
         assertArrayEquals(new byte[16], java.net.InetAddress.getByName("::").getAddress());
+    }
+
+    @Test
+    void shouldSendNothingToRecordedEncryptedOnlyServerWhenOpenIsRequested() throws Exception {
+        List<Segment> segs = ControlVectors.segments("error-no-common-modes");
+        try (FakeServer server = FakeServer.of(new Send(segs.get(0).bytes()), new AwaitClose())) {
+            ControlException e = assertThrows(ControlException.class,
+                    () -> ControlClient.connect(options(server.port(), Mode.OPEN.bits())));
+            assertEquals(List.of("OWPControlOpen: No Common Modes"), e.lines());
+            assertEquals(0, server.received().length);
+        }
+    }
+
+    /** The recorded wrong-pass-phrase run: same Set-Up-Response bytes, then "Server denied access". */
+    @Test
+    void shouldReproduceRecordedWrongPassphraseRun() throws Exception {
+        List<Segment> segs = ControlVectors.segments("error-bad-passphrase");
+        byte[] wrong = "wrong-passphrase".getBytes(StandardCharsets.US_ASCII);
+        ServerGreeting g = new ServerGreeting().wrap(MemorySegment.ofArray(segs.get(0).bytes()));
+        byte[] salt = new byte[16];
+        g.copySaltTo(salt);
+        // Recover the client's random keys from its own token (we know the pass-phrase it used).
+        byte[] dk = io.github.twping.crypto.KeyDerivation.pbkdf2HmacSha1(wrong, salt, (int) g.count());
+        byte[] challenge = new byte[16];
+        g.copyChallengeTo(challenge);
+        byte[] token = new byte[64];
+        SetUpResponse recorded = new SetUpResponse().wrap(MemorySegment.ofArray(segs.get(1).bytes()));
+        recorded.copyTokenTo(token);
+        byte[] aes = new byte[16];
+        byte[] hmac = new byte[32];
+        byte[] iv = new byte[16];
+        assertTrue(io.github.twping.crypto.Token.open(dk, token, challenge, aes, hmac));
+        recorded.copyClientIvTo(iv);
+        try (FakeServer server = FakeServer.of(new Send(segs.get(0).bytes()), new Expect(164),
+                new Send(segs.get(2).bytes()), new AwaitClose())) {
+            ControlException e = assertThrows(ControlException.class, () -> ControlClient.connect(
+                    ControlClientOptions.of("127.0.0.1", server.port()).requestedModes(Mode.AUTHENTICATED.bits())
+                            .identity(ALICE, wrong).readTimeoutMs(10_000).random(new ScriptedRandom(aes, hmac, iv))));
+            assertEquals(List.of("Server denied access: 127.0.0.1"), e.lines());
+            assertEquals(1, e.acceptCode());
+            assertArrayEquals(segs.get(1).bytes(), server.received());
+        }
     }
 }

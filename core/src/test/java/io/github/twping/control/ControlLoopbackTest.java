@@ -44,6 +44,10 @@ class ControlLoopbackTest {
                 sid = acceptance.sid();
                 assertEquals(0x7f, sid[0] & 0xFF); // receiver address leads the SID
                 assertEquals(List.of(sent), server.requests);
+                // Both ends see the same control session keys (for the test-session keys), none in Open mode.
+                assertEquals(List.of(String.valueOf(client.deriveFromSessionKeys(LoopbackServer::keysHex))),
+                        server.sessionKeys);
+                assertEquals(mode.protectsControl(), !server.sessionKeys.getFirst().equals("null"));
                 client.startSessions();
                 assertEquals(1, server.starts);
                 assertEquals(ControlActivity.QUIET, client.awaitActivity(20_000_000L));
@@ -52,6 +56,7 @@ class ControlLoopbackTest {
                 assertEquals(0, client.requestSession(sent).acceptCode());
             }
             assertEquals(ControlCloseReason.PEER_CLOSED, server.awaitClosed());
+            assertEquals(null, server.lastPeer.deriveFromSessionKeys(LoopbackServer::keysHex), "keys wiped at close");
             assertEquals(List.of(2), server.stops);
             assertEquals(16, sid.length);
         }
@@ -231,5 +236,49 @@ class ControlLoopbackTest {
             client.close();
             assertEquals(ControlActivity.LOCALLY_CLOSED, client.awaitActivity(1_000_000L));
         }
+    }
+
+    @ParameterizedTest
+    @EnumSource(Mode.class)
+    void shouldRunIpv6SessionWithSubstitutedAddresses(Mode mode) throws Exception {
+        InetAddress v6 = InetAddress.getByName("::1");
+        try (LoopbackServer server = new LoopbackServer(v6, Mode.ALL_BITS,
+                java.util.Map.of("alice", PASS), new java.security.SecureRandom(), 10_000);
+             ControlClient client = ControlClient.connect(ControlClientOptions.of("::1", server.port())
+                     .requestedModes(mode.bits()).identity(ALICE, PASS).readTimeoutMs(10_000))) {
+            assertEquals("::1", client.serverIp());
+            SessionAcceptance a = client.requestSession(
+                    SessionRequest.forTwping(6, null, 9000, null, 9000, 0, 0, 0, 0));
+            assertEquals(0, a.acceptCode());
+            assertEquals(1, a.sid()[3]); // last 4 bytes of ::1
+            SessionRequest seen = server.requests.getFirst();
+            assertEquals(v6, seen.senderAddress());
+            assertEquals(v6, seen.receiverAddress());
+            ControlException e = assertThrows(ControlException.class, () -> client.requestSession(
+                    request(InetAddress.getByName("127.0.0.1"), null, 0)));
+            assertEquals(3, e.acceptCode(), "IPv4 test addresses over an IPv6 control connection");
+        }
+    }
+
+    @Test
+    void shouldHonourIpv4OnlyAndIpv6OnlyAddressSelection() throws Exception {
+        try (LoopbackServer server = LoopbackServer.aliceOnly(Mode.ALL_BITS)) {
+            java.util.List<InetAddress> both = java.util.List.of(InetAddress.getByName("127.0.0.1"), InetAddress.getByName("::1"));
+            // IPv6 is tried first, but nothing listens on ::1 at this port, so 127.0.0.1 is used.
+            try (ControlClient c = ControlClient.connect(options(server.port(), Mode.OPEN).addresses(both))) {
+                assertEquals(InetAddress.getByName("127.0.0.1"), c.remoteAddress().getAddress());
+            }
+            ControlException e = assertThrows(ControlException.class,
+                    () -> ControlClient.connect(options(server.port(), Mode.OPEN).addresses(both).ipv6Only(true)));
+            assertTrue(e.lines().isEmpty());
+        }
+    }
+
+    @Test
+    void shouldReportUnresolvableHost() {
+        ControlException e = assertThrows(ControlException.class,
+                // A malformed literal fails inside the JDK resolver: no DNS traffic leaves the machine.
+                () -> ControlClient.connect(ControlClientOptions.of("[::1", 862)));
+        assertEquals(java.util.List.of("getaddrinfo(): Name or service not known"), e.lines());
     }
 }

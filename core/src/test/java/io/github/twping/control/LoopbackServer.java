@@ -27,16 +27,24 @@ final class LoopbackServer implements AutoCloseable, ServerPolicy, ControlSessio
     final CompletableFuture<ControlCloseReason> closedReason = new CompletableFuture<>();
     final CompletableFuture<ControlServerConnection> connection = new CompletableFuture<>();
     volatile int starts;
+    volatile ControlPeer lastPeer;
+    final List<String> sessionKeys = new CopyOnWriteArrayList<>();
     volatile int count = 1024;
+    volatile AcceptCode admission = AcceptCode.ACCEPT;
     volatile Function<SessionRequest, SessionAcceptance> decider =
             r -> SessionAcceptance.accepted(18760, SessionIds.create(r.receiverAddress(), new SecureRandom()));
 
     LoopbackServer(int offeredModes, Map<String, byte[]> passphrases, SecureRandom random, int controlTimeoutMs)
             throws IOException {
+        this(InetAddress.getLoopbackAddress(), offeredModes, passphrases, random, controlTimeoutMs);
+    }
+
+    LoopbackServer(InetAddress bind, int offeredModes, Map<String, byte[]> passphrases, SecureRandom random,
+                   int controlTimeoutMs) throws IOException {
         this.offeredModes = offeredModes;
         this.passphrases = passphrases;
         listener = ServerSocketChannel.open();
-        listener.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+        listener.bind(new InetSocketAddress(bind, 0));
         ControlServerSettings settings = new ControlServerSettings(START_TIME_NTP, controlTimeoutMs, random);
         Thread t = new Thread(() -> {
             try (SocketChannel ch = listener.accept()) {
@@ -54,6 +62,10 @@ final class LoopbackServer implements AutoCloseable, ServerPolicy, ControlSessio
     static LoopbackServer aliceOnly(int offeredModes) throws IOException {
         return new LoopbackServer(offeredModes,
                 Map.of("alice", "s3cret-lab-key".getBytes(StandardCharsets.US_ASCII)), new SecureRandom(), 10_000);
+    }
+
+    static String keysHex(byte[] aes, byte[] hmac) {
+        return java.util.HexFormat.of().formatHex(aes) + "/" + java.util.HexFormat.of().formatHex(hmac);
     }
 
     int port() {
@@ -82,12 +94,14 @@ final class LoopbackServer implements AutoCloseable, ServerPolicy, ControlSessio
 
     @Override
     public AcceptCode authorize(ControlPeer peer) {
-        return AcceptCode.ACCEPT;
+        return admission;
     }
 
     @Override
     public SessionAcceptance requestSession(ControlPeer peer, SessionRequest request) {
         requests.add(request);
+        lastPeer = peer;
+        sessionKeys.add(String.valueOf(peer.deriveFromSessionKeys(LoopbackServer::keysHex)));
         return decider.apply(request);
     }
 

@@ -49,4 +49,12 @@ class DebugTimeOffsetTest {
         assertEquals(1_700_000_000_000_000_000L - 25_550_000L, clock.nowEpochNs());
         assertEquals(NtpTime.fromEpochNanos(1_700_000_000_000_000_000L - 25_550_000L), clock.nowNtp());
     }
+
+    @Test
+    void shouldTruncateToMicrosecondsOnRequest() {
+        EpochNanoClock fixed = () -> 1_700_000_000_123_456_789L;
+        assertEquals(1_700_000_000_123_456_789L, new WallClock(fixed, 0).nowEpochNs());
+        assertEquals(1_700_000_000_123_456_000L, new WallClock(fixed, 0).withMicrosecondResolution().nowEpochNs());
+        assertEquals(1_700_000_000_097_906_000L, new WallClock(fixed, -25_550_000L).withMicrosecondResolution().nowEpochNs());
+    }
 }

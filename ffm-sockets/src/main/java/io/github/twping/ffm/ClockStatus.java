@@ -120,7 +120,7 @@ public final class ClockStatus {
     @Override
     public String toString() {
         if (!available) {
-            return "clock state unavailable (" + problem + ")";
+            return "unknown (" + problem + ")";
         }
         return (synchronised() ? "synchronised" : "unsynchronised") + " (esterror " + esterrorMicros + " us, maxerror "
                 + maxerrorMicros + " us, offset " + offsetNs() + " ns, status 0x" + Integer.toHexString(status)

@@ -46,10 +46,12 @@ final class Libc {
     private Libc() {
     }
 
+    @SuppressWarnings("restricted")
     private static MethodHandle errnoHandle(String name, FunctionDescriptor descriptor) {
         return LINKER.downcallHandle(LIBC.findOrThrow(name), descriptor, ERRNO);
     }
 
+    @SuppressWarnings("restricted")
     private static MethodHandle plainHandle(String name, FunctionDescriptor descriptor) {
         return LINKER.downcallHandle(LIBC.findOrThrow(name), descriptor);
     }
@@ -200,6 +202,7 @@ final class Libc {
     }
 
     /** strerror(3) text in the process locale; only for errnos missing from {@link Errno}'s table. */
+    @SuppressWarnings("restricted")
     static String strerror(int errno) {
         try {
             MemorySegment text = (MemorySegment) STRERROR.invokeExact(errno);

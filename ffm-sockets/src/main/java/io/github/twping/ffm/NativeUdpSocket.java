@@ -40,6 +40,7 @@ final class NativeUdpSocket implements UdpSocket {
     private static final int ERR_DATA_BYTES = 64;
     private static final int MAX_TX_REPORTS_PER_POLL = 1024;
     private static final long CLOSE_WAIT_NS = TimeUnit.SECONDS.toNanos(2);
+    private static final long WARM_UP_NS = TimeUnit.MILLISECONDS.toNanos(200);
     private static final int HARDWARE_FLAGS =
             SOF_TIMESTAMPING_RX_HARDWARE | SOF_TIMESTAMPING_TX_HARDWARE | SOF_TIMESTAMPING_RAW_HARDWARE;
 
@@ -131,6 +132,10 @@ final class NativeUdpSocket implements UdpSocket {
 
     /** Creates, configures and binds a socket; on any failure nothing stays open. */
     static NativeUdpSocket open(UdpSocketOptions options) throws SocketException {
+        return open(options, true);
+    }
+
+    private static NativeUdpSocket open(UdpSocketOptions options, boolean warmUp) throws SocketException {
         Arena arena = Arena.ofShared();
         try {
             MemorySegment state = Libc.allocateCallState(arena);
@@ -143,6 +148,9 @@ final class NativeUdpSocket implements UdpSocket {
             try {
                 socket = new NativeUdpSocket(fd, family, arena, state);
                 socket.configure(options);
+                if (warmUp && socket.kernelRxTimestamps) {
+                    warmUpRxTimestamps();
+                }
             } catch (SocketException | RuntimeException | Error e) {
                 Libc.close(fd);
                 throw e;
@@ -151,6 +159,32 @@ final class NativeUdpSocket implements UdpSocket {
         } catch (SocketException | RuntimeException | Error e) {
             arena.close();
             throw e;
+        }
+    }
+
+    /**
+     * Waits (bounded) until the kernel really stamps received packets. The first socket asking for RX
+     * timestamps enables them system-wide through deferred work (net_enable_timestamp), so packets arriving in
+     * the first milliseconds would carry no stamp; a throw-away loopback socket probes until a stamp appears.
+     * Our socket keeps the stamping enabled from then on.
+     */
+    private static void warmUpRxTimestamps() {
+        UdpSocketOptions probeOptions = UdpSocketOptions.builder().bindAddress(InetAddress.getLoopbackAddress())
+                .timestamping(Timestamping.RX_SOFTWARE).build();
+        try (NativeUdpSocket probe = open(probeOptions, false)) {
+            MemorySegment buffer = probe.sendStaging.asSlice(0, 16);
+            ReceivedPacket meta = new ReceivedPacket();
+            long deadlineNs = System.nanoTime() + WARM_UP_NS;
+            while (System.nanoTime() - deadlineNs < 0) {
+                probe.send(buffer, 1, probe.localAddress);
+                if (probe.receive(probe.recvStaging.asSlice(0, 16), meta, WARM_UP_NS) >= 0
+                        && meta.timestampSource() != TimestampSource.USER) {
+                    return;
+                }
+                LockSupport.parkNanos(500_000);
+            }
+        } catch (SocketException e) {
+            // loopback unusable: the socket still works; early packets may carry user-space stamps
         }
     }
 
@@ -392,22 +426,21 @@ final class NativeUdpSocket implements UdpSocket {
             if (closing) {
                 return CLOSED;
             }
-            int flags = 0;
-            if (timeoutNs == 0) {
-                flags = MSG_DONTWAIT;
-            } else if (timeoutNs != recvTimeoutNs && !(timeoutNs < 0 && recvTimeoutNs < 0)) {
-                setReceiveTimeout(timeoutNs);
-            }
             boolean direct = buffer.isNative();
             recvIov.set(ADDRESS, 0, direct ? buffer : recvStaging);
             recvIov.set(JAVA_LONG, 8, direct ? buffer.byteSize() : Math.min(buffer.byteSize(), STAGING_BYTES));
-            recvMsg.set(JAVA_INT, MSG_NAMELEN, SOCKADDR_STORAGE_BYTES);
-            recvMsg.set(JAVA_LONG, MSG_CONTROLLEN, CONTROL_BYTES);
-            recvMsg.set(JAVA_INT, MSG_FLAGS, 0);
+            boolean sameTimeout = timeoutNs == recvTimeoutNs || (timeoutNs < 0 && recvTimeoutNs < 0);
             long n;
-            do {
-                n = Libc.recvmsg(recvState, fd, recvMsg, flags);
-            } while (n == -Errno.EINTR && !closing);
+            if (timeoutNs == 0 || !sameTimeout) {
+                // non-blocking, or a new timeout: take a ready datagram without touching SO_RCVTIMEO
+                n = recvmsg(MSG_DONTWAIT);
+                if (n == -Errno.EAGAIN && timeoutNs != 0 && !closing) {
+                    setReceiveTimeout(timeoutNs);
+                    n = recvmsg(0);
+                }
+            } else {
+                n = recvmsg(0);
+            }
             if (n < 0) {
                 if (closing) {
                     return CLOSED;
@@ -437,6 +470,18 @@ final class NativeUdpSocket implements UdpSocket {
         } finally {
             exit();
         }
+    }
+
+    /** recvmsg on the receive-path segments, EINTR retried; @return bytes or -errno. */
+    private long recvmsg(int flags) {
+        long n;
+        do {
+            recvMsg.set(JAVA_INT, MSG_NAMELEN, SOCKADDR_STORAGE_BYTES);
+            recvMsg.set(JAVA_LONG, MSG_CONTROLLEN, CONTROL_BYTES);
+            recvMsg.set(JAVA_INT, MSG_FLAGS, 0);
+            n = Libc.recvmsg(recvState, fd, recvMsg, flags);
+        } while (n == -Errno.EINTR && !closing);
+        return n;
     }
 
     private void setReceiveTimeout(long timeoutNs) throws SocketException {

@@ -149,6 +149,10 @@ final class NioUdpSocket implements UdpSocket {
             return n;
         } catch (ClosedChannelException e) {
             throw new SocketException("sendto", Errno.EBADF, "socket closed", e);
+        } catch (java.nio.channels.UnsupportedAddressTypeException e) {
+            throw new SocketException("sendto " + destination, Errno.EAFNOSUPPORT);
+        } catch (java.nio.channels.UnresolvedAddressException e) {
+            throw new SocketException("sendto", Errno.EDESTADDRREQ, "unresolved destination " + destination, e);
         } catch (IOException e) {
             throw new SocketException("sendto", 0, String.valueOf(e.getMessage()), e);
         }

@@ -1,6 +1,5 @@
 package io.github.twping.ffm;
 
-import java.net.Inet4Address;
 import java.net.Inet6Address;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -187,9 +186,5 @@ public final class ReceivedPacket {
         return "ReceivedPacket[length=" + length + ", from=" + (sourceAddressLength == 0 ? "-" : sourceAddress())
                 + ", ttl=" + ttl + ", tos=" + tos + ", rx=" + rxTimestampEpochNs + " " + timestampSource
                 + (truncated ? ", truncated" : "") + "]";
-    }
-
-    static boolean isIpv4(InetAddress address) {
-        return address instanceof Inet4Address;
     }
 }

@@ -17,6 +17,9 @@ import static java.lang.foreign.ValueLayout.JAVA_SHORT;
  */
 final class Structs {
     static final ValueLayout.OfShort JAVA_SHORT_BE = JAVA_SHORT.withOrder(java.nio.ByteOrder.BIG_ENDIAN);
+    /** Field access inside control buffers, which may be heap segments with byte alignment. */
+    static final ValueLayout.OfLong JAVA_LONG_UNALIGNED = JAVA_LONG.withByteAlignment(1);
+    static final ValueLayout.OfInt JAVA_INT_UNALIGNED = JAVA_INT.withByteAlignment(1);
 
     /** struct iovec { void *iov_base; size_t iov_len; } */
     static final StructLayout IOVEC = MemoryLayout.structLayout(
@@ -143,7 +146,4 @@ final class Structs {
         segment.set(JAVA_LONG_UNALIGNED, offset, Math.floorDiv(ns, 1_000_000_000L));
         segment.set(JAVA_LONG_UNALIGNED, offset + 8, Math.floorMod(ns, 1_000_000_000L));
     }
-
-    static final ValueLayout.OfLong JAVA_LONG_UNALIGNED = JAVA_LONG.withByteAlignment(1);
-    static final ValueLayout.OfInt JAVA_INT_UNALIGNED = JAVA_INT.withByteAlignment(1);
 }

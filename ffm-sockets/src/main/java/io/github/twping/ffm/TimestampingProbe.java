@@ -40,7 +40,8 @@ public final class TimestampingProbe {
             System.err.println("timestamping probe: unknown address " + args[0]);
             System.exit(2);
         } catch (SocketException e) {
-            System.err.println("timestamping probe: " + e.getMessage());
+            System.err.println("timestamping probe: " + e.getMessage()
+                    + (e.errno() == Errno.EADDRNOTAVAIL ? " (the probe needs an address of this host)" : ""));
             System.exit(1);
         }
     }
@@ -99,6 +100,9 @@ public final class TimestampingProbe {
     private static void print(Result r, PrintStream out) {
         out.printf("timestamping probe: %d packets to %s (%s), %s sockets%n", r.sent(), r.target().getHostAddress(),
                 r.target() instanceof Inet4Address ? "IPv4" : "IPv6", r.nativeSockets() ? "FFM" : "NIO fallback");
+        if (!r.nativeSockets()) {
+            out.printf("  FFM unavailable: %s%n", UdpSockets.nativeUnavailableReason());
+        }
         out.printf("  received       %d/%d%n", r.received(), r.sent());
         line(out, "RX software", r.rxSoftware(), r.sent());
         line(out, "RX hardware", r.rxHardware(), r.sent());

@@ -7,7 +7,7 @@ import java.net.InetSocketAddress;
  * A UDP socket that sends from and receives into caller-owned memory, with per-packet kernel metadata
  * written into a reused {@link ReceivedPacket}.
  *
- * <p>Threads: one thread may send (and drain TX timestamps) while another receives, without locks.
+ * <p>Threads: one thread may send while another receives; TX timestamps may be drained by either (or a third).
  * {@link #wakeup()} and {@link #close()} may be called from any thread. Each of send, receive and
  * pollTxTimestamps must not be called by two threads at once.
  */

@@ -1,0 +1,173 @@
+package io.github.twping.server;
+
+import io.github.twping.control.ControlCloseReason;
+import io.github.twping.control.ControlPeer;
+import io.github.twping.control.ControlSessionHandler;
+import io.github.twping.control.SessionAcceptance;
+import io.github.twping.control.SessionIds;
+import io.github.twping.control.SessionRequest;
+import io.github.twping.crypto.TestSessionKeys;
+import io.github.twping.protocol.AcceptCode;
+import io.github.twping.session.ReflectorClock;
+import io.github.twping.session.ReflectorSessionSpec;
+import io.github.twping.session.ReflectorSocket;
+import io.github.twping.session.SessionReflector;
+import java.io.IOException;
+import java.net.Inet6Address;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.UnknownHostException;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The twampd side of one control connection: binds a reflector per accepted Request-TW-Session, starts
+ * them on Start-Sessions, stops them on Stop-Sessions or when the connection ends. Called from the
+ * connection's thread only (the control layer's contract); nothing here is shared with other connections.
+ */
+final class ServerConnection implements ControlSessionHandler {
+    private static final long STOP_WAIT_NS = TimeUnit.SECONDS.toNanos(2);
+
+    private final ServerSessions daemon;
+    private final InetSocketAddress remote;
+    private final List<SessionReflector> sessions = new ArrayList<>();
+
+    ServerConnection(ServerSessions daemon, InetSocketAddress remote) {
+        this.daemon = daemon;
+        this.remote = remote;
+    }
+
+    @Override
+    public SessionAcceptance requestSession(ControlPeer peer, SessionRequest request) {
+        ServerLog log = daemon.log();
+        ServerConfig config = daemon.config();
+        LimitsConfig.LimitClass limitClass = daemon.classify(peer);
+        long limit = limitClass == null ? 0 : limitClass.testSessionLimit();
+        if (limitClass == null || (limit > 0 && sessions.size() >= limit)) {
+            log.info("Test session from " + TwampServer.describe(remote) + " denied: test_sessions limit ("
+                    + limit + ") of class " + limitClass);
+            return SessionAcceptance.refused(AcceptCode.REJECT.code());
+        }
+        if (request.paddingLength() > ReflectorSessionSpec.MAX_PADDING) {
+            log.debug("Test session from " + TwampServer.describe(remote) + " refused: padding "
+                    + request.paddingLength() + " too large");
+            return SessionAcceptance.refused(AcceptCode.UNSUPPORTED.code());
+        }
+        InetAddress receiver;
+        InetAddress sender;
+        try {
+            receiver = scoped(request.receiverAddress(), peer.local().getAddress());
+            sender = scoped(request.senderAddress(), peer.local().getAddress());
+        } catch (UnknownHostException e) {
+            receiver = null;
+            sender = null;
+        }
+        if (receiver == null || sender == null) {
+            log.debug("Test session from " + TwampServer.describe(remote)
+                    + " refused: link-local test address without a link-local control connection");
+            return SessionAcceptance.refused(AcceptCode.UNSUPPORTED.code());
+        }
+        int tos = ((request.typePDescriptor() >>> 24) & 0x3F) << 2;
+        byte[] sid = SessionIds.create(receiver, daemon.random());
+        TestSessionKeys keys = peer.mode().authenticatedTestPackets()
+                ? peer.deriveFromSessionKeys((aes, hmac) -> TestSessionKeys.derive(sid, aes, hmac)) : null;
+        if (peer.mode().authenticatedTestPackets() && keys == null) {
+            log.error("Test session from " + TwampServer.describe(remote)
+                    + " failed: test keys for mode " + peer.mode().letter() + " are not available");
+            return SessionAcceptance.refused(AcceptCode.FAILURE.code());
+        }
+        ReflectorSocket socket;
+        try {
+            socket = daemon.ports().bind(receiver, request.receiverPort(), tos);
+        } catch (IOException e) {
+            log.error("Test session from " + TwampServer.describe(remote) + ": reflector bind on "
+                    + receiver.getHostAddress() + " failed: " + e.getMessage());
+            return null; // C closes the connection without an Accept-Session
+        }
+        InetSocketAddress senderAddress = new InetSocketAddress(sender, request.senderPort());
+        ReflectorSessionSpec spec = new ReflectorSessionSpec(peer.mode().bits(), senderAddress,
+                (int) request.paddingLength(), TimeUnit.MILLISECONDS.toNanos(config.testTimeoutMs()),
+                keys);
+        String sidHex = HexFormat.of().formatHex(sid);
+        SessionReflector reflector = new SessionReflector(spec, socket, ReflectorClock.system(daemon.wallClock()), daemon.faults(),
+                log.verbose() ? log::warning : null);
+        reflector.onEnd(r -> logEnd(sidHex, peer, r));
+        sessions.add(reflector);
+        log.debug("Test session " + sidHex + " accepted: reflector " + TwampServer.describe(socket.localAddress())
+                + ", sender " + TwampServer.describe(senderAddress) + ", padding " + request.paddingLength()
+                + ", DSCP " + (tos >>> 2));
+        return SessionAcceptance.accepted(socket.localAddress().getPort(), sid);
+    }
+
+    /** Applies the C rule for IPv6 link-local test addresses: accepted only with a link-local control connection. */
+    private static InetAddress scoped(InetAddress address, InetAddress controlLocal) throws UnknownHostException {
+        if (address instanceof Inet6Address a6 && a6.isLinkLocalAddress()) {
+            if (!(controlLocal instanceof Inet6Address c6) || !c6.isLinkLocalAddress()) {
+                return null;
+            }
+            return Inet6Address.getByAddress(null, a6.getAddress(), c6.getScopeId());
+        }
+        return address;
+    }
+
+    private void logEnd(String sidHex, ControlPeer peer, SessionReflector r) {
+        ServerLog log = daemon.log();
+        if (r.endReason() == SessionReflector.EndReason.REFWAIT_TIMEOUT) {
+            log.warning(SessionReflector.REFWAIT_MESSAGE);
+        }
+        log.info("Test session " + sidHex + " from " + TwampServer.describe(r.spec().sender()) + " ended ("
+                + r.endReason() + "): mode " + peer.mode().letter()
+                + (peer.identity() == null ? "" : ", user " + peer.identity())
+                + ", reflected " + r.reflected() + ", ignored " + r.ignoredForeign() + ", bad HMAC " + r.badHmac()
+                + ", short " + r.shortPackets()
+                + (r.failure() == null ? "" : ", error " + r.failure().getMessage()));
+    }
+
+    @Override
+    public AcceptCode startSessions(ControlPeer peer) {
+        for (SessionReflector r : sessions) {
+            r.start();
+            daemon.log().debug("Test session to " + TwampServer.describe(r.localAddress()) + " started");
+        }
+        return AcceptCode.ACCEPT;
+    }
+
+    @Override
+    public void stopSessions(ControlPeer peer, int acceptCode) {
+        releaseAll();
+    }
+
+    @Override
+    public void closed(ControlPeer peer, ControlCloseReason reason) {
+        releaseAll();
+        String who = TwampServer.describe(remote);
+        switch (reason) {
+            case UNKNOWN_IDENTITY -> daemon.log().info("Unknown userid from (" + who + ")");
+            case INVALID_TOKEN -> daemon.log().info("Control request from (" + who
+                    + ") denied: Invalid challenge encryption");
+            default -> { }
+        }
+        if (peer == null) {
+            daemon.log().debug("Connection from " + who + " closed before set-up completed: " + reason);
+        } else {
+            daemon.log().info("Connection from " + who + " closed: " + reason);
+        }
+    }
+
+    private void releaseAll() {
+        for (SessionReflector r : sessions) {
+            r.stop();
+        }
+        for (SessionReflector r : sessions) {
+            try {
+                r.awaitEnd(STOP_WAIT_NS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            r.close();
+        }
+        sessions.clear();
+    }
+}

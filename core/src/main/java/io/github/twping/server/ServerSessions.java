@@ -1,0 +1,149 @@
+package io.github.twping.server;
+
+import io.github.twping.control.ControlCloseReason;
+import io.github.twping.control.ControlPeer;
+import io.github.twping.control.ControlServerConnection;
+import io.github.twping.control.ControlServerSettings;
+import io.github.twping.control.ServerPolicy;
+import io.github.twping.protocol.AcceptCode;
+import io.github.twping.protocol.Mode;
+import io.github.twping.session.ReflectorFaultInjection;
+import io.github.twping.session.ReflectorUdpSocket;
+import io.github.twping.time.DebugTimeOffset;
+import io.github.twping.time.WallClock;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.security.SecureRandom;
+
+/**
+ * The daemon-wide side of TWAMP-Control for twampd: the {@link ServerPolicy} (modes offered per peer, the
+ * PBKDF2 count, exact pass-phrase lookup, the limits check) and the factory of per-connection handlers
+ * ({@link ServerConnection}) wired to the control layer's {@link ControlServerConnection}.
+ */
+final class ServerSessions implements ServerPolicy {
+    private final ServerConfig config;
+    private final LimitsConfig limits;
+    private final ServerPassphrases passphrases;
+    private final ServerLog log;
+    private final ReflectorFaultInjection faults;
+    private final SecureRandom random = new SecureRandom();
+    private final ControlServerSettings settings;
+    private final TestPortAllocator ports;
+    private final WallClock wallClock;
+    private TwampServer server;
+
+    ServerSessions(ServerConfig config, LimitsConfig limits, ServerPassphrases passphrases, ServerLog log,
+            ReflectorFaultInjection faults) {
+        this.config = config;
+        this.limits = limits;
+        this.passphrases = passphrases;
+        this.log = log;
+        this.faults = faults == null ? ReflectorFaultInjection.NONE : faults;
+        DebugTimeOffset offset = DebugTimeOffset.parse(System.getenv(DebugTimeOffset.ENVIRONMENT_VARIABLE));
+        this.wallClock = WallClock.system(offset == null ? DebugTimeOffset.NONE : offset);
+        long startNtp = wallClock.nowNtp();
+        this.settings = new ControlServerSettings(startNtp, (int) Math.min(Integer.MAX_VALUE, config.controlTimeoutMs()),
+                random);
+        this.ports = new TestPortAllocator(config.testPortLow(), config.testPortHigh(), ReflectorUdpSocket::open,
+                random);
+    }
+
+    void attach(TwampServer owner) {
+        this.server = owner;
+    }
+
+    /** Creates the served connection for an accepted control socket. */
+    ServedConnection connection(Socket socket) throws IOException {
+        InetSocketAddress remote = (InetSocketAddress) socket.getRemoteSocketAddress();
+        ServerConnection handler = new ServerConnection(this, remote);
+        ControlServerConnection control = new ControlServerConnection(socket, this, handler, settings);
+        return new ServedConnection() {
+            @Override
+            public String serve() {
+                ControlCloseReason reason = control.run();
+                return reason.name();
+            }
+
+            @Override
+            public void close() {
+                control.close();
+            }
+        };
+    }
+
+    @Override
+    public int offeredModes(InetSocketAddress peer) {
+        int modes = limits.offeredModes(config.authModes(), peer.getAddress());
+        if (modes == 0) {
+            log.info("Control request from " + TwampServer.describe(peer) + " denied: no mode allowed by policy");
+        }
+        return modes;
+    }
+
+    @Override
+    public int pbkdf2Count() {
+        return config.pbkdf2Count();
+    }
+
+    @Override
+    public byte[] passphrase(String identity) {
+        byte[] p = passphrases.lookup(identity);
+        if (p == null) {
+            log.info("userid \"" + identity + "\" unknown");
+        }
+        return p;
+    }
+
+    @Override
+    public AcceptCode authorize(ControlPeer peer) {
+        String who = TwampServer.describe(peer.remote());
+        LimitsConfig.LimitClass c = classify(peer);
+        if (c == null) {
+            log.info("Control request from " + who + " denied: no limit class (no assign default)");
+            return AcceptCode.REJECT;
+        }
+        if (peer.mode() == Mode.OPEN && !c.openModeAllowed()) {
+            log.info("Control request from " + who + " denied: open mode not allowed for class " + c.name());
+            return AcceptCode.REJECT;
+        }
+        log.info("Connection from " + who + ": mode " + peer.mode().letter()
+                + (peer.identity() == null ? "" : ", user " + peer.identity()) + ", class " + c.name());
+        return AcceptCode.ACCEPT;
+    }
+
+    /** The limit class of an authenticated connection (identity only counts in modes with keys). */
+    LimitsConfig.LimitClass classify(ControlPeer peer) {
+        String identity = peer.mode() == Mode.OPEN ? null : peer.identity();
+        return limits.classify(identity, peer.remote().getAddress());
+    }
+
+    ServerConfig config() {
+        return config;
+    }
+
+    ServerLog log() {
+        return log;
+    }
+
+    ReflectorFaultInjection faults() {
+        return faults;
+    }
+
+    SecureRandom random() {
+        return random;
+    }
+
+    /** The daemon's wall clock (with {@code OWAMP_DEBUG_TIMEOFFSET}). */
+    WallClock wallClock() {
+        return wallClock;
+    }
+
+    TestPortAllocator ports() {
+        return ports;
+    }
+
+    boolean shuttingDown() {
+        return server != null && server.isClosing();
+    }
+}

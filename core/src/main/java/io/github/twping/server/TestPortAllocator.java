@@ -1,0 +1,81 @@
+package io.github.twping.server;
+
+import io.github.twping.session.ReflectorSocket;
+import java.io.IOException;
+import java.net.BindException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.util.random.RandomGenerator;
+
+/**
+ * Binds a reflector socket on the receiver address with the port chosen as C twampd does (spec 9.3 step 7):
+ * the requested Receiver Port if it is inside {@code testports} (any non-zero port when no range is set) and
+ * free; otherwise a search of the range from the requested port (if inside) or a random port, wrapping, until
+ * one binds; without a range, from the requested port up to 65535. Port 0 without a range is ephemeral.
+ */
+final class TestPortAllocator {
+    /** Opens a socket bound to an address; throws {@link BindException} (or an in-use error) when taken. */
+    @FunctionalInterface
+    interface SocketOpener {
+        ReflectorSocket open(InetSocketAddress bind, int tos) throws IOException;
+    }
+
+    private final int low;
+    private final int high;
+    private final SocketOpener opener;
+    private final RandomGenerator random;
+
+    TestPortAllocator(int low, int high, SocketOpener opener, RandomGenerator random) {
+        this.low = low;
+        this.high = high;
+        this.opener = opener;
+        this.random = random;
+    }
+
+    /**
+     * @return the bound socket
+     * @throws IOException when no port could be bound (the last error), or a non-"in use" bind error
+     */
+    ReflectorSocket bind(InetAddress address, int requestedPort, int tos) throws IOException {
+        if (low == 0 && high == 0) {
+            if (requestedPort == 0) {
+                return opener.open(new InetSocketAddress(address, 0), tos);
+            }
+            IOException last = null;
+            for (int port = requestedPort; port <= 65535; port++) {
+                try {
+                    return opener.open(new InetSocketAddress(address, port), tos);
+                } catch (IOException e) {
+                    if (!inUse(e)) {
+                        throw e;
+                    }
+                    last = e;
+                }
+            }
+            throw last;
+        }
+        int size = high - low + 1;
+        int first = requestedPort >= low && requestedPort <= high ? requestedPort : low + random.nextInt(size);
+        IOException last = null;
+        for (int i = 0; i < size; i++) {
+            int port = low + (first - low + i) % size;
+            try {
+                return opener.open(new InetSocketAddress(address, port), tos);
+            } catch (IOException e) {
+                if (!inUse(e)) {
+                    throw e;
+                }
+                last = e;
+            }
+        }
+        throw new IOException("Full port range exhausted (" + low + "-" + high + "): " + last.getMessage(), last);
+    }
+
+    static boolean inUse(IOException e) {
+        if (e instanceof BindException || e instanceof io.github.twping.ffm.AddressInUseException) {
+            return true;
+        }
+        String m = e.getMessage();
+        return m != null && m.contains("Address already in use");
+    }
+}

@@ -1,0 +1,202 @@
+package io.github.twping.server;
+
+import io.github.twping.config.PassphraseStore;
+import io.github.twping.session.ReflectorFaultInjection;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The twampd program: command line and configuration files to a running {@link TwampServer}, until
+ * SIGTERM/SIGINT/SIGHUP (through the JVM shutdown hook installed by {@link #main}) or {@link #stop()}.
+ *
+ * <p>The JVM cannot fork, so "daemon mode" (no {@code -Z}) is the {@code ./twampd} launcher starting the JVM
+ * detached; this class writes {@code twamp-server.pid} in vardir in both modes, and the file named by the
+ * environment variable {@code TWAMPD_READY_FILE} once it listens. Logs go to stderr.
+ */
+public final class TwampdMain {
+    /** Environment variable naming the file written once the server listens (used by the launcher). */
+    public static final String READY_FILE_ENV = "TWAMPD_READY_FILE";
+    /** Environment variable with a fault-injection spec for the test stand ({@code drop=N,dup=N,...}). */
+    public static final String FAULTS_ENV = "TWAMPD_FAULT_INJECTION";
+
+    private final CountDownLatch stopped = new CountDownLatch(1);
+    private final CountDownLatch ready = new CountDownLatch(1);
+    private volatile TwampServer server;
+
+    /** Entry point: runs, and exits with the status of {@link #run}. */
+    public static void main(String[] args) {
+        TwampdMain daemon = new TwampdMain();
+        Thread hook = new Thread(daemon::stop, "twampd-shutdown");
+        Runtime.getRuntime().addShutdownHook(hook);
+        int status = daemon.execute(args, System.out, System.err);
+        if (status != 0) {
+            System.exit(status);
+        }
+    }
+
+    /** Runs twampd until it is stopped; returns the exit status (0 ok, 1 usage/configuration/start-up error). */
+    public static int run(String[] args, PrintStream out, PrintStream err) {
+        return new TwampdMain().execute(args, out, err);
+    }
+
+    /** Asks a running {@link #execute} to shut down (idempotent, any thread). */
+    public void stop() {
+        stopped.countDown();
+        TwampServer s = server;
+        if (s != null) {
+            s.close();
+        }
+    }
+
+    /** Waits until the server listens; true if it does within {@code timeoutNs}. */
+    public boolean awaitReady(long timeoutNs) throws InterruptedException {
+        return ready.await(timeoutNs, TimeUnit.NANOSECONDS);
+    }
+
+    /** The running server's control port (after {@link #awaitReady}). */
+    public int port() {
+        return server.port();
+    }
+
+    /** Runs twampd on this instance until {@link #stop()}; returns the exit status. */
+    public int execute(String[] args, PrintStream out, PrintStream err) {
+        TwampdArgs parsed;
+        try {
+            parsed = TwampdArgs.parse(args);
+        } catch (ConfigException e) {
+            err.println(e.getMessage());
+            err.print(TwampdArgs.USAGE);
+            err.flush();
+            return 1;
+        }
+        if (parsed.help()) {
+            out.print(TwampdArgs.USAGE);
+            out.flush();
+            return 0;
+        }
+        String debugOffset = System.getenv(io.github.twping.time.DebugTimeOffset.ENVIRONMENT_VARIABLE);
+        if (io.github.twping.time.DebugTimeOffset.parse(debugOffset) == null) {
+            err.println(io.github.twping.time.DebugTimeOffset.invalidMessage(debugOffset));
+            for (String line : io.github.twping.time.DebugTimeOffset.INIT_FAILURE_LINES) {
+                err.println(line);
+            }
+            return 1;
+        }
+        ServerConfig config;
+        LimitsConfig limits;
+        ServerPassphrases passphrases;
+        ReflectorFaultInjection faults;
+        try {
+            ServerConfig.Builder b = ServerConfig.builder();
+            if (parsed.confDir() != null) {
+                b.confDir(parsed.confDir());
+            }
+            Path confDir = parsed.confDir() == null ? Path.of("") : parsed.confDir();
+            ServerConfig.load(confDir.resolve(ServerConfig.CONF_FILE), b);
+            parsed.applyTo(b);
+            config = b.build();
+            limits = LimitsConfig.load(config.confFile(ServerConfig.LIMITS_FILE));
+            faults = ReflectorFaultInjection.parse(System.getenv(FAULTS_ENV));
+        } catch (ConfigException e) {
+            err.println(e.getMessage());
+            return 1;
+        } catch (IllegalArgumentException e) {
+            err.println("twampd: " + e.getMessage());
+            return 1;
+        }
+        ServerLog log = new ServerLog(err, config.verbose());
+        passphrases = loadPassphrases(config, log);
+        if (isRoot() && !config.rootFolly()) {
+            err.println("twampd: Running twampd as root is folly! Use -f or \"rootfolly\" to allow it"
+                    + " (the Java twampd cannot drop privileges; start it as the intended user).");
+            return 1;
+        }
+        if (config.user() != null || config.group() != null) {
+            log.warning("user/group (-U/-G) ignored: the JVM cannot change its uid/gid; start twampd as that user");
+        }
+        if (faults.active()) {
+            log.warning("FAULT INJECTION ACTIVE (" + FAULTS_ENV + "): " + faults);
+        }
+        TwampServer s = TwampServer.create(config, limits, passphrases, log, faults);
+        try {
+            s.start();
+        } catch (IOException e) {
+            err.println("twampd: " + e.getMessage());
+            return 1;
+        }
+        server = s;
+        try {
+            writeFile(config.varFile(ServerConfig.PID_FILE), ProcessHandle.current().pid() + "\n");
+        } catch (IOException e) {
+            err.println("twampd: unable to write pid file " + config.varFile(ServerConfig.PID_FILE) + ": "
+                    + ConfigLines.describe(e));
+            s.close();
+            return 1;
+        }
+        log.debug("configuration: " + config);
+        String readyFile = System.getenv(READY_FILE_ENV);
+        if (readyFile != null && !readyFile.isEmpty()) {
+            try {
+                writeFile(Path.of(readyFile), ProcessHandle.current().pid() + " " + s.port() + "\n");
+            } catch (IOException e) {
+                log.warning("unable to write " + readyFile + ": " + ConfigLines.describe(e));
+            }
+        }
+        ready.countDown();
+        try {
+            stopped.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        log.info("twampd: exiting...");
+        s.close();
+        try {
+            Files.deleteIfExists(config.varFile(ServerConfig.PID_FILE));
+        } catch (IOException ignored) {
+            // best effort
+        }
+        log.info("twampd: exited.");
+        return 0;
+    }
+
+    private static ServerPassphrases loadPassphrases(ServerConfig config, ServerLog log) {
+        Path pfs = config.confFile(ServerConfig.PFS_FILE);
+        if (!Files.exists(pfs)) {
+            if ((config.authModes() & ~ServerConfig.MODE_OPEN) != 0) {
+                log.debug("no " + pfs + ": authenticated modes will reject every identity");
+            }
+            return ServerPassphrases.none();
+        }
+        PassphraseStore.Opened opened = PassphraseStore.open(pfs);
+        if (!opened.ok()) {
+            log.warning(opened.error());
+            return ServerPassphrases.none();
+        }
+        java.util.List<PassphraseStore.Found> all = new java.util.ArrayList<>();
+        opened.store().parseAll(all).ifPresent(e -> log.warning(pfs + ": " + e.describe()));
+        return ServerPassphrases.of(opened.store());
+    }
+
+    private static void writeFile(Path file, String content) throws IOException {
+        Files.writeString(file, content, StandardCharsets.US_ASCII);
+    }
+
+    private static boolean isRoot() {
+        try {
+            for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
+                if (line.startsWith("Uid:")) {
+                    String[] f = line.substring(4).strip().split("\\s+");
+                    return f.length > 1 && f[1].equals("0");
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            return "root".equals(System.getProperty("user.name"));
+        }
+        return false;
+    }
+}

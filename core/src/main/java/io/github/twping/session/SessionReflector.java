@@ -1,0 +1,338 @@
+package io.github.twping.session;
+
+import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.net.InetSocketAddress;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.Consumer;
+
+/**
+ * The Session-Reflector of one TWAMP-Test session (spec 9.4): on its own platform thread it receives sender
+ * packets, keeps only those from the session's sender address and port whose HMAC verifies, and answers
+ * each with a reply stamped with the receive time and, as late as possible, the send time.
+ *
+ * <p>Lifecycle: the socket is bound before Accept-Session (datagrams queue in the kernel); {@link #start()} on
+ * Start-Sessions; {@link #stop()} on Stop-Sessions or when the control connection ends; the session also ends
+ * after {@code refwaitNs} without any datagram (REFWAIT). {@link #close()} releases the socket and keys.
+ * Buffers, cipher state and counters are allocated here, at set-up; the per-packet path allocates nothing
+ * (apart from what the NIO fallback socket does inside the JDK).
+ */
+public final class SessionReflector implements AutoCloseable {
+    /** The warning logged for every sender packet whose HMAC does not verify (same text as C twampd). */
+    public static final String INVALID_HMAC_MESSAGE = "run_reflector: Invalid HMAC on received packet: ignoring";
+    /** The message for the REFWAIT timeout (same text as C twampd). */
+    public static final String REFWAIT_MESSAGE = "run_reflector: Exiting due to REFWAIT timeout";
+
+    private static final int SEND_RETRIES = 1000;
+    private static final long SEND_RETRY_PARK_NS = 10_000;
+
+    /** Why the reflector stopped. */
+    public enum EndReason {
+        /** Not started or still running. */
+        NONE,
+        /** {@link #stop()} was called (Stop-Sessions, control connection closed, shutdown). */
+        STOPPED,
+        /** No datagram within REFWAIT ({@code testtimeout}). */
+        REFWAIT_TIMEOUT,
+        /** A socket error ended the session. */
+        SOCKET_ERROR
+    }
+
+    private final ReflectorSessionSpec spec;
+    private final ReflectorSocket socket;
+    private final ReflectorFormat format;
+    private final ReflectorClock clock;
+    private final ReflectorFaultInjection faults;
+    private final Consumer<String> warnings;
+    private final Arena arena;
+    private final MemorySegment request;
+    private final MemorySegment wire;
+    private final int expectedLength;
+    private final int replyLength;
+    private final int replyPaddingLength;
+    private final InetSocketAddress sender;
+
+    private volatile boolean stopRequested;
+    private volatile EndReason endReason = EndReason.NONE;
+    private volatile Thread thread;
+    private volatile IOException failure;
+    private Consumer<SessionReflector> onEnd;
+    private boolean closed;
+
+    // counters: written by the reflector thread only; read after awaitEnd()
+    private long reflectorSeq;
+    private long acceptedPackets;
+    private long repliesSent;
+    private long ignoredForeign;
+    private long badHmac;
+    private long shortPackets;
+    private long droppedByFault;
+    private long duplicatedByFault;
+    private long corruptedByFault;
+
+    /**
+     * @param spec     the session
+     * @param socket   the bound reflector socket (owned by this reflector from now on)
+     * @param clock    the wall clock for the reflector's timestamps and error estimate (confined to the reflector
+     *                 thread; null = a new {@link ReflectorEpochClock})
+     * @param faults   fault injection, or null for none
+     * @param warnings receives the per-packet warning lines (bad HMAC) when verbose logging is on; may be null
+     */
+    public SessionReflector(ReflectorSessionSpec spec, ReflectorSocket socket, ReflectorClock clock,
+            ReflectorFaultInjection faults, Consumer<String> warnings) {
+        this.spec = spec;
+        this.socket = socket;
+        this.clock = clock == null ? ReflectorClock.system() : clock;
+        this.faults = faults == null ? ReflectorFaultInjection.NONE : faults;
+        this.warnings = warnings;
+        this.sender = spec.sender();
+        this.format = ReflectorFormat.forMode(spec.mode(), spec.keys());
+        this.expectedLength = format.senderHeaderLength() + spec.paddingLength();
+        this.replyLength = Math.max(expectedLength, format.replyHeaderLength());
+        this.replyPaddingLength = replyLength - format.replyHeaderLength();
+        this.arena = Arena.ofShared();
+        int requestCapacity = format.senderHeaderLength() + Math.max(spec.paddingLength(), replyPaddingLength);
+        this.request = arena.allocate(requestCapacity, 16);
+        this.wire = arena.allocate(replyLength, 16);
+        format.bind(wire);
+    }
+
+    /** Registers a callback run on the reflector thread when the session ends (before the socket is closed). */
+    public SessionReflector onEnd(Consumer<SessionReflector> callback) {
+        this.onEnd = callback;
+        return this;
+    }
+
+    /** Starts reflecting on a new platform thread; a second call does nothing. */
+    public synchronized void start() {
+        if (thread != null || closed) {
+            return;
+        }
+        Thread t = Thread.ofPlatform().daemon(true).name("reflector-" + socket.localAddress().getPort())
+                .unstarted(this::run);
+        thread = t;
+        t.start();
+    }
+
+    /** Asks the reflector to stop now (Stop-Sessions semantics of C twampd: no grace period). */
+    public void stop() {
+        stopRequested = true;
+        socket.wakeup();
+    }
+
+    /** Waits up to {@code timeoutNs} for the reflector thread to end; true if it ended (or never started). */
+    public boolean awaitEnd(long timeoutNs) throws InterruptedException {
+        Thread t = thread;
+        if (t == null) {
+            return true;
+        }
+        return t.join(java.time.Duration.ofNanos(Math.max(1, timeoutNs)));
+    }
+
+    /** The reflector thread's id, or -1 before {@link #start()} (allocation checks in tests). */
+    long threadId() {
+        Thread t = thread;
+        return t == null ? -1 : t.threadId();
+    }
+
+    /** Whether {@link #start()} was called and the thread has not finished. */
+    public boolean isRunning() {
+        Thread t = thread;
+        return t != null && t.isAlive();
+    }
+
+    /** Stops the reflector if running, waits for it (bounded), then closes the socket and frees the buffers. */
+    @Override
+    public void close() {
+        synchronized (this) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+        }
+        stop();
+        try {
+            awaitEnd(TimeUnit.SECONDS.toNanos(5));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        socket.close();
+        if (!isRunning()) {
+            arena.close();
+        }
+    }
+
+    private void run() {
+        EndReason reason = EndReason.STOPPED;
+        try {
+            reason = loop();
+        } catch (IOException e) {
+            failure = e;
+            reason = EndReason.SOCKET_ERROR;
+        } finally {
+            endReason = reason;
+            Consumer<SessionReflector> callback = onEnd;
+            if (callback != null) {
+                callback.accept(this);
+            }
+        }
+    }
+
+    private EndReason loop() throws IOException {
+        final long timeoutNs = spec.refwaitNs() == 0 ? -1 : spec.refwaitNs();
+        final int senderHeader = format.senderHeaderLength();
+        final int replyHeader = format.replyHeaderLength();
+        while (!stopRequested) {
+            int n = socket.receive(request, expectedLength, timeoutNs);
+            if (n == ReflectorSocket.CLOSED) {
+                return EndReason.STOPPED;
+            }
+            if (n == ReflectorSocket.TIMEOUT) {
+                return stopRequested ? EndReason.STOPPED : EndReason.REFWAIT_TIMEOUT;
+            }
+            long receiveNtp = ReflectorClock.toNtp(clock.adjustEpochNs(socket.lastRxEpochNs()));
+            if (!socket.lastSourceIs(sender)) {
+                ignoredForeign++;
+                continue;
+            }
+            if (n < expectedLength) {
+                shortPackets++; // C quirk: still processed, missing bytes keep old contents
+            }
+            if (!format.openRequest(request, expectedLength)) {
+                badHmac++;
+                if (warnings != null) {
+                    warnings.accept(INVALID_HMAC_MESSAGE);
+                }
+                continue;
+            }
+            acceptedPackets++;
+            int ttl = socket.lastTtl();
+            format.buildReply(request, reflectorSeq, receiveNtp, ttl < 0 ? 255 : ttl);
+            reflectorSeq++;
+            if (replyPaddingLength > 0) {
+                MemorySegment.copy(request, senderHeader, wire, replyHeader, replyPaddingLength);
+            }
+            if (!sendReply()) {
+                return EndReason.STOPPED;
+            }
+        }
+        return EndReason.STOPPED;
+    }
+
+    /** Stamps, seals and sends the built reply, applying fault injection; false if stopped meanwhile. */
+    private boolean sendReply() throws IOException {
+        long index = acceptedPackets;
+        boolean drop = faults.dropEveryN() > 0 && index % faults.dropEveryN() == 0;
+        boolean corrupt = faults.corruptHmacEveryN() > 0 && index % faults.corruptHmacEveryN() == 0
+                && format.replyHmacOffset() >= 0;
+        int copies = faults.duplicateEveryN() > 0 && index % faults.duplicateEveryN() == 0 ? 2 : 1;
+        for (int attempt = 0; attempt < SEND_RETRIES; attempt++) {
+            format.stampAndSeal(ReflectorClock.toNtp(clock.nowEpochNs()), clock.errorEstimate());
+            if (corrupt) {
+                long off = format.replyHmacOffset();
+                wire.set(ValueLayout.JAVA_BYTE, off, (byte) (wire.get(ValueLayout.JAVA_BYTE, off) ^ 0x01));
+            }
+            if (faults.delayNs() > 0 && !holdFor(faults.delayNs())) {
+                return false;
+            }
+            if (drop) {
+                droppedByFault++;
+                return true;
+            }
+            int sent = socket.send(wire, replyLength, sender);
+            if (sent > 0) {
+                repliesSent++;
+                if (corrupt) {
+                    corruptedByFault++;
+                }
+                if (copies == 2 && socket.send(wire, replyLength, sender) > 0) {
+                    repliesSent++;
+                    duplicatedByFault++;
+                }
+                return true;
+            }
+            LockSupport.parkNanos(SEND_RETRY_PARK_NS); // ENOBUFS/EAGAIN: retry with a new timestamp
+            if (stopRequested) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private boolean holdFor(long delayNs) {
+        long deadlineNs = System.nanoTime() + delayNs;
+        for (long leftNs = delayNs; leftNs > 0 && !stopRequested; leftNs = deadlineNs - System.nanoTime()) {
+            LockSupport.parkNanos(leftNs);
+        }
+        return !stopRequested;
+    }
+
+    /** The session this reflector serves. */
+    public ReflectorSessionSpec spec() {
+        return spec;
+    }
+
+    /** Local address of the reflector socket (the port sent in Accept-Session). */
+    public InetSocketAddress localAddress() {
+        return socket.localAddress();
+    }
+
+    /** The expected request length Lq. */
+    public int expectedRequestLength() {
+        return expectedLength;
+    }
+
+    /** The reply length Lr = max(Lq, 41 or 112). */
+    public int replyLength() {
+        return replyLength;
+    }
+
+    public EndReason endReason() {
+        return endReason;
+    }
+
+    /** The socket error that ended the session, or null. */
+    public IOException failure() {
+        return failure;
+    }
+
+    /** Sender packets accepted and answered (one per reply sequence number, faults included). */
+    public long reflected() {
+        return acceptedPackets;
+    }
+
+    /** Reply datagrams actually sent (duplicates included, dropped ones excluded). */
+    public long repliesSent() {
+        return repliesSent;
+    }
+
+    /** Datagrams ignored because they did not come from the session's sender address and port. */
+    public long ignoredForeign() {
+        return ignoredForeign;
+    }
+
+    /** Datagrams ignored because their HMAC did not verify. */
+    public long badHmac() {
+        return badHmac;
+    }
+
+    /** Datagrams shorter than Lq (still answered, as C does). */
+    public long shortPackets() {
+        return shortPackets;
+    }
+
+    public long droppedByFault() {
+        return droppedByFault;
+    }
+
+    public long duplicatedByFault() {
+        return duplicatedByFault;
+    }
+
+    public long corruptedByFault() {
+        return corruptedByFault;
+    }
+}

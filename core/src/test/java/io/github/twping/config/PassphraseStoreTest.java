@@ -1,0 +1,128 @@
+package io.github.twping.config;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+class PassphraseStoreTest {
+    private static final byte[] SECRET = "s3cret-lab-key".getBytes(StandardCharsets.US_ASCII);
+
+    private static PassphraseStore store(String content) {
+        return PassphraseStore.of("test.pfs", content.getBytes(StandardCharsets.UTF_8));
+    }
+
+    private static Path vectors() {
+        String dir = System.getProperty("twping.shared.dir");
+        if (dir == null) {
+            fail("system property twping.shared.dir is not set");
+        }
+        return Path.of(dir, "vectors", "owamp-5.2.3");
+    }
+
+    @Test
+    void shouldReadTheRecordedClientFile() {
+        PassphraseStore.Opened opened = PassphraseStore.open(vectors().resolve("server-config/alice.pfs"));
+        assertTrue(opened.ok(), opened.error());
+        PassphraseStore.Found f = assertInstanceOf(PassphraseStore.Found.class, opened.store().lookupPrefix("alice"));
+        assertArrayEquals(SECRET, f.passphrase());
+        assertEquals("alice", f.identity());
+        assertInstanceOf(PassphraseStore.NotFound.class, opened.store().lookupPrefix("carol"));
+    }
+
+    @Test
+    void shouldMatchPrefixesOnTheClient() {
+        PassphraseStore s = store("alice 7333637265742d6c61622d6b6579\nbob 00\n");
+        assertArrayEquals(SECRET, ((PassphraseStore.Found) s.lookupPrefix("ali")).passphrase());
+        assertArrayEquals(SECRET, ((PassphraseStore.Found) s.lookupPrefix("alicexyz")).passphrase());
+        assertArrayEquals(new byte[] {0}, ((PassphraseStore.Found) s.lookupPrefix("bob")).passphrase());
+        assertInstanceOf(PassphraseStore.NotFound.class, s.lookupPrefix(""));
+    }
+
+    @Test
+    void shouldMatchExactlyOnTheServer() {
+        PassphraseStore s = store("alice 7333637265742d6c61622d6b6579\n");
+        assertInstanceOf(PassphraseStore.NotFound.class, s.lookupExact("ali"));
+        assertInstanceOf(PassphraseStore.NotFound.class, s.lookupExact("alicexyz"));
+        assertArrayEquals(SECRET, ((PassphraseStore.Found) s.lookupExact("alice")).passphrase());
+    }
+
+    @Test
+    void shouldAcceptCommentsBlankLinesTabsUpperCaseHexAndTrailingSpace() {
+        PassphraseStore s = store("# comment\n\n   \n   # indented comment\nalice\t7333637265742D6C61622D6B6579   \r\n");
+        assertArrayEquals(SECRET, ((PassphraseStore.Found) s.lookupPrefix("alice")).passphrase());
+        assertArrayEquals(SECRET, ((PassphraseStore.Found) s.lookupExact("alice")).passphrase());
+    }
+
+    @Test
+    void shouldReportLeadingSpaceWithZeroBasedLine() {
+        PassphraseStore.SyntaxError e = assertInstanceOf(PassphraseStore.SyntaxError.class,
+                store("  alice 7333637265742d6c61622d6b6579\n").lookupPrefix("alice"));
+        assertEquals("Leading spaces not allowed: line 0", e.message());
+        PassphraseStore.SyntaxError third = assertInstanceOf(PassphraseStore.SyntaxError.class,
+                store("# c\n\n\tbob 00\n").lookupPrefix("alice"));
+        assertEquals("Leading spaces not allowed: line 2", third.message());
+        assertEquals(2, third.lineIndex());
+    }
+
+    @Test
+    void shouldRejectBadHexOnTheMatchingLine() {
+        PassphraseStore.SyntaxError odd = assertInstanceOf(PassphraseStore.SyntaxError.class,
+                store("alice 733\n").lookupPrefix("alice"));
+        assertNull(odd.message());
+        assertTrue(odd.describe().contains("odd"));
+        PassphraseStore.SyntaxError notHex = assertInstanceOf(PassphraseStore.SyntaxError.class,
+                store("alice 7g\n").lookupPrefix("alice"));
+        assertEquals("Invalid key: not hex?", notHex.message());
+        assertInstanceOf(PassphraseStore.SyntaxError.class, store("alice 00 extra\n").lookupPrefix("alice"));
+        assertInstanceOf(PassphraseStore.SyntaxError.class, store("alice \n").lookupPrefix("alice"));
+        assertInstanceOf(PassphraseStore.SyntaxError.class, store("alice\n").lookupPrefix("alice"));
+    }
+
+    @Test
+    void shouldCheckOtherLinesOnlyUpToTheSeparatorOnTheClient() {
+        // bob's bad hex is not examined by the client lookup, but the server validates every line
+        PassphraseStore s = store("bob zz\nalice 00\n");
+        assertInstanceOf(PassphraseStore.Found.class, s.lookupPrefix("alice"));
+        assertInstanceOf(PassphraseStore.SyntaxError.class, s.lookupExact("alice"));
+        // a missing separator is an error on any line
+        assertInstanceOf(PassphraseStore.SyntaxError.class, store("bob\nalice 00\n").lookupPrefix("alice"));
+        // lines after the match are not read
+        assertInstanceOf(PassphraseStore.Found.class, store("alice 00\n  broken\n").lookupPrefix("alice"));
+    }
+
+    @Test
+    void shouldListAllEntries() {
+        List<PassphraseStore.Found> all = new ArrayList<>();
+        assertFalse(store("a 01\nb 0203\n").parseAll(all).isPresent());
+        assertEquals(2, all.size());
+        assertEquals("b", all.get(1).identity());
+        assertArrayEquals(new byte[] {2, 3}, all.get(1).passphrase());
+    }
+
+    @Test
+    void shouldReportAMissingFileWithStrerror(@TempDir Path dir) {
+        PassphraseStore.Opened o = PassphraseStore.open(dir.resolve("none.pfs"), "none.pfs");
+        assertFalse(o.ok());
+        assertEquals("Unable to open none.pfs: No such file or directory", o.error());
+    }
+
+    @Test
+    void shouldTreatADirectoryAsEmpty(@TempDir Path dir) throws Exception {
+        Path f = dir.resolve("x.pfs");
+        Files.createDirectory(f);
+        assertInstanceOf(PassphraseStore.NotFound.class, PassphraseStore.open(f).store().lookupPrefix("alice"));
+    }
+}

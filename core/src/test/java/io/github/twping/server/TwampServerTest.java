@@ -1,0 +1,303 @@
+package io.github.twping.server;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.github.twping.control.ControlClient;
+import io.github.twping.control.ControlClientOptions;
+import io.github.twping.control.ControlException;
+import io.github.twping.control.SessionAcceptance;
+import io.github.twping.control.SessionRequest;
+import io.github.twping.crypto.TestSessionKeys;
+import io.github.twping.protocol.AcceptCode;
+import io.github.twping.protocol.Mode;
+import io.github.twping.session.HandBuiltSender;
+import io.github.twping.time.NtpTime;
+import io.github.twping.time.WallClock;
+import java.io.ByteArrayOutputStream;
+import java.io.InputStream;
+import java.io.PrintStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+class TwampServerTest {
+    private static final byte[] SECRET = "s3cr3t-lab-key".getBytes(StandardCharsets.US_ASCII);
+    private static final InetAddress LOOPBACK = InetAddress.getLoopbackAddress();
+    private final List<AutoCloseable> toClose = new ArrayList<>();
+    private final ByteArrayOutputStream logBytes = new ByteArrayOutputStream();
+    private final PrintStream log = new PrintStream(logBytes, true, StandardCharsets.UTF_8);
+
+    @AfterEach
+    void tearDown() throws Exception {
+        for (int i = toClose.size() - 1; i >= 0; i--) {
+            toClose.get(i).close();
+        }
+    }
+
+    private EmbeddedServer server(EmbeddedServer.Options options) throws Exception {
+        EmbeddedServer s = EmbeddedServer.start(options.passphrase("alice", SECRET).log(log, true));
+        toClose.add(s);
+        return s;
+    }
+
+    private ControlClient client(EmbeddedServer s, int modes, String user, byte[] pass) throws Exception {
+        ControlClientOptions o = ControlClientOptions.of(LOOPBACK.getHostAddress(), s.port())
+                .requestedModes(modes).readTimeoutMs(5000).connectTimeoutMs(5000);
+        if (user != null) {
+            o.identity(user.getBytes(StandardCharsets.US_ASCII), pass);
+        }
+        ControlClient c = ControlClient.connect(o);
+        toClose.add(c);
+        return c;
+    }
+
+    private static SessionRequest request(InetSocketAddress sender, int padding) {
+        long now = NtpTime.fromEpochNanos(WallClock.system().nowEpochNs());
+        return SessionRequest.forTwping(4, sender.getAddress(), sender.getPort(), LOOPBACK, 0, padding,
+                now, NtpTime.ONE_SECOND * 2, 0);
+    }
+
+    private HandBuiltSender sender(int mode) throws Exception {
+        HandBuiltSender s = new HandBuiltSender(mode, null, null);
+        toClose.add(s);
+        return s;
+    }
+
+    private static void reflectSome(HandBuiltSender s, SessionAcceptance a, int count) throws Exception {
+        InetSocketAddress reflector = new InetSocketAddress(LOOPBACK, a.port());
+        for (int i = 0; i < count; i++) {
+            s.send(s.build(i, 0xE000_0000_0000_0000L + i, 1, 0), reflector);
+            HandBuiltSender.Reply r = s.receive();
+            assertTrue(r.hmacOk(), "reply HMAC");
+            assertEquals(i, r.senderSeq());
+            assertEquals(i, r.reflectorSeq());
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"O", "A", "E", "M"})
+    void shouldRunSessionsInEveryMode(String letter) throws Exception {
+        int mode = Mode.parseLetters(letter);
+        EmbeddedServer s = server(EmbeddedServer.options());
+        ControlClient c = client(s, mode, mode == 1 ? null : "alice", SECRET);
+        assertEquals(mode, c.mode().bits());
+        HandBuiltSender sender = new HandBuiltSender(mode, null, null); // only for its address
+        SessionAcceptance a = c.requestSession(request(sender.address(), 0));
+        assertEquals(0, a.acceptCode());
+        if (mode == 2 || mode == 4) {
+            TestSessionKeys keys = c.deriveFromSessionKeys((aes, hmac) -> TestSessionKeys.derive(a.sid(), aes, hmac));
+            sender.close();
+            sender = new HandBuiltSender(mode, keys.aesKey(), keys.hmacKey(), sender.address().getPort());
+        }
+        toClose.add(sender);
+        c.startSessions();
+        reflectSome(sender, a, 5);
+        c.stopSessions(0);
+    }
+
+    @Test
+    void shouldStopReflectingWhenControlConnectionCloses() throws Exception {
+        EmbeddedServer s = server(EmbeddedServer.options());
+        ControlClient c = client(s, Mode.OPEN.bits(), null, null);
+        HandBuiltSender sender = sender(1);
+        SessionAcceptance a = c.requestSession(request(sender.address(), 0));
+        c.startSessions();
+        reflectSome(sender, a, 2);
+        c.close();
+        waitUntil(() -> s.activeConnections() == 0, "connection released");
+        sender.send(sender.build(9, 1, 1, 0), new InetSocketAddress(LOOPBACK, a.port()));
+        assertNull(sender.poll(300), "reflector stopped with its control connection");
+    }
+
+    @Test
+    void shouldIsolateConnections() throws Exception {
+        EmbeddedServer s = server(EmbeddedServer.options());
+        ControlClient good = client(s, Mode.OPEN.bits(), null, null);
+        ControlClient bad = client(s, Mode.OPEN.bits(), null, null);
+        HandBuiltSender goodSender = sender(1);
+        HandBuiltSender badSender = sender(1);
+        SessionAcceptance ga = good.requestSession(request(goodSender.address(), 0));
+        SessionAcceptance ba = bad.requestSession(request(badSender.address(), 0));
+        good.startSessions();
+        bad.startSessions();
+        bad.close();
+        waitUntil(() -> s.activeConnections() == 1, "bad connection released");
+        reflectSome(goodSender, ga, 3);
+        assertTrue(ga.port() != ba.port());
+    }
+
+    @Test
+    void shouldRefuseOpenModeWhenLimitsDisallowIt() throws Exception {
+        LimitsConfig limits = LimitsConfig.parse("t.limits",
+                "limit root with allow_open_mode=off\nassign default root\n");
+        EmbeddedServer s = server(EmbeddedServer.options().limits(limits));
+        assertThrows(ControlException.class, () -> client(s, Mode.OPEN.bits(), null, null));
+        ControlClient c = client(s, Mode.MIXED.bits(), "alice", SECRET);
+        assertEquals(Mode.MIXED, c.mode());
+    }
+
+    @Test
+    void shouldRejectUnknownUser() throws Exception {
+        EmbeddedServer s = server(EmbeddedServer.options());
+        ControlException e = assertThrows(ControlException.class,
+                () -> client(s, Mode.ENCRYPTED.bits(), "bob", SECRET));
+        assertEquals(AcceptCode.REJECT.code(), e.acceptCode(), e.getMessage());
+    }
+
+    @Test
+    void shouldRejectWrongPassphrase() throws Exception {
+        EmbeddedServer s = server(EmbeddedServer.options());
+        ControlException e = assertThrows(ControlException.class,
+                () -> client(s, Mode.AUTHENTICATED.bits(), "alice", "wrong-passphrase".getBytes()));
+        assertEquals(AcceptCode.REJECT.code(), e.acceptCode(), e.getMessage());
+    }
+
+    @Test
+    void shouldEnforceTestSessionsLimit() throws Exception {
+        LimitsConfig limits = LimitsConfig.parse("t.limits", "limit root with test_sessions=1\nassign default root\n");
+        EmbeddedServer s = server(EmbeddedServer.options().limits(limits));
+        ControlClient c = client(s, Mode.OPEN.bits(), null, null);
+        HandBuiltSender sender = sender(1);
+        assertEquals(0, c.requestSession(request(sender.address(), 0)).acceptCode());
+        ControlException e = assertThrows(ControlException.class, () -> c.requestSession(request(sender.address(), 0)));
+        assertEquals(AcceptCode.REJECT.code(), e.acceptCode());
+    }
+
+    @Test
+    void shouldUseRequestedPortInsideTestportsElseOneFromTheRange() throws Exception {
+        EmbeddedServer s = server(EmbeddedServer.options().testPorts(28760, 28799));
+        ControlClient c = client(s, Mode.OPEN.bits(), null, null);
+        HandBuiltSender sender = sender(1);
+        long now = NtpTime.fromEpochNanos(WallClock.system().nowEpochNs());
+        SessionAcceptance inside = c.requestSession(SessionRequest.forTwping(4, LOOPBACK, sender.address().getPort(),
+                LOOPBACK, 28777, 0, now, NtpTime.ONE_SECOND, 0));
+        assertEquals(28777, inside.port());
+        SessionAcceptance outside = c.requestSession(SessionRequest.forTwping(4, LOOPBACK,
+                sender.address().getPort(), LOOPBACK, 5000, 0, now, NtpTime.ONE_SECOND, 0));
+        assertTrue(outside.port() >= 28760 && outside.port() <= 28799, "port " + outside.port());
+    }
+
+    @Test
+    void shouldCloseIdleConnectionAfterControlTimeout() throws Exception {
+        EmbeddedServer s = server(EmbeddedServer.options().controlTimeoutMs(300));
+        try (Socket raw = new Socket(LOOPBACK, s.port())) {
+            raw.setSoTimeout(5000);
+            InputStream in = raw.getInputStream();
+            assertEquals(64, in.readNBytes(64).length, "greeting");
+            assertEquals(-1, in.read(), "closed by the server after controltimeout");
+        }
+        waitUntil(() -> s.activeConnections() == 0, "connection released");
+    }
+
+    @Test
+    void shouldSurviveGarbageAndServeTheNextClient() throws Exception {
+        EmbeddedServer s = server(EmbeddedServer.options().controlTimeoutMs(2000));
+        try (Socket raw = new Socket(LOOPBACK, s.port())) {
+            raw.setSoTimeout(5000);
+            InputStream in = raw.getInputStream();
+            in.readNBytes(64);
+            byte[] junk = new byte[400];
+            new Random(1).nextBytes(junk);
+            raw.getOutputStream().write(junk);
+            raw.getOutputStream().flush();
+            try {
+                while (in.read() >= 0) {
+                    // drain whatever the server answers until it closes
+                }
+            } catch (java.net.SocketException reset) {
+                // a reset is a close too
+            }
+        }
+        ControlClient c = client(s, Mode.OPEN.bits(), null, null);
+        HandBuiltSender sender = sender(1);
+        SessionAcceptance a = c.requestSession(request(sender.address(), 0));
+        c.startSessions();
+        reflectSome(sender, a, 2);
+    }
+
+    @Test
+    void shouldBoundConcurrentConnectionsAndStillServeAWellBehavedClient() throws Exception {
+        EmbeddedServer s = server(EmbeddedServer.options().maxControlSessions(20).controlTimeoutMs(1500));
+        List<Socket> flood = new ArrayList<>();
+        try {
+            for (int i = 0; i < 200; i++) {
+                Socket raw = new Socket();
+                raw.connect(new InetSocketAddress(LOOPBACK, s.port()), 5000);
+                flood.add(raw);
+            }
+            waitUntil(() -> s.activeConnections() + s.refusedConnections() >= 200, "all 200 handled");
+            assertTrue(s.activeConnections() <= 20, "active " + s.activeConnections());
+            assertTrue(s.refusedConnections() >= 180, "refused " + s.refusedConnections());
+        } finally {
+            for (Socket raw : flood) {
+                raw.close();
+            }
+        }
+        waitUntil(() -> s.activeConnections() == 0, "flood released");
+        ControlClient c = client(s, Mode.OPEN.bits(), null, null);
+        HandBuiltSender sender = sender(1);
+        SessionAcceptance a = c.requestSession(request(sender.address(), 0));
+        c.startSessions();
+        reflectSome(sender, a, 3);
+    }
+
+    @Test
+    void shouldServeWhileManyIdleConnectionsAreOpen() throws Exception {
+        EmbeddedServer s = server(EmbeddedServer.options());
+        List<Socket> idle = new ArrayList<>();
+        try {
+            for (int i = 0; i < 200; i++) {
+                Socket raw = new Socket();
+                raw.connect(new InetSocketAddress(LOOPBACK, s.port()), 5000);
+                idle.add(raw);
+            }
+            ControlClient c = client(s, Mode.OPEN.bits(), null, null);
+            HandBuiltSender sender = sender(1);
+            SessionAcceptance a = c.requestSession(request(sender.address(), 0));
+            c.startSessions();
+            reflectSome(sender, a, 3);
+        } finally {
+            for (Socket raw : idle) {
+                raw.close();
+            }
+        }
+    }
+
+    @Test
+    void shouldLogConnectionAndSessionLines() throws Exception {
+        EmbeddedServer s = server(EmbeddedServer.options());
+        ControlClient c = client(s, Mode.MIXED.bits(), "alice", SECRET);
+        HandBuiltSender sender = sender(8);
+        SessionAcceptance a = c.requestSession(request(sender.address(), 0));
+        c.startSessions();
+        reflectSome(sender, a, 4);
+        c.stopSessions(0);
+        waitUntil(() -> logBytes.toString(StandardCharsets.UTF_8).contains("reflected 4"), "session end line");
+        String text = logBytes.toString(StandardCharsets.UTF_8);
+        assertTrue(text.contains("mode M, user alice"), text);
+        assertTrue(!text.contains(new String(SECRET, StandardCharsets.US_ASCII)), "pass-phrase never logged");
+    }
+
+    private static void waitUntil(java.util.function.BooleanSupplier condition, String what) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("timed out waiting for: " + what);
+            }
+            Thread.onSpinWait();
+            Thread.sleep(5); // polling interval of a condition wait with a deadline
+        }
+    }
+}

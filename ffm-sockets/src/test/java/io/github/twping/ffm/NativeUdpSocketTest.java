@@ -1,0 +1,119 @@
+package io.github.twping.ffm;
+
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import java.lang.foreign.MemorySegment;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.StandardProtocolFamily;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The loopback behaviour suite against the FFM implementation, which must deliver all kernel metadata here. */
+class NativeUdpSocketTest extends UdpSocketBehaviour {
+    @BeforeAll
+    static void requireNative() {
+        assertNull(UdpSockets.nativeUnavailableReason(), "FFM sockets must work on this machine");
+        assertTrue(UdpSockets.nativeAvailable());
+    }
+
+    @Override
+    boolean forceNio() {
+        return false;
+    }
+
+    @Override
+    boolean expectsKernelMetadata() {
+        return true;
+    }
+
+    @Override
+    void assertReleased(UdpSocket socket) {
+        assertTrue(assertInstanceOf(NativeUdpSocket.class, socket).isReleased(), "descriptor and arena released");
+    }
+
+    @Test
+    void shouldNotAllocatePerPacketInSteadyState() throws Exception {
+        com.sun.management.ThreadMXBean threads =
+                (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
+        assertTrue(threads.isThreadAllocatedMemorySupported());
+        UdpSocket receiver = open(options("127.0.0.1").receiveTtl(true).receiveTos(true)
+                .timestamping(Timestamping.RX_TX_SOFTWARE));
+        UdpSocket sender = open(options("127.0.0.1").unicastTtl(255).tos(TOS_EF)
+                .timestamping(Timestamping.RX_TX_SOFTWARE));
+        MemorySegment data = payload(64, 0);
+        MemorySegment buffer = arena.allocate(2048);
+        ReceivedPacket meta = new ReceivedPacket();
+        InetSocketAddress destination = receiver.localAddress();
+        InetSocketAddress source = sender.localAddress();
+        long[] stamps = new long[1];
+        TxTimestampHandler handler = (id, epochNs, hardware) -> stamps[0]++;
+        long allocatedBytes = -1;
+        // JIT warm-up takes a while on a loaded machine: measure rounds until one allocates nothing (bounded).
+        for (int round = 0; round < 100 && allocatedBytes != 0; round++) {
+            long before = threads.getCurrentThreadAllocatedBytes();
+            for (int i = 0; i < 1000; i++) {
+                sender.send(data, 64, destination);
+                if (receiver.receive(buffer, meta, RECEIVE_TIMEOUT_NS) != 64 || !meta.sourceIs(source)) {
+                    throw new AssertionError("round trip failed: " + meta);
+                }
+                sender.pollTxTimestamps(handler);
+            }
+            allocatedBytes = threads.getCurrentThreadAllocatedBytes() - before;
+        }
+        assertEquals(0, allocatedBytes, "bytes allocated by 1000 send/receive/TX-poll round trips once warm");
+        assertTrue(stamps[0] > 0, "TX timestamps were drained");
+    }
+
+    @Test
+    void shouldReceiveTtlAndTosOfIpv4MappedTraffic() throws Exception {
+        UdpSocket receiver = open(UdpSocketOptions.builder().family(StandardProtocolFamily.INET6)
+                .receiveTtl(true).receiveTos(true).timestamping(Timestamping.RX_SOFTWARE));
+        UdpSocket sender = open(options("127.0.0.1").unicastTtl(255).tos(TOS_EF));
+        ReceivedPacket meta = new ReceivedPacket();
+
+        sender.send(payload(16, 0), 16, loopback("127.0.0.1", receiver.localAddress().getPort()));
+        receiveOne(receiver, arena.allocate(64), meta);
+
+        assertEquals(255, meta.ttl());
+        assertEquals(TOS_EF, meta.tos());
+        assertEquals(TimestampSource.KERNEL_SOFTWARE, meta.timestampSource());
+        assertTrue(meta.sourceIs(sender.localAddress()), "mapped source compares as IPv4: " + meta.sourceAddress());
+        assertEquals(4, meta.sourceAddressLength());
+    }
+
+    @Test
+    void shouldSendToIpv4DestinationFromDualStackSocket() throws Exception {
+        UdpSocket receiver = open(options("127.0.0.1"));
+        UdpSocket sender = open(UdpSocketOptions.builder().family(StandardProtocolFamily.INET6));
+        ReceivedPacket meta = new ReceivedPacket();
+
+        assertEquals(16, sender.send(payload(16, 0), 16, receiver.localAddress()));
+        receiveOne(receiver, arena.allocate(64), meta);
+
+        assertEquals(InetAddress.getByName("127.0.0.1"), meta.sourceAddress().getAddress());
+    }
+
+    @Test
+    void shouldApplyBufferSizes() throws Exception {
+        UdpSocket socket = open(options("127.0.0.1").receiveBufferBytes(1 << 17).sendBufferBytes(1 << 16));
+        NativeUdpSocket nativeSocket = (NativeUdpSocket) socket;
+        // Linux doubles the requested size for bookkeeping (socket(7)); the cap is net.core.rmem_max.
+        assertTrue(nativeSocket.getIntOption(SocketConstants.SOL_SOCKET, SocketConstants.SO_RCVBUF) >= 4096);
+        assertTrue(nativeSocket.getIntOption(SocketConstants.SOL_SOCKET, SocketConstants.SO_SNDBUF) >= 4096);
+        assertEquals(255, ((NativeUdpSocket) open(options("::1").unicastTtl(255)))
+                .getIntOption(SocketConstants.SOL_IPV6, SocketConstants.IPV6_UNICAST_HOPS));
+    }
+
+    @Test
+    void shouldReportUnknownDeviceAsTypedError() throws Exception {
+        SocketException e = org.junit.jupiter.api.Assertions.assertThrows(SocketException.class,
+                () -> open(options("127.0.0.1").bindToDevice("nosuchdev0")));
+        assertTrue(e.errno() == Errno.ENODEV || e.errno() == Errno.EPERM, "ENODEV (or EPERM without CAP_NET_RAW): " + e);
+        assertTrue(e.getMessage().startsWith("setsockopt(SO_BINDTODEVICE nosuchdev0): "), e.getMessage());
+    }
+}

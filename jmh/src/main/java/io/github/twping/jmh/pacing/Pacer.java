@@ -1,0 +1,17 @@
+package io.github.twping.jmh.pacing;
+
+/**
+ * Policy for waiting until an absolute send deadline on the monotonic clock.
+ *
+ * <p>Deadlines are absolute ({@code start + i * period}), so a late send does not push the next one back:
+ * lateness never accumulates, and a pacer that falls behind catches up by returning at once.
+ */
+public interface Pacer {
+    /**
+     * Waits until the clock reaches {@code deadlineNs}; returns at once if it already has.
+     *
+     * @param deadlineNs absolute deadline on the {@link System#nanoTime()} clock.
+     * @return how late the caller wakes up, in nanoseconds ({@code now - deadlineNs}, >= 0).
+     */
+    long awaitDeadline(long deadlineNs);
+}

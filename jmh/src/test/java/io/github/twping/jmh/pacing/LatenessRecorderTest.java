@@ -1,0 +1,95 @@
+package io.github.twping.jmh.pacing;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.lang.management.ManagementFactory;
+
+import org.HdrHistogram.Histogram;
+import org.junit.jupiter.api.Test;
+
+class LatenessRecorderTest {
+    private static final long START_NS = 5_000_000_000L;
+    private static final long PERIOD_NS = 100_000;
+
+    /** Pacer wrapper that checks the deadlines it is given. */
+    private static final class DeadlineCheckingPacer implements Pacer {
+        private final Pacer delegate;
+        long expectedDeadlineNs;
+        long calls;
+
+        DeadlineCheckingPacer(Pacer delegate, long firstDeadlineNs) {
+            this.delegate = delegate;
+            this.expectedDeadlineNs = firstDeadlineNs;
+        }
+
+        @Override
+        public long awaitDeadline(long deadlineNs) {
+            assertEquals(expectedDeadlineNs, deadlineNs, "deadline of send " + calls);
+            expectedDeadlineNs += PERIOD_NS;
+            calls++;
+            return delegate.awaitDeadline(deadlineNs);
+        }
+    }
+
+    @Test
+    void shouldPaceAgainstAbsoluteDeadlinesAndRecordEverySend() {
+        SimulatedClock clock = new SimulatedClock(START_NS, 0, 10, 0);
+        DeadlineCheckingPacer pacer = new DeadlineCheckingPacer(new BusySpinPacer(clock), START_NS + PERIOD_NS);
+        LatenessRecorder recorder = new LatenessRecorder(pacer, clock, PERIOD_NS);
+        recorder.paceAll(1_000);
+        assertEquals(1_000, pacer.calls);
+        assertEquals(1_000, recorder.latenessNs().getTotalCount());
+        assertEquals(0, recorder.latenessNs().getMaxValue());
+    }
+
+    @Test
+    void shouldCatchUpInsteadOfAccumulatingLateness() {
+        // Every park overshoots by 2.5 periods; with absolute deadlines the sends that follow a late one
+        // go out at once, so lateness stays bounded instead of growing by 2.5 periods per send.
+        SimulatedClock clock = new SimulatedClock(START_NS, 0, 10, 250_000);
+        DeadlineCheckingPacer pacer = new DeadlineCheckingPacer(new ParkingPacer(clock), START_NS + PERIOD_NS);
+        LatenessRecorder recorder = new LatenessRecorder(pacer, clock, PERIOD_NS);
+        recorder.paceAll(3_000);
+        Histogram latenessNs = recorder.latenessNs();
+        assertEquals(3_000, latenessNs.getTotalCount());
+        assertEquals(250_000, latenessNs.getMaxValue(), 250_000 * 0.001);
+        // Late by 2.5, 1.5 and 0.5 periods in turn: one park per three sends.
+        assertEquals(1_000, clock.parks);
+        assertEquals(150_000, latenessNs.getValueAtPercentile(50.0), 150_000 * 0.001);
+        assertEquals(START_NS + 3_000 * PERIOD_NS + 50_000, clock.nowNs);
+    }
+
+    @Test
+    void shouldRestartWithAnEmptyHistogramAndAFreshSchedule() {
+        SimulatedClock clock = new SimulatedClock(START_NS, 0, 10, 0);
+        LatenessRecorder recorder = new LatenessRecorder(new BusySpinPacer(clock), clock, PERIOD_NS);
+        recorder.paceAll(10);
+        clock.nowNs += 7 * PERIOD_NS;
+        recorder.start();
+        assertEquals(0, recorder.latenessNs().getTotalCount());
+        assertEquals(0, recorder.paceNext(), "the first deadline is one period after start(), not in the past");
+    }
+
+    @Test
+    void shouldClampHugeLatenessButStillCountIt() {
+        SimulatedClock clock = new SimulatedClock(START_NS, 0, 10, 0);
+        LatenessRecorder recorder = new LatenessRecorder(new BusySpinPacer(clock), clock, PERIOD_NS);
+        recorder.start();
+        clock.nowNs += 3 * LatenessRecorder.HIGHEST_TRACKABLE_NS;
+        assertTrue(recorder.paceNext() > LatenessRecorder.HIGHEST_TRACKABLE_NS);
+        assertEquals(1, recorder.latenessNs().getTotalCount());
+    }
+
+    @Test
+    void shouldNotAllocatePerSend() {
+        com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+        SimulatedClock clock = new SimulatedClock(START_NS, 5, 10, 30_000);
+        LatenessRecorder recorder = new LatenessRecorder(new ParkThenSpinPacer(clock, 20_000), clock, PERIOD_NS);
+        recorder.paceAll(20_000); // warm-up: class loading and compilation may allocate
+        long beforeBytes = threads.getCurrentThreadAllocatedBytes();
+        recorder.paceAll(100_000);
+        long allocatedBytes = threads.getCurrentThreadAllocatedBytes() - beforeBytes;
+        assertTrue(allocatedBytes < 10_000, "allocated " + allocatedBytes + " bytes for 100000 sends");
+    }
+}
