@@ -2,6 +2,7 @@ package io.github.twping.report;
 
 import io.github.twping.stats.SessionHeader;
 import io.github.twping.stats.SummaryResult;
+import io.github.twping.time.NtpTime;
 
 import java.time.Instant;
 import java.time.LocalDateTime;
@@ -9,8 +10,6 @@ import java.time.ZoneId;
 
 /** Writer of the human summary (spec 7.2), in English (byte-identical to C) or Russian. */
 public final class HumanSummaryWriter {
-    private static final long JAN_1970 = 2208988800L;
-
     private HumanSummaryWriter() {
     }
 
@@ -118,7 +117,7 @@ public final class HumanSummaryWriter {
 
     /** {@code %Y-%m-%dT%H:%M:%S} in {@code zone}, then {@code .%03.0f} of the float milliseconds. */
     static void appendLocalTime(StringBuilder sb, long ntp, ZoneId zone) {
-        long epochSeconds = (ntp >>> 32) - JAN_1970;
+        long epochSeconds = (ntp >>> 32) - NtpTime.JAN_1970;
         long nanos = ((ntp & 0xFFFF_FFFFL) * 1_000_000_000L) >>> 32;
         LocalDateTime t = LocalDateTime.ofInstant(Instant.ofEpochSecond(epochSeconds), zone);
         int year = t.getYear();

@@ -3,11 +3,11 @@ package io.github.twping.report;
 import io.github.twping.stats.DelayHistogram;
 import io.github.twping.stats.SessionHeader;
 import io.github.twping.stats.SummaryResult;
+import io.github.twping.time.NtpTime;
 
 /** Writer of the machine-readable summary {@code -M} (spec 7.3), buckets in the C hash-table order. */
 public final class MachineSummaryWriter {
     private static final double JAN_1970 = 2208988800.0;
-    private static final double TWO_POW_MINUS_32 = 0x1.0p-32;
 
     private MachineSummaryWriter() {
     }
@@ -81,9 +81,9 @@ public final class MachineSummaryWriter {
         return sb;
     }
 
+    /** {@code D(t) - 2208988800.0} (spec 7.3). */
     private static double unixSeconds(long ntp) {
-        double d = ntp >= 0 ? (double) ntp : ((double) ((ntp >>> 1) | (ntp & 1))) * 2.0;
-        return d * TWO_POW_MINUS_32 - JAN_1970;
+        return NtpTime.toDouble(ntp) - JAN_1970;
     }
 
     private static void optional(StringBuilder sb, String key, double v) {

@@ -2,6 +2,7 @@ package io.github.twping.report;
 
 import io.github.twping.stats.RecordListener;
 import io.github.twping.stats.TwoWayRecord;
+import io.github.twping.time.NtpTime;
 
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -12,7 +13,6 @@ import java.nio.charset.StandardCharsets;
  */
 public final class PerPacketWriter implements RecordListener {
     private static final double JAN_1970 = 2208988800.0;
-    private static final double TWO_POW_MINUS_32 = 0x1.0p-32;
     private static final int FLUSH_CHARS = 16 * 1024;
 
     private final StringBuilder sb = new StringBuilder(FLUSH_CHARS + 512);
@@ -66,9 +66,9 @@ public final class PerPacketWriter implements RecordListener {
         maybeFlush();
     }
 
+    /** {@code D(t) - 2208988800.0} (spec 7.5). */
     private static double unixSeconds(long ntp) {
-        double d = ntp >= 0 ? (double) ntp : ((double) ((ntp >>> 1) | (ntp & 1))) * 2.0;
-        return d * TWO_POW_MINUS_32 - JAN_1970;
+        return NtpTime.toDouble(ntp) - JAN_1970;
     }
 
     private void maybeFlush() {

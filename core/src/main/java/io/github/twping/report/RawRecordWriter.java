@@ -1,10 +1,10 @@
 package io.github.twping.report;
 
 import io.github.twping.stats.TwoWayRecord;
+import io.github.twping.time.ErrorEstimate;
 
 /** Writer of the raw record lines {@code -R} (spec 7.4). */
 public final class RawRecordWriter {
-    private static final double TWO_POW_MINUS_32 = 0x1.0p-32;
 
     private RawRecordWriter() {
     }
@@ -33,9 +33,6 @@ public final class RawRecordWriter {
 
     /** E(field) = (multiplier << scale) / 2^32 as a double (spec 4.3). */
     static double errorSeconds(int field) {
-        int scale = (field >>> 8) & 0x3F;
-        long v = (long) (field & 0xFF) << scale;
-        double d = v >= 0 ? (double) v : ((double) ((v >>> 1) | (v & 1))) * 2.0;
-        return d * TWO_POW_MINUS_32;
+        return ErrorEstimate.seconds(field);
     }
 }

@@ -26,12 +26,16 @@ public final class TwampdMain {
 
     private final CountDownLatch stopped = new CountDownLatch(1);
     private final CountDownLatch ready = new CountDownLatch(1);
+    private final CountDownLatch finished = new CountDownLatch(1);
     private volatile TwampServer server;
 
     /** Entry point: runs, and exits with the status of {@link #run}. */
     public static void main(String[] args) {
         TwampdMain daemon = new TwampdMain();
-        Thread hook = new Thread(daemon::stop, "twampd-shutdown");
+        Thread hook = new Thread(() -> {
+            daemon.stop();
+            daemon.awaitFinished(TimeUnit.SECONDS.toNanos(10)); // let execute() log, close and remove the pid file
+        }, "twampd-shutdown");
         Runtime.getRuntime().addShutdownHook(hook);
         int status = daemon.execute(args, System.out, System.err);
         if (status != 0) {
@@ -53,6 +57,16 @@ public final class TwampdMain {
         }
     }
 
+    /** Waits until {@link #execute} has returned; true if it did within {@code timeoutNs}. */
+    public boolean awaitFinished(long timeoutNs) {
+        try {
+            return finished.await(timeoutNs, TimeUnit.NANOSECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
     /** Waits until the server listens; true if it does within {@code timeoutNs}. */
     public boolean awaitReady(long timeoutNs) throws InterruptedException {
         return ready.await(timeoutNs, TimeUnit.NANOSECONDS);
@@ -65,6 +79,14 @@ public final class TwampdMain {
 
     /** Runs twampd on this instance until {@link #stop()}; returns the exit status. */
     public int execute(String[] args, PrintStream out, PrintStream err) {
+        try {
+            return serve(args, out, err);
+        } finally {
+            finished.countDown();
+        }
+    }
+
+    private int serve(String[] args, PrintStream out, PrintStream err) {
         TwampdArgs parsed;
         try {
             parsed = TwampdArgs.parse(args);

@@ -36,11 +36,6 @@ final class PacketList {
         append(nodeSchedtime);
     }
 
-    /** Empties the list (exhausted). */
-    void clear() {
-        size = 0;
-    }
-
     boolean isEmpty() {
         return size == 0;
     }
@@ -65,11 +60,6 @@ final class PacketList {
         lost[i] = false;
         assoc[i] = 0;
         size++;
-    }
-
-    /** Starts an empty list at {@code seq} with one node. */
-    void restart(long seq, long nodeSchedtime) {
-        reset(seq, nodeSchedtime);
     }
 
     /** Ring index of the node for {@code seq}, which must lie in {@code [firstSeq, endSeq)}. */

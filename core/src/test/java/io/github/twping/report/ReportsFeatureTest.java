@@ -294,6 +294,27 @@ class ReportsFeatureTest {
     }
 
     @Test
+    void shouldPrintSpecZeroRecordSummary() throws IOException {
+        // spec 8.5: a header without records gives "0 sent", nan delays, "(err=0 ms)", "TTL not reported"
+        io.github.twping.stats.SessionHeader h = new io.github.twping.stats.SessionHeader(new byte[16], 4,
+            new byte[] {127, 0, 0, 1}, 9000, new byte[] {127, 0, 0, 1}, 18000, 10, 27, 3_973_000_000L << 32,
+            2L << 32, 0, new boolean[] {true}, new long[] {0x028F5C28L}, 1);
+        byte[] bytes = new byte[h.dataOffset()];
+        h.encode(java.lang.foreign.MemorySegment.ofArray(bytes));
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        try (SessionDataReader reader = SessionDataReader.of(bytes)) {
+            assertTrue(Reports.write(UTC, reader, null, new PrintStream(out), System.err));
+        }
+        String text = out.toString(StandardCharsets.UTF_8);
+        assertTrue(text.contains("\n--- twping statistics from [127.0.0.1]:9000 to [127.0.0.1]:18000 ---\n"), text);
+        assertTrue(text.contains("0 sent, 0 lost (0.000%), 0 send duplicates, 0 reflect duplicates\n"
+            + "round-trip time min/median/max = nan/nan/nan ms, (err=0 ms)\n"), text);
+        assertTrue(text.contains("reflector processing time min/max = nan/nan ms\ntwo-way jitter = nan ms (P95-P50)\n"),
+            text);
+        assertTrue(text.endsWith("send TTL not reported\nreflect TTL not reported\n\n"), text);
+    }
+
+    @Test
     void shouldPrintNothingWhenQuiet() throws IOException {
         Run r = run(UTC.withQuiet(true), "datafile-open.owp");
         assertEquals("", r.out());

@@ -22,7 +22,7 @@ public final class MarkdownReport {
         out.printf(Locale.ROOT, "## JMH comparison: `%s` (baseline) vs `%s` (current)%n%n", baselineName, currentName);
         out.printf(Locale.ROOT,
                 "Regression: confidence intervals apart and worse by more than %s %%; allocation: from < 1 to >= 1 B/op, "
-                        + "or up by more than %s %% and 1 B/op beyond its error.%n", percent(report.thresholdPct()), percent(report.thresholdPct()));
+                        + "or up by more than %s %% and 1 B/op beyond its error; either way by at least 1 MB/s.%n", percent(report.thresholdPct()), percent(report.thresholdPct()));
         if (!prefix.isEmpty()) {
             out.printf(Locale.ROOT, "Benchmarks in `%s`.%n", prefix.substring(0, prefix.length() - 1));
         }

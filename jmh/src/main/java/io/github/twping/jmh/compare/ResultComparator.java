@@ -13,14 +13,19 @@ import java.util.Map;
  * (higher for time modes, lower for throughput) is larger than the threshold. Allocation regresses when
  * {@code gc.alloc.rate.norm} goes from below {@value #ZERO_ALLOC_BYTES} B/op to at least that, or rises by
  * more than the threshold and by at least {@value #ZERO_ALLOC_BYTES} B/op with error bars (when JMH reports
- * them) that do not overlap. The error check matters for slow benchmarks (paced sends, network round trips):
- * there {@code -prof gc} divides the JMH harness's own background allocation by few operations.
+ * them) that do not overlap. Either way the extra allocation must amount to at least
+ * {@value #MIN_ALLOC_RATE_BYTES_PER_S} bytes per second at the benchmark's current speed. Both conditions
+ * are for slow benchmarks (paced sends, network round trips): there {@code -prof gc} divides the JMH
+ * harness's own background allocation (kilobytes per second) by few operations, which shows up as bytes
+ * per operation that come and go between runs.
  */
 public final class ResultComparator {
     /** Default relative threshold, in percent. */
     public static final double DEFAULT_THRESHOLD_PCT = 10.0;
     /** Allocation below this many bytes per operation counts as "allocation free" (JMH's own noise floor). */
     public static final double ZERO_ALLOC_BYTES = 1.0;
+    /** Extra allocation below this rate is the harness's background, not the benchmark (1 MB/s). */
+    public static final double MIN_ALLOC_RATE_BYTES_PER_S = 1_000_000.0;
 
     private final double thresholdPct;
 
@@ -88,6 +93,10 @@ public final class ResultComparator {
         }
         double baseBytes = base.allocNormBytes();
         double curBytes = cur.allocNormBytes();
+        double opsPerSecond = opsPerSecond(cur);
+        if (Double.isFinite(opsPerSecond) && (curBytes - baseBytes) * opsPerSecond < MIN_ALLOC_RATE_BYTES_PER_S) {
+            return false;
+        }
         if (baseBytes < ZERO_ALLOC_BYTES) {
             return curBytes >= ZERO_ALLOC_BYTES;
         }
@@ -95,6 +104,14 @@ public final class ResultComparator {
         double curError = Double.isFinite(cur.allocNormErrorBytes()) ? cur.allocNormErrorBytes() : 0.0;
         boolean apart = curBytes - curError > baseBytes + baseError;
         return apart && curBytes - baseBytes >= ZERO_ALLOC_BYTES && changePct(baseBytes, curBytes) > thresholdPct;
+    }
+
+    /** @return operations per second of a result, or NaN when its unit is not a JMH time or rate unit. */
+    private static double opsPerSecond(BenchmarkResult result) {
+        if (ScoreDirection.ofMode(result.key().mode()) == ScoreDirection.LOWER_IS_WORSE) {
+            return result.score() * ScoreUnits.factor(result.unit(), "ops/s");
+        }
+        return 1.0 / (result.score() * ScoreUnits.factor(result.unit(), "s/op"));
     }
 
     private static double changePct(double base, double cur) {

@@ -64,6 +64,22 @@ class ResultComparatorTest {
     }
 
     @Test
+    void shouldIgnoreAllocationChangesTooSmallToBeTheBenchmarksOwn() {
+        // 1 000 paced sends per second: +4 B/op is 4 KB/s, the harness's background, not the sender.
+        BenchmarkResult paced = new BenchmarkResult(AVGT, 1000, 1, 999, 1001, "us/op", 7.8, 0.1);
+        assertFalse(compare(paced, new BenchmarkResult(AVGT, 1000, 1, 999, 1001, "us/op", 11.8, 0.1)).allocRegression());
+        BenchmarkResult pacedFast = new BenchmarkResult(AVGT, 20, 0.1, 19.9, 20.1, "us/op", 0.2, 0.1);
+        assertFalse(compare(pacedFast, new BenchmarkResult(AVGT, 20, 0.1, 19.9, 20.1, "us/op", 1.2, 0.1)).allocRegression());
+        // The same +4 B/op at 10 million operations per second is 40 MB/s: a regression.
+        assertTrue(compare(result(AVGT, 100, 1, 7.8), result(AVGT, 100, 1, 11.8)).allocRegression());
+        BenchmarkKey thrpt = new BenchmarkKey("a.B.t", "thrpt", new TreeMap<>());
+        BenchmarkResult fast = new BenchmarkResult(thrpt, 5, 0.1, 4.9, 5.1, "ops/us", 0.0, 0.0);
+        assertTrue(compare(fast, new BenchmarkResult(thrpt, 5, 0.1, 4.9, 5.1, "ops/us", 16, 0.0)).allocRegression());
+        BenchmarkResult slow = new BenchmarkResult(thrpt, 5, 0.1, 4.9, 5.1, "ops/s", 0.0, 0.0);
+        assertFalse(compare(slow, new BenchmarkResult(thrpt, 5, 0.1, 4.9, 5.1, "ops/s", 16, 0.0)).allocRegression());
+    }
+
+    @Test
     void shouldNotCompareUnitsOfDifferentKinds() {
         BenchmarkResult base = result(AVGT, 100, 1, 0);
         BenchmarkResult cur = new BenchmarkResult(AVGT, 5, 1, 4, 6, "ops/s", 0);
