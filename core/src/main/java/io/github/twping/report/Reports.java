@@ -60,23 +60,7 @@ public final class Reports {
      */
     public static boolean writeFile(OutputOptions opts, Path file, HostInfo hosts, DeltaSource schedule,
                                     PrintStream out, PrintStream err) {
-        if (opts.quiet()) {
-            return true;
-        }
-        try (SessionDataReader reader = SessionDataReader.open(file)) {
-            return write(opts, reader, hosts, schedule, out, err);
-        } catch (InvalidDataFileException e) {
-            for (String line : e.diagnostics()) {
-                diag(err, opts, line);
-            }
-            diag(err, opts, DO_STATS_FAILED);
-            return false;
-        } catch (IOException e) {
-            diag(err, opts, "_OWPReadDataHeaderInitial: " + strerror(e));
-            diag(err, opts, SessionDataReader.INVALID_FILE);
-            diag(err, opts, DO_STATS_FAILED);
-            return false;
-        }
+        return writeOpened(opts, () -> SessionDataReader.open(file), hosts, schedule, out, err);
     }
 
     /**
@@ -85,10 +69,22 @@ public final class Reports {
      */
     public static boolean writeChannel(OutputOptions opts, FileChannel channel, HostInfo hosts, DeltaSource schedule,
                                        PrintStream out, PrintStream err) {
+        return writeOpened(opts, () -> SessionDataReader.open(channel), hosts, schedule, out, err);
+    }
+
+    /** Opens a data file. */
+    @FunctionalInterface
+    private interface ReaderSource {
+        SessionDataReader open() throws IOException;
+    }
+
+    /** Opens the data file and prints it; an unreadable file prints the C messages of spec 8.6. */
+    private static boolean writeOpened(OutputOptions opts, ReaderSource source, HostInfo hosts, DeltaSource schedule,
+                                       PrintStream out, PrintStream err) {
         if (opts.quiet()) {
             return true;
         }
-        try (SessionDataReader reader = SessionDataReader.open(channel)) {
+        try (SessionDataReader reader = source.open()) {
             return write(opts, reader, hosts, schedule, out, err);
         } catch (InvalidDataFileException e) {
             for (String line : e.diagnostics()) {
