@@ -120,7 +120,8 @@ public final class Twping {
 
     private int measure(String program, TwpingOptions options, DebugTimeOffset offset) {
         GateCheck gates = GateCheck.of(options);
-        TwpingRun run = new TwpingRun(options, out, err, program, WallClock.system(offset), gates);
+        TwpingRun run = new TwpingRun(options, out, err, program, WallClock.system(offset), gates,
+                TwpingRun.tempDirectory(environment));
         current = run;
         if (cancelled) {
             run.cancel();

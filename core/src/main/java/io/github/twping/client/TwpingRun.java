@@ -74,6 +74,7 @@ public final class TwpingRun {
     private final String program;
     private final WallClock clock;
     private final ReportSink reportSink;
+    private final Path tempDirectory;
 
     private volatile boolean cancelled;
     private volatile ClientTestSession session;
@@ -86,15 +87,17 @@ public final class TwpingRun {
      * @param program    program name for diagnostics ({@code twping})
      * @param clock      the wall clock (with any {@code OWAMP_DEBUG_TIMEOFFSET})
      * @param reportSink receives the summary numbers for the CI gates (may be null)
+     * @param tempDirectory where the anonymous session data file is created when there is no {@code -F}
      */
     public TwpingRun(TwpingOptions options, PrintStream out, PrintStream err, String program, WallClock clock,
-                     ReportSink reportSink) {
+                     ReportSink reportSink, Path tempDirectory) {
         this.options = options;
         this.out = out;
         this.err = err;
         this.program = program;
         this.clock = clock;
         this.reportSink = reportSink;
+        this.tempDirectory = tempDirectory;
     }
 
     /** Receives what the statistics pass computed, for the regression gates. */
@@ -249,7 +252,7 @@ public final class TwpingRun {
                     StandardOpenOption.READ, StandardOpenOption.TRUNCATE_EXISTING)
                     : SessionDataWriter.openAnonymousTempFile(tempDir());
         } catch (IOException e) {
-            diag(saveFile != null ? "fopen(" + test.saveFile() + "): " + strerror(e) : "mkstemp(" + tempDir() + "): " + strerror(e));
+            diag(saveFile != null ? "fopen(" + test.saveFile() + "): " + strerror(e) : "mkstemp(" + tempDir().resolve("owamp.XXXXXX") + "): " + strerror(e));
             return EXIT_FAILURE;
         }
         try {
@@ -263,8 +266,13 @@ public final class TwpingRun {
         }
     }
 
-    private static Path tempDir() {
-        String tmp = System.getenv("TMPDIR");
+    private Path tempDir() {
+        return tempDirectory;
+    }
+
+    /** @return the directory of the anonymous data file: {@code $TMPDIR}, else {@code /tmp} (spec 1.10). */
+    public static Path tempDirectory(java.util.Map<String, String> environment) {
+        String tmp = environment.get("TMPDIR");
         return Path.of(tmp == null || tmp.isEmpty() ? "/tmp" : tmp);
     }
 
