@@ -143,6 +143,7 @@ final class ServerConnection implements ControlSessionHandler {
                 + (peer.identity() == null ? "" : ", user " + peer.identity())
                 + ", reflected " + r.reflected() + ", ignored " + r.ignoredForeign() + ", bad HMAC " + r.badHmac()
                 + ", short " + r.shortPackets()
+                + (r.lastReceivedDscp() < 0 ? "" : String.format(", DSCP received 0x%02x", r.lastReceivedDscp()))
                 + (daemon.faults().active() ? ", faults: dropped " + r.droppedByFault() + ", duplicated "
                         + r.duplicatedByFault() + ", corrupted " + r.corruptedByFault() : "")
                 + (r.failure() == null ? "" : ", error " + r.failure().getMessage()));

@@ -33,6 +33,11 @@ public interface ReflectorSocket extends AutoCloseable {
     /** IP TTL / hop limit of the last received datagram, or -1 if unknown. */
     int lastTtl();
 
+    /** TOS / traffic class byte of the last received datagram, or -1 when the socket cannot read it. */
+    default int lastTos() {
+        return -1;
+    }
+
     /** Receive time of the last datagram in epoch nanoseconds (kernel timestamp when available). */
     long lastRxEpochNs();
 

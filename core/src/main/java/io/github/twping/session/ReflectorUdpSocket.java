@@ -42,6 +42,7 @@ public final class ReflectorUdpSocket implements ReflectorSocket {
                 .port(bind.getPort())
                 .unicastTtl(REPLY_TTL)
                 .receiveTtl(true)
+                .receiveTos(true)
                 // A burst of a late sender at 20,000 packets/s overflows the 208 KiB default in ~10 ms
                 // (docs/PERFORMANCE.md, high rate); the kernel caps this at net.core.rmem_max.
                 .receiveBufferBytes(SOCKET_BUFFER_BYTES)
@@ -86,6 +87,11 @@ public final class ReflectorUdpSocket implements ReflectorSocket {
     @Override
     public int lastTtl() {
         return meta.ttl();
+    }
+
+    @Override
+    public int lastTos() {
+        return meta.tos();
     }
 
     @Override

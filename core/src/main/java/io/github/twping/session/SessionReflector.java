@@ -65,6 +65,7 @@ public final class SessionReflector implements AutoCloseable {
     // counters: written by the reflector thread only; read after awaitEnd()
     private long reflectorSeq;
     private long acceptedPackets;
+    private int lastReceivedDscp = -1;
     private long repliesSent;
     private long ignoredForeign;
     private long badHmac;
@@ -210,6 +211,10 @@ public final class SessionReflector implements AutoCloseable {
                 continue;
             }
             acceptedPackets++;
+            int tos = socket.lastTos();
+            if (tos >= 0) {
+                lastReceivedDscp = tos >>> 2;
+            }
             int ttl = socket.lastTtl();
             int senderTtl = ttl < 0 ? 255 : ttl;
             format.buildReply(request, reflectorSeq, receiveNtp, senderTtl);
@@ -308,6 +313,11 @@ public final class SessionReflector implements AutoCloseable {
     /** The socket error that ended the session, or null. */
     public IOException failure() {
         return failure;
+    }
+
+    /** DSCP of the last accepted sender packet as received (shows remarking on the path), or -1 if unknown. */
+    public int lastReceivedDscp() {
+        return lastReceivedDscp;
     }
 
     /** Sender packets accepted and answered (one per reply sequence number, faults included). */

@@ -181,6 +181,19 @@ class TwpingSystemTest {
     }
 
     @Test
+    void shouldCarryTheRequestedDscpOnTheWire() throws IOException {
+        ByteArrayOutputStream log = new ByteArrayOutputStream();
+        try (EmbeddedServer server = EmbeddedServer.start(EmbeddedServer.options()
+                .log(new PrintStream(log, true, StandardCharsets.UTF_8), false))) {
+            Run r = run("-D", "AF41", "-c", "10", "-i", "0.002f", "-L", "1", "-M", "127.0.0.1:" + server.port());
+            assertEquals(0, r.status(), r.err());
+            assertEquals("0x22", r.machine().get("DSCP"));
+        }
+        // The reflector logs the DSCP of the sender packets as the kernel delivered them (IP_RECVTOS).
+        assertTrue(log.toString(StandardCharsets.UTF_8).contains("DSCP received 0x22"), log.toString());
+    }
+
+    @Test
     void shouldPrintOneRawLinePerRecord() throws IOException {
         try (EmbeddedServer server = server(new ReflectorFaultInjection(4, 0, 0, 0))) {
             Path file = dir.resolve("session.owp");
