@@ -75,6 +75,7 @@ public final class TwpingRun {
     private final WallClock clock;
     private final ReportSink reportSink;
     private final Path tempDirectory;
+    private final RunTexts texts;
 
     private volatile boolean cancelled;
     private volatile ClientTestSession session;
@@ -98,6 +99,7 @@ public final class TwpingRun {
         this.clock = clock;
         this.reportSink = reportSink;
         this.tempDirectory = tempDirectory;
+        this.texts = RunTexts.of(Outputs.of(options, program).language());
     }
 
     /** Receives what the statistics pass computed, for the regression gates. */
@@ -116,7 +118,7 @@ public final class TwpingRun {
     }
 
     private void diag(String line) {
-        err.println(program + ": " + line);
+        err.println(program + ": " + texts.line(line));
     }
 
     /** Runs the measurement; never throws for network or user errors. */
@@ -391,7 +393,7 @@ public final class TwpingRun {
             double duration = StartTimes.sessionDurationSeconds(test.packetCount(), slots,
                     NtpTime.toDouble(lossTimeoutNtp), rttBoundNtp);
             double secs = StartTimes.secondsUntilResults(startTimeNtp, clock.nowNtp(), duration);
-            out.printf(Locale.ROOT, "Approximately %.1f seconds until results available%n", secs);
+            out.print(texts.approximately(secs));
             out.flush();
         }
 
