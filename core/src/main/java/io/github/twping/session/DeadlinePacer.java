@@ -14,9 +14,6 @@ import org.agrona.concurrent.IdleStrategy;
  * of the operating system (typically 50-100 µs on Linux).
  */
 public final class DeadlinePacer {
-    /** Default busy-wait window before each deadline; chosen from the pacing benchmarks (docs/PERFORMANCE.md). */
-    public static final long DEFAULT_SPIN_NS = 100_000;
-
     /** The spin window never exceeds this share of the interval since the previous deadline (1/4). */
     private static final int INTERVAL_SHARE_SHIFT = 2;
 

@@ -4,8 +4,13 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteOrder;
 
+import io.github.twping.protocol.AuthReflectorPacket;
+import io.github.twping.protocol.AuthSenderPacket;
+import io.github.twping.protocol.ReflectorPacket;
+import io.github.twping.protocol.SenderPacket;
+
 /**
- * Field offsets of a Session-Reflector packet in one of the two TWAMP-Test layouts (RFC 5357 section 4.2.1
+ * Field offsets (taken from the {@code protocol} flyweights) of a Session-Reflector packet in one of the two TWAMP-Test layouts (RFC 5357 section 4.2.1
  * unauthenticated, 4.2.2 authenticated/encrypted), chosen once per session so that the receiver reads the
  * fields of a reply without testing the mode per packet.
  *
@@ -27,12 +32,20 @@ public record ReflectedPacketLayout(int senderLength, int reflectorLength, int p
                                     int senderTtlOffset) {
 
     /** Open and mixed modes. */
-    public static final ReflectedPacketLayout UNAUTHENTICATED =
-            new ReflectedPacketLayout(14, 41, 14, 0, 4, 12, 16, 24, 28, 36, 40);
+    public static final ReflectedPacketLayout UNAUTHENTICATED = new ReflectedPacketLayout(
+            SenderPacket.LENGTH, ReflectorPacket.LENGTH, SenderPacket.PADDING_OFFSET,
+            ReflectorPacket.SEQUENCE_NUMBER_OFFSET, ReflectorPacket.TIMESTAMP_OFFSET,
+            ReflectorPacket.ERROR_ESTIMATE_OFFSET, ReflectorPacket.RECEIVE_TIMESTAMP_OFFSET,
+            ReflectorPacket.SENDER_SEQUENCE_NUMBER_OFFSET, ReflectorPacket.SENDER_TIMESTAMP_OFFSET,
+            ReflectorPacket.SENDER_ERROR_ESTIMATE_OFFSET, ReflectorPacket.SENDER_TTL_OFFSET);
 
     /** Authenticated and encrypted modes. */
-    public static final ReflectedPacketLayout AUTHENTICATED =
-            new ReflectedPacketLayout(48, 112, 48, 0, 16, 24, 32, 48, 64, 72, 80);
+    public static final ReflectedPacketLayout AUTHENTICATED = new ReflectedPacketLayout(
+            AuthSenderPacket.LENGTH, AuthReflectorPacket.LENGTH, AuthSenderPacket.PADDING_OFFSET,
+            AuthReflectorPacket.SEQUENCE_NUMBER_OFFSET, AuthReflectorPacket.TIMESTAMP_OFFSET,
+            AuthReflectorPacket.ERROR_ESTIMATE_OFFSET, AuthReflectorPacket.RECEIVE_TIMESTAMP_OFFSET,
+            AuthReflectorPacket.SENDER_SEQUENCE_NUMBER_OFFSET, AuthReflectorPacket.SENDER_TIMESTAMP_OFFSET,
+            AuthReflectorPacket.SENDER_ERROR_ESTIMATE_OFFSET, AuthReflectorPacket.SENDER_TTL_OFFSET);
 
     private static final ValueLayout.OfInt INT_BE = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
     private static final ValueLayout.OfLong LONG_BE = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
