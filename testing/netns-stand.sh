@@ -428,7 +428,7 @@ sc_zero() {
 
 sc_mode() {
     local mode=$1 n=$2 name=mode-$1 p
-    # default padding for an exact one-mode mask (spec 3.5): O/M 27 -> 41-byte packets,
+    # default padding for an exact one-mode mask (docs/PROTOCOL-TEST.md): O/M 27 -> 41-byte packets,
     # A/E 64 -> 112-byte packets; both directions the same size
     local ulen=$((41 + 8)) pad=27
     case "$mode" in A | E) ulen=$((112 + 8)) pad=64 ;; esac

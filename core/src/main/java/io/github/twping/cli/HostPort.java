@@ -4,7 +4,7 @@ import io.github.twping.config.CNumbers;
 
 /**
  * A {@code node[:port]} positional argument (testaddr or servaddr) split as the C client splits it
- * (spec 1.2).
+ * (docs/CLI.md).
  *
  * @param typed the argument exactly as typed
  * @param node  the host part given to the resolver (brackets of {@code [addr]:port} removed; the whole

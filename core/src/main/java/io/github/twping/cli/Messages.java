@@ -96,7 +96,7 @@ public final class Messages {
     }
 
     /**
-     * The post-connection check of spec 1.3 {@code -L}: the C text
+     * The post-connection check of docs/CLI.md {@code -L}: the C text
      * {@code Invalid test specification: LossThreshold(%f) '-L' < BucketWidth (%f) '-b'}.
      */
     public static String lossBelowBucketWidth(double lossSeconds, float bucketWidthSeconds) {

@@ -13,7 +13,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Where the interactive pass-phrase comes from (spec 1.3 {@code -k}/{@code -u}): the controlling
+ * Where the interactive pass-phrase comes from (docs/CLI.md {@code -k}/{@code -u}): the controlling
  * terminal with echo off, else stdin with the prompt on stderr. Injectable so tests can supply input.
  */
 @FunctionalInterface

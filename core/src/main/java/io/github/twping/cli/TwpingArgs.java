@@ -21,7 +21,7 @@ import java.util.function.Function;
 
 /**
  * Turns twping's argv into {@link TwpingOptions}, printing exactly what C twping 5.2.3 prints for every
- * option error (spec 1.1-1.11), in the same order: options left to right (the first bad one ends the
+ * option error (docs/CLI.md), in the same order: options left to right (the first bad one ends the
  * run), then the post-parse interactions, the operand count, the pass-phrase, {@code -A}, and the
  * default padding.
  *
@@ -374,7 +374,7 @@ public final class TwpingArgs {
         return v.getAsDouble();
     }
 
-    /** Post-parse interactions, operands, pass-phrase, {@code -A}, default padding (spec 1.3, 3.5). */
+    /** Post-parse interactions, operands, pass-phrase, {@code -A}, default padding (docs/CLI.md). */
     private Result finish(State s, List<String> operands, Messages msg) {
         if (s.ipv4 && s.ipv6) {
             msg.error(Messages.FOUR_AND_SIX);
@@ -461,7 +461,7 @@ public final class TwpingArgs {
     }
 
     /**
-     * The padding twping chooses without {@code -s} (spec 3.5), from the <em>requested</em> mode mask:
+     * The padding twping chooses without {@code -s} (docs/PROTOCOL-TEST.md), from the <em>requested</em> mode mask:
      * exactly open or exactly mixed 27, exactly authenticated or exactly encrypted 64, anything else 0.
      */
     public static int defaultPadding(int modeMask) {

@@ -6,8 +6,8 @@ import io.github.twping.schedule.ScheduleSlot;
 
 /**
  * Everything a twping run needs, parsed and validated from argv by {@link TwpingArgs}; the engine never
- * sees {@code String[]}. Values are final: post-parse interactions (spec 1.3), identity dropping and the
- * default padding (spec 3.5) have already been applied.
+ * sees {@code String[]}. Values are final: post-parse interactions (docs/CLI.md), identity dropping and the
+ * default padding (docs/PROTOCOL-TEST.md) have already been applied.
  *
  * @param testAddress   testaddr (destination of test packets); null only with {@code --loopback} or
  *                      {@code --probe-timestamping} without an address
@@ -45,7 +45,7 @@ public record TwpingOptions(HostPort testAddress, HostPort serverAddress, Test t
      * @param packetCount        {@code -c}, uint32 (0 is accepted by the parser), default 100
      * @param schedule           {@code -i}, default one exponential slot of float 0.1 s
      * @param lossTimeoutSeconds {@code -L}; 0 = default (control RTT bound + 2 s)
-     * @param paddingBytes       padding per packet, 0..65000: {@code -s} clamped, or the default of spec 3.5
+     * @param paddingBytes       padding per packet, 0..65000: {@code -s} clamped, or the default of docs/PROTOCOL-TEST.md
      * @param paddingGiven       true when {@code -s} set it (a value of 4294967295 counts as not given)
      * @param startDelaySeconds  {@code -z}, default 0
      * @param endDelaySeconds    {@code -E}, parsed and ignored (as in C), default 1.0

@@ -3,7 +3,7 @@ package io.github.twping.cli;
 import java.io.PrintStream;
 
 /**
- * The usage text of twping: the C text byte for byte (spec 1.4) with our version line, and, for
+ * The usage text of twping: the C text byte for byte (docs/CLI.md) with our version line, and, for
  * {@code --help} only, a section on the long options this port adds.
  */
 public final class Usage {

@@ -13,7 +13,7 @@ final class Outputs {
 
     static OutputOptions of(TwpingOptions options, String program) {
         TwpingOptions.Output o = options.output();
-        // -R implies quiet for everything but the raw records (spec 1.3); the writers read quiet as "print nothing".
+        // -R implies quiet for everything but the raw records (docs/CLI.md); the writers read quiet as "print nothing".
         return new OutputOptions(o.raw(), o.machine(), o.quiet() && !o.raw(), o.verbose(), o.recordLimit(), o.unixTimestamps(),
                 o.units(), o.percentiles(), o.bucketWidthSeconds(), o.subsessionPackets(), o.summaryFiles(),
                 o.summaryDirectory(), Language.parse(options.extras().language()), ZoneId.systemDefault(), program);

@@ -61,7 +61,7 @@ final class RunTexts {
         return line;
     }
 
-    /** @return the line printed after Start-Ack (spec 5.3), with its newline. */
+    /** @return the line printed after Start-Ack (docs/CLIENT.md), with its newline. */
     String approximately(double seconds) {
         return russian
                 ? String.format(Locale.ROOT, "Примерно %.1f с до получения результатов%n", seconds)

@@ -127,7 +127,7 @@ public final class TwpingRun {
         TwpingOptions.Test test = options.test();
         HostPort server = options.serverAddress();
 
-        // 1. Control connection (spec 2.3).
+        // 1. Control connection (RFC 4656 §3.1).
         ControlClient client;
         try {
             client = connect(server, conn);
@@ -272,7 +272,7 @@ public final class TwpingRun {
         return tempDirectory;
     }
 
-    /** @return the directory of the anonymous data file: {@code $TMPDIR}, else {@code /tmp} (spec 1.10). */
+    /** @return the directory of the anonymous data file: {@code $TMPDIR}, else {@code /tmp} (docs/CLI.md). */
     public static Path tempDirectory(java.util.Map<String, String> environment) {
         String tmp = environment.get("TMPDIR");
         return Path.of(tmp == null || tmp.isEmpty() ? "/tmp" : tmp);
@@ -284,7 +284,7 @@ public final class TwpingRun {
         long startTimeNtp = StartTimes.startTimeNtp(clock.nowNtp(), rttBoundNtp, test.startDelaySeconds(),
                 saveFile != null);
 
-        // 3. The local test socket: the control connection's local address, a port from -P (spec 2.6, 1.8).
+        // 3. The local test socket: the control connection's local address, a port from -P (RFC 5357 §3.5).
         InetAddress localAddress = unmapped(client.localAddress().getAddress());
         UdpSocket socket;
         try {
@@ -399,7 +399,7 @@ public final class TwpingRun {
 
         SessionOutcome outcome;
         if (writer == null) {
-            // -c 0 (or an unwritable data file): the C worker fails at once (spec 1.3 -c, 8.4).
+            // -c 0 (or an unwritable data file): the C worker fails at once (docs/CLI.md -c, 8.4).
             if (test.packetCount() == 0) {
                 diag("Invalid test distribution parameters");
                 diag("run_tw_test: Unable to write data file header");
@@ -436,7 +436,7 @@ public final class TwpingRun {
         }
         client.close();
 
-        // 4. Statistics from the data file (spec 6, 7); their failures do not change the status (8.6).
+        // 4. Statistics from the data file (docs/STATISTICS.md); their failures do not change the status (8.6).
         HostInfo hosts = hostInfo(header, localAddress);
         Reports.writeChannel(Outputs.of(options, program), channel, hosts,
                 io.github.twping.stats.ScheduleDeltas.of(header), out, err);
@@ -448,7 +448,7 @@ public final class TwpingRun {
     }
 
     /**
-     * Waits for the session while watching the control connection (spec 8.4): the server closing it or
+     * Waits for the session while watching the control connection (docs/CLI.md, exit statuses): the server closing it or
      * sending anything during the test fails the test.
      *
      * @return true when the control connection failed
@@ -532,7 +532,7 @@ public final class TwpingRun {
                 values, SessionHeader.FINISHED_INCOMPLETE);
     }
 
-    /** fromhost: reverse lookup of the local address; tohost: testaddr as typed (spec 7.1). */
+    /** fromhost: reverse lookup of the local address; tohost: testaddr as typed (docs/STATISTICS.md). */
     private HostInfo hostInfo(SessionHeader header, InetAddress local) {
         HostInfo numeric = HostInfo.numericFrom(header);
         String fromHost = local.getCanonicalHostName();

@@ -1,7 +1,7 @@
 package io.github.twping.config;
 
 /**
- * Parser for the {@code -D} DSCP argument (spec 1.6): a number 0..63 (C base-0 {@code strtoul}: decimal,
+ * Parser for the {@code -D} DSCP argument (docs/CLI.md): a number 0..63 (C base-0 {@code strtoul}: decimal,
  * {@code 0x} hex, leading-0 octal) or a symbolic name ({@code none}, {@code default}, {@code df},
  * {@code ef}, {@code CS0}..{@code CS7}, {@code AF11}..{@code AF43}).
  *

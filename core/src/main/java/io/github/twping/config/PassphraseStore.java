@@ -15,7 +15,7 @@ import java.util.Optional;
  * A pass-phrase store ("pfs") file: one {@code <identity> <hex pass-phrase>} entry per line, as written
  * by {@code pfstore} and read by twping ({@code -k}) and twampd ({@code twamp-server.pfs}).
  *
- * <p>Syntax (spec 1.5): lines whose first non-white character is {@code #} are comments, white-space-only
+ * <p>Syntax (docs/CLI.md, pfs file format): lines whose first non-white character is {@code #} are comments, white-space-only
  * lines are blank; any other line must not start with white space ({@code Leading spaces not allowed:
  * line <n>}, n = 0-based line index); the identity ends at the first white space, at least one white
  * space separates it from the hex field; the hex field must be non-empty, of even length and the last

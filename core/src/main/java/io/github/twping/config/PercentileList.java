@@ -4,7 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Parser for the {@code -a} percentile list (spec 1.9): comma-separated numbers 0..100 stored as 32-bit
+ * Parser for the {@code -a} percentile list (docs/CLI.md): comma-separated numbers 0..100 stored as 32-bit
  * floats.
  *
  * <p>Quirks reproduced: text after a number is ignored ({@code 50abc} = 50); empty items

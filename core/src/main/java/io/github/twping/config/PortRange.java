@@ -3,7 +3,7 @@ package io.github.twping.config;
 import java.util.Optional;
 
 /**
- * The local UDP port range for test sockets ({@code -P}, spec 1.8); {@code 0-0} means "let the kernel
+ * The local UDP port range for test sockets ({@code -P}, docs/CLI.md); {@code 0-0} means "let the kernel
  * choose".
  *
  * @param low  first port of the range, 0..65535

@@ -5,7 +5,7 @@ import io.github.twping.schedule.ScheduleSlot;
 import java.util.List;
 
 /**
- * The send schedule given with {@code -i} (spec 1.7): a cyclic list of slots, each an exponential mean
+ * The send schedule given with {@code -i} (docs/CLI.md): a cyclic list of slots, each an exponential mean
  * or a fixed offset, as Num64 (32.32 fixed-point seconds).
  *
  * <p>Syntax: comma-separated items, each a C {@code strtod} number optionally followed by one type

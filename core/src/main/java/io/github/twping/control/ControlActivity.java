@@ -4,9 +4,9 @@ package io.github.twping.control;
 public enum ControlActivity {
     /** Nothing happened before the timeout: the test may go on. */
     QUIET,
-    /** The server sent data during the test (fatal, spec 8.4). */
+    /** The server sent data during the test (fatal, docs/CLI.md, exit statuses). */
     DATA_RECEIVED,
-    /** The server closed or reset the connection (fatal, spec 8.4). */
+    /** The server closed or reset the connection (fatal, docs/CLI.md, exit statuses). */
     PEER_CLOSED,
     /** This side closed the connection ({@link ControlClient#close()}); not a server failure. */
     LOCALLY_CLOSED

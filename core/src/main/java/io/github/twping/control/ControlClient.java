@@ -29,7 +29,7 @@ import java.util.function.BiFunction;
 import java.util.List;
 
 /**
- * Client side of one TWAMP-Control connection, as twping drives it (spec 2.1 to 2.10): connect and
+ * Client side of one TWAMP-Control connection, as twping drives it (RFC 5357 §3): connect and
  * set up ({@link #connect}), {@link #requestSession}, {@link #startSessions}, then
  * {@link #awaitActivity} while the test runs, {@link #stopSessions} and {@link #close}.
  *
@@ -72,7 +72,7 @@ public final class ControlClient implements AutoCloseable {
 
     /**
      * Connects, reads the Server-Greeting, chooses the mode, sends the Set-Up-Response and reads the
-     * Server-Start (spec 2.3).
+     * Server-Start (RFC 4656 §3.1).
      *
      * @throws ControlException with stage {@link ControlStage#OPEN_CONNECTION} on any failure
      */
@@ -195,7 +195,7 @@ public final class ControlClient implements AutoCloseable {
         return mode;
     }
 
-    /** @return t1 - t0 of the set-up (Set-Up-Response sent to Server-Start read) as Num64 (spec 2.3 step 10). */
+    /** @return t1 - t0 of the set-up (Set-Up-Response sent to Server-Start read) as Num64 (RFC 4656 §3.1 step 10). */
     public long rttBoundNtp() {
         return rttBoundNtp;
     }
@@ -221,7 +221,7 @@ public final class ControlClient implements AutoCloseable {
     }
 
     /**
-     * Sends one Request-TW-Session and reads the Accept-Session (spec 2.6, 2.7).
+     * Sends one Request-TW-Session and reads the Accept-Session (RFC 5357 §3.5).
      *
      * @return the acceptance (code 0) with the reflector port and SID
      * @throws ControlException stage {@link ControlStage#SESSION}; a refusal carries its accept code
@@ -255,7 +255,7 @@ public final class ControlClient implements AutoCloseable {
     }
 
     /**
-     * Sends Start-Sessions and reads the Start-Ack (spec 2.9).
+     * Sends Start-Sessions and reads the Start-Ack (RFC 5357 §3.7).
      *
      * @throws ControlException stage {@link ControlStage#SESSION}; Accept != 0 carries the code and no line
      */
@@ -284,7 +284,7 @@ public final class ControlClient implements AutoCloseable {
 
     /**
      * Sends Stop-Sessions (one 32-byte write) with the test outcome and the number of sessions
-     * accepted since the last stop (1 for twping; spec 2.10). No reply is expected.
+     * accepted since the last stop (1 for twping; RFC 5357 §3.8). No reply is expected.
      *
      * @param acceptCode 0 when the test worker succeeded, else its failure code
      */
@@ -293,11 +293,11 @@ public final class ControlClient implements AutoCloseable {
         cipher.encrypt(segment, 0, StopSessions.HMAC_OFFSET);
         cipher.sealHmac(segment, StopSessions.HMAC_OFFSET);
         write(StopSessions.LENGTH, "_OWPWriteStopSessions: Unable to write to socket.");
-        sessionCount = 0; // the server forgets stopped sessions too (spec 9.3 step 9)
+        sessionCount = 0; // the server forgets stopped sessions too (docs/SERVER.md step 9)
     }
 
     /**
-     * Watches the idle control connection during a test (spec 8.4): any byte from the server, or the
+     * Watches the idle control connection during a test (docs/CLI.md, exit statuses): any byte from the server, or the
      * server closing, means the test has failed. Call from a watcher thread or poll with a timeout.
      *
      * @param timeoutNs how long to wait; negative = until something happens (at least 1 ms otherwise)
@@ -320,7 +320,7 @@ public final class ControlClient implements AutoCloseable {
     }
 
     /**
-     * Derives something (the test-session keys, spec 3.4) from the control session keys without letting
+     * Derives something (the test-session keys, RFC 4656 §4.1.1, docs/PROTOCOL-TEST.md) from the control session keys without letting
      * them escape: {@code derivation} receives the AES (16) and HMAC (32) session keys.
      *
      * @return the derivation's result, or null in Open mode (no session keys)

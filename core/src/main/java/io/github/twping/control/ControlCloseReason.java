@@ -1,6 +1,6 @@
 package io.github.twping.control;
 
-/** Why a server control connection ended (for the daemon's log; spec 9.3). */
+/** Why a server control connection ended (for the daemon's log; docs/SERVER.md). */
 public enum ControlCloseReason {
     /** No mode is offered to this peer: closed after the greeting. */
     NO_MODES_OFFERED,

@@ -5,7 +5,7 @@ import java.util.List;
 
 /**
  * A fatal TWAMP-Control failure on the client side. Carries the exact lines the C twping prints
- * for it (spec 8.2, 8.3; without the {@code twping: } prefix), the stage that decides the final
+ * for it (docs/CLI.md, exit statuses; without the {@code twping: } prefix), the stage that decides the final
  * line, and the accept code received when the failure is a refusal.
  */
 public final class ControlException extends IOException {

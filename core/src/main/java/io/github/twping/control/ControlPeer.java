@@ -57,7 +57,7 @@ public final class ControlPeer {
     }
 
     /**
-     * Derives something (the test-session keys, spec 3.4) from the control session keys:
+     * Derives something (the test-session keys, RFC 4656 §4.1.1, docs/PROTOCOL-TEST.md) from the control session keys:
      * {@code derivation} receives copies of K_aes (16 bytes) and K_hmac (32 bytes).
      *
      * @return the derivation's result, or {@code null} when there are no session keys (Open mode)

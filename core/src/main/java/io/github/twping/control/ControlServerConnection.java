@@ -28,7 +28,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
 /**
- * Server side of one TWAMP-Control connection (spec 9.3): greeting, authentication, Server-Start,
+ * Server side of one TWAMP-Control connection (docs/SERVER.md): greeting, authentication, Server-Start,
  * then the request loop (Request-TW-Session, Start-Sessions, Stop-Sessions) until the client
  * closes, a timeout or a protocol error. Decisions go to a {@link ServerPolicy}, session work to a
  * {@link ControlSessionHandler}. {@link #run()} blocks on the calling thread; {@link #close()} may
@@ -223,7 +223,7 @@ public final class ControlServerConnection implements AutoCloseable {
         }
     }
 
-    /** twampd quirk (spec 9.3 step 6): answer the single block with Accept-Session 3 and keep going. */
+    /** twampd quirk (docs/SERVER.md step 6): answer the single block with Accept-Session 3 and keep going. */
     private ControlCloseReason onUnexpectedCommand() throws IOException {
         cipher.resetReceiveHmac();
         sendAcceptSession(SessionAcceptance.refused(AcceptCode.UNSUPPORTED.code()));
@@ -252,7 +252,7 @@ public final class ControlServerConnection implements AutoCloseable {
     }
 
     /**
-     * Validates a request and substitutes unspecified addresses (spec 9.3 step 7).
+     * Validates a request and substitutes unspecified addresses (docs/SERVER.md step 7).
      *
      * @return the request to hand to the handler, or {@code null} for Accept 3
      */

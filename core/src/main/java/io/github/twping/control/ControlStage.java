@@ -1,6 +1,6 @@
 package io.github.twping.control;
 
-/** The phase of a twping run a control failure belongs to; it decides the final stderr line (spec 8.2, 8.3). */
+/** The phase of a twping run a control failure belongs to; it decides the final stderr line (docs/CLI.md, exit statuses). */
 public enum ControlStage {
     /** Connecting and set-up (greeting to Server-Start): "Unable to open control connection to &lt;serv&gt;.". */
     OPEN_CONNECTION,

@@ -5,7 +5,7 @@ import java.net.InetSocketAddress;
 
 /**
  * Daemon-wide decisions a {@link ControlServerConnection} asks for while setting a connection up
- * (spec 9.3 steps 1 to 4). Implementations must be thread-safe (one call per connection thread)
+ * (docs/SERVER.md steps 1 to 4). Implementations must be thread-safe (one call per connection thread)
  * and must not do I/O on the connection.
  */
 public interface ServerPolicy {

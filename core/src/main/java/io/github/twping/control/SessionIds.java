@@ -5,7 +5,7 @@ import java.security.SecureRandom;
 
 /**
  * Generates the 16-byte session identifier a TWAMP server assigns in Accept-Session (RFC 4656
- * section 3.5, spec 9.3 step 7): 4 bytes of the receiver address (the IPv4 address, or the last 4
+ * section 3.5, docs/SERVER.md step 7): 4 bytes of the receiver address (the IPv4 address, or the last 4
  * bytes of an IPv6 address), the current NTP timestamp (8 bytes), then 4 random bytes.
  */
 public final class SessionIds {

@@ -8,7 +8,7 @@ import java.net.UnknownHostException;
 import java.util.Arrays;
 
 /**
- * The decoded fields of one Request-TW-Session (RFC 5357 section 3.5, spec 2.6). The client builds
+ * The decoded fields of one Request-TW-Session (RFC 5357 section 3.5, RFC 5357 §3.5). The client builds
  * one with {@link #forTwping}; the server hands one (addresses substituted) to its session handler.
  *
  * @param ipvn            IP version, 4 or 6

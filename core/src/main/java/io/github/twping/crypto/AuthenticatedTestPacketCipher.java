@@ -5,7 +5,7 @@ import java.lang.foreign.ValueLayout;
 import java.nio.ByteOrder;
 
 /**
- * The TWAMP-Test cipher of mode Authenticated, as perfSONAR does it (spec 3.1, 3.2, C.2): block 0
+ * The TWAMP-Test cipher of mode Authenticated, as perfSONAR does it (RFC 5357 §4.1.2): block 0
  * ({@code seq ‖ 12 MBZ}) is AES-128-ECB encrypted; the rest of the packet is clear; the HMAC (HMAC-SHA1,
  * 16 bytes) covers the plaintext block 0 only, in both directions. Consequence: the clear timestamps are
  * not integrity-protected (interop quirk of perfSONAR, reproduced on purpose).

@@ -3,7 +3,7 @@ package io.github.twping.crypto;
 import java.lang.foreign.MemorySegment;
 
 /**
- * Protection of the TWAMP-Control stream after Server-Start byte 31 (RFC 4656 section 3.4, spec 2.5),
+ * Protection of the TWAMP-Control stream after Server-Start byte 31 (RFC 4656 section 3.4, RFC 4656 §3.4),
  * for one connection end: a send direction and a receive direction, each with its own continuous
  * CBC chain and running HMAC. Chosen once per connection: {@link #open()} for Open mode (and after
  * a rejected Server-Start), {@link #protectedMode} for Authenticated, Encrypted and Mixed.

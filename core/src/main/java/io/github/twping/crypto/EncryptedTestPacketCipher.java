@@ -5,7 +5,7 @@ import java.lang.foreign.ValueLayout;
 import java.nio.ByteOrder;
 
 /**
- * The TWAMP-Test cipher of mode Encrypted (spec 3.1, 3.2, C.1): AES-128-CBC with a zero IV per packet over
+ * The TWAMP-Test cipher of mode Encrypted (RFC 5357 §4.1.2): AES-128-CBC with a zero IV per packet over
  * bytes 0..31 (sender) resp. 0..95 (reflector); HMAC-SHA1 truncated to 16 bytes over the same plaintext
  * bytes, stored in clear after them. One instance per thread (the two sender steps share chaining state).
  */

@@ -5,7 +5,7 @@ import org.bouncycastle.crypto.generators.PKCS5S2ParametersGenerator;
 import org.bouncycastle.crypto.params.KeyParameter;
 
 /**
- * Derives the 16-byte Token key from a shared pass-phrase (RFC 4656 section 3.1, spec 2.4):
+ * Derives the 16-byte Token key from a shared pass-phrase (RFC 4656 section 3.1, RFC 4656 §3.1):
  * PBKDF2 (RFC 2898) with HMAC-SHA1 over the raw pass-phrase bytes and the Greeting's Salt and Count.
  */
 public final class KeyDerivation {

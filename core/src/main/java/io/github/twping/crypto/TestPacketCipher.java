@@ -4,7 +4,7 @@ import io.github.twping.protocol.Mode;
 import java.lang.foreign.MemorySegment;
 
 /**
- * Protection of TWAMP-Test packets for one session, chosen once at set-up by mode (spec 3.1-3.3).
+ * Protection of TWAMP-Test packets for one session, chosen once at set-up by mode (RFC 5357 §4.1.2).
  *
  * <p>All operations work in place on a packet at offset 0 of the given segment, in the layouts of
  * {@code SenderPacket}/{@code AuthSenderPacket} and {@code ReflectorPacket}/{@code AuthReflectorPacket}.

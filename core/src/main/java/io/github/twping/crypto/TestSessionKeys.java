@@ -5,7 +5,7 @@ import org.bouncycastle.crypto.engines.AESEngine;
 import org.bouncycastle.crypto.params.KeyParameter;
 
 /**
- * The keys protecting one TWAMP-Test session in modes Authenticated and Encrypted (spec 3.4).
+ * The keys protecting one TWAMP-Test session in modes Authenticated and Encrypted (RFC 4656 §4.1.1, docs/PROTOCOL-TEST.md).
  *
  * <p>{@code K_test_aes = AES-128-ECB(key = SID, K_aes)}; {@code K_test_hmac = AES-128-CBC(key = SID,
  * IV = 0, K_hmac)} (32 bytes). Both directions use the same keys. Immutable; accessors return copies.

@@ -8,7 +8,7 @@ import org.bouncycastle.crypto.params.KeyParameter;
 import org.bouncycastle.crypto.params.ParametersWithIV;
 
 /**
- * The 64-byte Token of the Set-Up-Response (RFC 4656 section 3.1, spec 2.4): AES-128-CBC with the
+ * The 64-byte Token of the Set-Up-Response (RFC 4656 section 3.1, RFC 4656 §3.1): AES-128-CBC with the
  * PBKDF2 key and a zero IV over {@code Challenge(16) || K_aes(16) || K_hmac(32)}.
  */
 public final class Token {

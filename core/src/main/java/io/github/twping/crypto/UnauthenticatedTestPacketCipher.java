@@ -4,7 +4,7 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteOrder;
 
-/** The TWAMP-Test "cipher" of modes Open and Mixed: plain layouts, only length checks (spec 3.1, 3.2). */
+/** The TWAMP-Test "cipher" of modes Open and Mixed: plain layouts, only length checks (RFC 5357 §4.1.2). */
 public final class UnauthenticatedTestPacketCipher implements TestPacketCipher {
     /** Stateless, shared. */
     public static final UnauthenticatedTestPacketCipher INSTANCE = new UnauthenticatedTestPacketCipher();

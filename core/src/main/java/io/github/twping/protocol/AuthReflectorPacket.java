@@ -7,7 +7,7 @@ import java.lang.foreign.ValueLayout;
 
 /**
  * Flyweight for an authenticated/encrypted TWAMP-Test Session-Reflector packet (RFC 5357 section 4.2.1,
- * modes Authenticated and Encrypted; spec 3.2). Accessors see plaintext only before sealing or after a
+ * modes Authenticated and Encrypted; RFC 5357 §4.2.1). Accessors see plaintext only before sealing or after a
  * successful open by the {@code TestPacketCipher}.
  *
  * <pre>
@@ -55,7 +55,7 @@ public final class AuthReflectorPacket {
         return segment;
     }
 
-    /** Returns the reply length twampd uses: {@code max(requestLength, 112)} (spec 3.2). */
+    /** Returns the reply length twampd uses: {@code max(requestLength, 112)} (RFC 5357 §4.2.1). */
     public static int replyLength(int requestLength) {
         return Math.max(requestLength, LENGTH);
     }

@@ -6,7 +6,7 @@ import java.lang.foreign.MemorySegment;
 
 /**
  * Flyweight for an authenticated/encrypted TWAMP-Test Session-Sender packet (RFC 5357 section 4.1.2,
- * modes Authenticated and Encrypted; spec 3.1). Accessors see the bytes as they are: plaintext only
+ * modes Authenticated and Encrypted; RFC 5357 §4.1.2). Accessors see the bytes as they are: plaintext only
  * before sealing or after a successful open by the {@code TestPacketCipher}.
  *
  * <pre>

@@ -20,7 +20,7 @@ public enum Mode {
     /** Bit mask of every mode defined for TWAMP. */
     public static final int ALL_BITS = 0x0F;
 
-    /** Preference order of the C client: Encrypted, Authenticated, Mixed, Open (spec 2.3 step 5). */
+    /** Preference order of the C client: Encrypted, Authenticated, Mixed, Open (RFC 4656 §3.1 step 5). */
     private static final Mode[] CLIENT_PREFERENCE = {ENCRYPTED, AUTHENTICATED, MIXED, OPEN};
 
     private final int bits;

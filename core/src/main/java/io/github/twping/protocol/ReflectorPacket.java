@@ -7,7 +7,7 @@ import java.lang.foreign.ValueLayout;
 
 /**
  * Flyweight for an unauthenticated TWAMP-Test Session-Reflector packet (RFC 5357 section 4.2.1, modes
- * Open and Mixed; spec 3.2).
+ * Open and Mixed; RFC 5357 §4.2.1).
  *
  * <pre>
  *  0: Sequence Number (4)  4: Timestamp (8)  12: Error Estimate (2)  14: MBZ (2)
@@ -50,7 +50,7 @@ public final class ReflectorPacket {
         return segment;
     }
 
-    /** Returns the reply length twampd uses: {@code max(requestLength, 41)} (spec 3.2). */
+    /** Returns the reply length twampd uses: {@code max(requestLength, 41)} (RFC 5357 §4.2.1). */
     public static int replyLength(int requestLength) {
         return Math.max(requestLength, LENGTH);
     }

@@ -6,7 +6,7 @@ import java.lang.foreign.MemorySegment;
 
 /**
  * Flyweight for an unauthenticated TWAMP-Test Session-Sender packet (RFC 5357 section 4.1.2, modes
- * Open and Mixed; spec 3.1).
+ * Open and Mixed; RFC 5357 §4.1.2).
  *
  * <pre>
  *  0: Sequence Number (4)   4: Timestamp (8)   12: Error Estimate (2)   14: Packet Padding

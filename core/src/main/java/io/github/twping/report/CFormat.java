@@ -6,7 +6,7 @@ import java.math.MathContext;
 import java.math.RoundingMode;
 
 /**
- * Exact emulation of the glibc printf conversions that twping prints (spec appendix A).
+ * Exact emulation of the glibc printf conversions that twping prints (docs/STATISTICS.md).
  *
  * <p>Floating-point conversions work on the exact binary value of the {@code double} and round
  * half-even on exact ties, as glibc does. Every method appends to a caller-owned

@@ -5,7 +5,7 @@ import io.github.twping.stats.SessionHeader;
 import java.net.InetAddress;
 
 /**
- * The host and port strings printed in summary headers (spec 7.1): {@code fromhost},
+ * The host and port strings printed in summary headers (docs/STATISTICS.md): {@code fromhost},
  * {@code fromserv}, {@code fromaddr}, {@code tohost}, {@code toserv}, {@code toaddr}.
  * Supplied by the caller; {@link #numericFrom(SessionHeader)} and
  * {@link #reverseLookup(SessionHeader)} derive them from a data file header.

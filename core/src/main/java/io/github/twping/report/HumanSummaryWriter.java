@@ -8,7 +8,7 @@ import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.ZoneId;
 
-/** Writer of the human summary (spec 7.2), in English (byte-identical to C) or Russian. */
+/** Writer of the human summary (docs/STATISTICS.md), in English (byte-identical to C) or Russian. */
 public final class HumanSummaryWriter {
     private HumanSummaryWriter() {
     }

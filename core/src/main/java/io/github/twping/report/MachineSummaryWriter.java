@@ -5,7 +5,7 @@ import io.github.twping.stats.SessionHeader;
 import io.github.twping.stats.SummaryResult;
 import io.github.twping.time.NtpTime;
 
-/** Writer of the machine-readable summary {@code -M} (spec 7.3), buckets in the C hash-table order. */
+/** Writer of the machine-readable summary {@code -M} (docs/STATISTICS.md), buckets in the C hash-table order. */
 public final class MachineSummaryWriter {
     private static final double JAN_1970 = 2208988800.0;
 
@@ -81,7 +81,7 @@ public final class MachineSummaryWriter {
         return sb;
     }
 
-    /** {@code D(t) - 2208988800.0} (spec 7.3). */
+    /** {@code D(t) - 2208988800.0} (docs/STATISTICS.md). */
     private static double unixSeconds(long ntp) {
         return NtpTime.toDouble(ntp) - JAN_1970;
     }

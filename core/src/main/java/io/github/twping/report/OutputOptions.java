@@ -3,7 +3,7 @@ package io.github.twping.report;
 import java.time.ZoneId;
 
 /**
- * What to print after a test or for a data file (spec 7): the output-related twping options.
+ * What to print after a test or for a data file (docs/STATISTICS.md): the output-related twping options.
  *
  * @param raw           {@code -R}: raw records (wins over everything else)
  * @param machine       {@code -M}: machine-readable summary

@@ -8,7 +8,7 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 
 /**
- * Writer of the per-packet {@code -v} lines (spec 7.5), called by the statistics pass. Lines are
+ * Writer of the per-packet {@code -v} lines (docs/STATISTICS.md), called by the statistics pass. Lines are
  * built in a reused buffer and written to the destination in chunks.
  */
 public final class PerPacketWriter implements RecordListener {
@@ -66,7 +66,7 @@ public final class PerPacketWriter implements RecordListener {
         maybeFlush();
     }
 
-    /** {@code D(t) - 2208988800.0} (spec 7.5). */
+    /** {@code D(t) - 2208988800.0} (docs/STATISTICS.md). */
     private static double unixSeconds(long ntp) {
         return NtpTime.toDouble(ntp) - JAN_1970;
     }

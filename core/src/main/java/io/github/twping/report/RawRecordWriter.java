@@ -3,7 +3,7 @@ package io.github.twping.report;
 import io.github.twping.stats.TwoWayRecord;
 import io.github.twping.time.ErrorEstimate;
 
-/** Writer of the raw record lines {@code -R} (spec 7.4). */
+/** Writer of the raw record lines {@code -R} (docs/STATISTICS.md). */
 public final class RawRecordWriter {
 
     private RawRecordWriter() {
@@ -31,7 +31,7 @@ public final class RawRecordWriter {
         CFormat.g(sb, errorSeconds(err)).append(' ');
     }
 
-    /** E(field) = (multiplier << scale) / 2^32 as a double (spec 4.3). */
+    /** E(field) = (multiplier << scale) / 2^32 as a double (RFC 4656 §4.1.2). */
     static double errorSeconds(int field) {
         return ErrorEstimate.seconds(field);
     }

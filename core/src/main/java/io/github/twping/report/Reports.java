@@ -24,10 +24,10 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Façade that prints the results of a session from its data file (spec 7.1): raw records,
+ * Façade that prints the results of a session from its data file (docs/STATISTICS.md): raw records,
  * machine or human summaries (with {@code -v} lines), {@code -N} sub-summaries and {@code -p}
  * files. Failures print the C diagnostics on {@code err}, prefixed with the program name; the
- * exit status of twping is 0 regardless (spec 8.6), so the return value is informational.
+ * exit status of twping is 0 regardless (docs/CLI.md, exit statuses), so the return value is informational.
  */
 public final class Reports {
     /** The line the twping front end prints after a failed statistics pass. */
@@ -78,7 +78,7 @@ public final class Reports {
         SessionDataReader open() throws IOException;
     }
 
-    /** Opens the data file and prints it; an unreadable file prints the C messages of spec 8.6. */
+    /** Opens the data file and prints it; an unreadable file prints the C messages of docs/CLI.md, exit statuses. */
     private static boolean writeOpened(OutputOptions opts, ReaderSource source, HostInfo hosts, DeltaSource schedule,
                                        PrintStream out, PrintStream err) {
         if (opts.quiet()) {

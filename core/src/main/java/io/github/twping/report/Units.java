@@ -1,6 +1,6 @@
 package io.github.twping.report;
 
-/** The {@code -n} unit: a float scale factor and its label (spec 6.12, 7.2; {@code s} has an empty label). */
+/** The {@code -n} unit: a float scale factor and its label (docs/STATISTICS.md; {@code s} has an empty label). */
 record Units(float factor, String label) {
 
     static Units of(char unit, Language language) {

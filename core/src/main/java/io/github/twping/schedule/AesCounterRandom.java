@@ -5,7 +5,7 @@ import org.bouncycastle.crypto.engines.AESEngine;
 import org.bouncycastle.crypto.params.KeyParameter;
 
 /**
- * The owamp uniform 32-bit generator: AES-128 in counter mode keyed by the SID (spec 5.1).
+ * The owamp uniform 32-bit generator: AES-128 in counter mode keyed by the SID (RFC 4656 §5, docs/PROTOCOL-TEST.md).
  *
  * <p>State: a 128-bit counter C (starts at 0) advanced once per 32-bit word, and the output block
  * {@code O = AES_SID(C)} computed whenever {@code C mod 4 == 0}; word {@code C mod 4} of O is returned,

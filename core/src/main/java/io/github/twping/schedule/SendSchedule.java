@@ -3,7 +3,7 @@ package io.github.twping.schedule;
 import io.github.twping.time.NtpTime;
 
 /**
- * The bit-exact owamp send schedule: the inter-packet delays Δ_i of a test session (spec 5.1).
+ * The bit-exact owamp send schedule: the inter-packet delays Δ_i of a test session (RFC 4656 §5, docs/PROTOCOL-TEST.md).
  *
  * <p>Packet i uses slot {@code i mod min(nslots, N)}: an exponential slot gives
  * {@code Δ_i = mul(expNext(), mean)}, a fixed slot gives its offset and consumes no random numbers.
@@ -66,7 +66,7 @@ public final class SendSchedule {
 
     /**
      * Returns the next exponential deviate with mean 1 as a Num64: Knuth vol. 2 section 3.4.1 Algorithm S
-     * in 32.32 fixed point, exactly as owamp computes it (spec 5.1). Exposed for the seed vectors.
+     * in 32.32 fixed point, exactly as owamp computes it (RFC 4656 §5, docs/PROTOCOL-TEST.md). Exposed for the seed vectors.
      */
     public static long expNext(AesCounterRandom random) {
         long u = random.nextUnsigned32();

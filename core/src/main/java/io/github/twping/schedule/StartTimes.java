@@ -2,7 +2,7 @@ package io.github.twping.schedule;
 
 import io.github.twping.time.NtpTime;
 
-/** Start-time, loss-timeout and expected-duration arithmetic of a twping test session (spec 5.2, 5.3). */
+/** Start-time, loss-timeout and expected-duration arithmetic of a twping test session (docs/CLIENT.md). */
 public final class StartTimes {
     private static final long ONE_SECOND_NTP = 1L << 32;
 

@@ -14,7 +14,7 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * The twampd policy file {@code twamp-server.limits} (spec 9.2): a hierarchy of limit classes and the
+ * The twampd policy file {@code twamp-server.limits} (docs/SERVER.md): a hierarchy of limit classes and the
  * rules that assign a connection to one of them (by user, then longest-prefix network, then default).
  * Immutable after parsing; safe to share between connection threads.
  */

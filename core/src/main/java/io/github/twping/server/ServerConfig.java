@@ -8,12 +8,12 @@ import java.util.Locale;
 import java.util.Set;
 
 /**
- * The twampd settings: {@code twamp-server.conf} (spec 9.1) merged with command-line overrides.
+ * The twampd settings: {@code twamp-server.conf} (docs/SERVER.md) merged with command-line overrides.
  * Immutable; build one with {@link #builder()}, fill it from a file with {@link #load(Path, Builder)},
  * then apply overrides. Defaults are those of C twampd 5.2.3.
  */
 public final class ServerConfig {
-    /** Mode bits as on the wire (spec 2.2). */
+    /** Mode bits as on the wire (RFC 5357 §3.1, RFC 5618). */
     public static final int MODE_OPEN = 1;
     public static final int MODE_AUTHENTICATED = 2;
     public static final int MODE_ENCRYPTED = 4;
@@ -483,7 +483,7 @@ public final class ServerConfig {
             return this;
         }
 
-        /** {@code nodename:port}, {@code [v6]:port}, {@code :port} or {@code nodename} (spec 9.1). */
+        /** {@code nodename:port}, {@code [v6]:port}, {@code :port} or {@code nodename} (docs/SERVER.md). */
         public Builder srcNode(String spec) {
             String host;
             String port = null;
@@ -537,7 +537,7 @@ public final class ServerConfig {
             return this;
         }
 
-        /** {@code 0} or {@code low-high} (spec 1.8 syntax). */
+        /** {@code 0} or {@code low-high} (docs/CLI.md syntax). */
         public Builder testPorts(String spec) {
             int[] r = parsePortRange(spec);
             testPortLow = r[0];
@@ -596,7 +596,7 @@ public final class ServerConfig {
         }
     }
 
-    /** Port range syntax of spec 1.8 (via {@link PortRange#parse}); returns {low, high}. */
+    /** Port range syntax of docs/CLI.md (via {@link PortRange#parse}); returns {low, high}. */
     static int[] parsePortRange(String spec) {
         PortRange r = PortRange.parse(spec)
                 .orElseThrow(() -> new IllegalArgumentException("Invalid port range \"" + spec + "\""));

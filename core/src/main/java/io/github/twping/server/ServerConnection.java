@@ -45,7 +45,7 @@ final class ServerConnection implements ControlSessionHandler {
         this.remote = remote;
     }
 
-    /** Sets how to close this control connection (used after a REFWAIT timeout, spec 10 item 45). */
+    /** Sets how to close this control connection (used after a REFWAIT timeout, docs/PROTOCOL.md, C quirks item 45). */
     void controlCloser(Runnable closer) {
         this.closeControl = closer;
     }

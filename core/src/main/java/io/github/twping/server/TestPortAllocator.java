@@ -8,7 +8,7 @@ import java.net.InetSocketAddress;
 import java.util.random.RandomGenerator;
 
 /**
- * Binds a reflector socket on the receiver address with the port chosen as C twampd does (spec 9.3 step 7):
+ * Binds a reflector socket on the receiver address with the port chosen as C twampd does (docs/SERVER.md step 7):
  * the requested Receiver Port if it is inside {@code testports} (any non-zero port when no range is set) and
  * free; otherwise a search of the range from the requested port (if inside) or a random port, wrapping, until
  * one binds; without a range, from the requested port up to 65535. Port 0 without a range is ephemeral.

@@ -12,7 +12,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * twampd's listener (spec 9.1): a TCP socket (dual stack on the wildcard where the system allows it,
+ * twampd's listener (docs/SERVER.md): a TCP socket (dual stack on the wildcard where the system allows it,
  * {@code SO_REUSEADDR}, backlog 64), an accept loop on its own platform thread, and one virtual thread per
  * control connection. At most {@code maxcontrolsessions} connections are served at once; further ones are
  * closed right after accept. One connection's failure never touches another: each has its own thread,

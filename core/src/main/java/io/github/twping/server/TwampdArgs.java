@@ -4,7 +4,7 @@ import io.github.twping.cli.GetOpt;
 import java.nio.file.Path;
 
 /**
- * The twampd command line (spec 9.1): {@code -a authmode -c confdir -d datadir -e facility -f -G group -h
+ * The twampd command line (docs/SERVER.md): {@code -a authmode -c confdir -d datadir -e facility -f -G group -h
  * -P portrange -R vardir -S nodename:port -U user -v -Z}. Values given here override the configuration file.
  * Parsed with {@link GetOpt} (glibc getopt rules and messages).
  */

@@ -6,7 +6,7 @@ import io.github.twping.time.WallClock;
 
 /**
  * The reflector's wall clock: the current time as an NTP timestamp and the 16-bit error estimate that goes
- * with it (spec 4.1, 4.3). Injected so tests and a clock-status-aware implementation can replace it.
+ * with it (RFC 4656 §4.1.2). Injected so tests and a clock-status-aware implementation can replace it.
  */
 public interface ReflectorClock {
     /** The error estimate of an unsynchronised clock as C sends it: S=0, scale 0, multiplier 1. */

@@ -31,7 +31,7 @@ public final class ReflectorEpochClock implements ReflectorClock {
         this.errorEstimate = errorEstimate;
     }
 
-    /** A clock without offset whose error estimate follows the kernel clock state (spec 4.2, 4.3). */
+    /** A clock without offset whose error estimate follows the kernel clock state (docs/PROTOCOL-TEST.md, Timestamps). */
     public ReflectorEpochClock() {
         this(0, ClockErrorEstimate.fromKernel());
     }

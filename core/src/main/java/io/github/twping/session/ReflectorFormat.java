@@ -5,7 +5,7 @@ import io.github.twping.crypto.TestSessionKeys;
 import java.lang.foreign.MemorySegment;
 
 /**
- * The per-mode packet handling of a reflector (spec 3.1, 3.2, 9.4): the layouts (through the protocol
+ * The per-mode packet handling of a reflector (RFC 5357 §4.1.2): the layouts (through the protocol
  * flyweights) and the session's {@link TestPacketCipher}. Chosen once per session, so the per-packet path
  * has no mode checks. Confined to the reflector thread.
  */
@@ -50,7 +50,7 @@ public abstract class ReflectorFormat {
 
     /**
      * The format for {@code mode} (1 Open, 2 Authenticated, 4 Encrypted, 8 Mixed); {@code keys} are the
-     * session's test keys (spec 3.4), required for 2 and 4, ignored otherwise.
+     * session's test keys (RFC 4656 §4.1.1, docs/PROTOCOL-TEST.md), required for 2 and 4, ignored otherwise.
      */
     public static ReflectorFormat forMode(int mode, TestSessionKeys keys) {
         TestPacketCipher cipher = TestPacketCipher.forMode(mode, keys);

@@ -12,7 +12,7 @@ import java.net.InetSocketAddress;
  * @param paddingLength Padding Length from the request (gives the expected request length Lq)
  * @param refwaitNs     REFWAIT ({@code testtimeout}): the session ends when no datagram arrives for this long;
  *                      0 = wait forever
- * @param keys          the test keys (spec 3.4) for modes 2 and 4, else null
+ * @param keys          the test keys (RFC 4656 §4.1.1, docs/PROTOCOL-TEST.md) for modes 2 and 4, else null
  */
 public record ReflectorSessionSpec(int mode, InetSocketAddress sender, int paddingLength, long refwaitNs,
         TestSessionKeys keys) {

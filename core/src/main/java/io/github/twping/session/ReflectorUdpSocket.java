@@ -10,7 +10,7 @@ import java.net.InetSocketAddress;
 
 /**
  * {@link ReflectorSocket} over the {@code ffm} {@link UdpSocket}: kernel RX timestamps, the received TTL,
- * IP TTL 255 and the requested TOS on replies (spec 3.6), and wakeup for shutdown. Where FFM is unavailable
+ * IP TTL 255 and the requested TOS on replies (RFC 5357 §4.2.1), and wakeup for shutdown. Where FFM is unavailable
  * the ffm module falls back to NIO and the capabilities say what is missing.
  */
 public final class ReflectorUdpSocket implements ReflectorSocket {

@@ -16,8 +16,8 @@ import io.github.twping.time.WallClock;
 
 /**
  * The client's reply receiver: stamps each reflected packet when it arrives (kernel RX timestamp where the
- * kernel gives one), validates it (spec 3.3), writes the two-way record, and flushes packets older than
- * the loss timeout as lost records (spec 5.5). Runs on its own platform thread and owns the data file
+ * kernel gives one), validates it (docs/PROTOCOL-TEST.md), writes the two-way record, and flushes packets older than
+ * the loss timeout as lost records (docs/CLIENT.md). Runs on its own platform thread and owns the data file
  * writer; allocates nothing per packet.
  */
 final class ReplyReceiver implements Runnable {
@@ -77,7 +77,7 @@ final class ReplyReceiver implements Runnable {
     public void run() {
         try {
             receiveAll();
-            // Final flush with the current time: only nodes older than L get a record (spec 5.6).
+            // Final flush with the current time: only nodes older than L get a record (docs/CLIENT.md).
             flush(clock.nowNtp());
             writer.finish(true);
         } catch (SocketException e) {
@@ -145,7 +145,7 @@ final class ReplyReceiver implements Runnable {
 
     private void process(int length, long rxNtp) throws IOException {
         if (length < layout.reflectorLength()) {
-            tooShort++;                              // treated like "nothing received" (spec 3.3)
+            tooShort++;                              // treated like "nothing received" (docs/PROTOCOL-TEST.md)
             return;
         }
         if (!cipher.openReflector(buffer, length)) {
@@ -179,7 +179,7 @@ final class ReplyReceiver implements Runnable {
                 sendNtp = NtpTime.fromEpochNanos(txEpochNs + clock.offsetNs());
             }
         }
-        // Keep the file readable by the owamp statistics (spec 6.4 step 1): a received record flushes every
+        // Keep the file readable by the owamp statistics (docs/STATISTICS.md step 1): a received record flushes every
         // packet scheduled more than L before its send time, so those must be resolved before it is written.
         // This only bites after a sender stall (a packet sent late, its reply still outstanding).
         flushScheduledBefore(sendNtp - lossTimeoutNtp, senderSeq);
@@ -197,7 +197,7 @@ final class ReplyReceiver implements Runnable {
         r.reflRecvErr = errorEstimate.field();
         int ttl = meta.ttl();
         r.reflTtl = ttl < 0 ? TTL_UNKNOWN : ttl;
-        writer.append(r);                           // duplicates are recorded too (spec 5.4)
+        writer.append(r);                           // duplicates are recorded too (docs/CLIENT.md)
         if (log.hit(senderSeq)) {
             duplicates++;
         } else {
@@ -223,7 +223,7 @@ final class ReplyReceiver implements Runnable {
         log.publishFlushed(firstPending);
     }
 
-    /** Writes lost records for sent packets older than the loss timeout (spec 5.5). */
+    /** Writes lost records for sent packets older than the loss timeout (docs/CLIENT.md). */
     private void flush(long nowNtp) throws IOException {
         long published = log.published();
         while (firstPending < packetCount && firstPending < published) {

@@ -6,7 +6,7 @@ public enum SessionOutcome {
     COMPLETED,
     /** Stopped on request (Ctrl-C, {@code cancel()}); partial results are valid. */
     CANCELLED,
-    /** Ended early by an invalid reply (spec 3.3); results so far are valid. */
+    /** Ended early by an invalid reply (docs/PROTOCOL-TEST.md); results so far are valid. */
     ENDED_BY_REPLY,
     /** A receive error ended the test early; results so far are valid. */
     RECEIVE_FAILED,

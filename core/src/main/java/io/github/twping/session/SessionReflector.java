@@ -10,7 +10,7 @@ import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 
 /**
- * The Session-Reflector of one TWAMP-Test session (spec 9.4): on its own platform thread it receives sender
+ * The Session-Reflector of one TWAMP-Test session (RFC 5357 §4.2): on its own platform thread it receives sender
  * packets, keeps only those from the session's sender address and port whose HMAC verifies, and answers
  * each with a reply stamped with the receive time and, as late as possible, the send time.
  *

@@ -14,7 +14,7 @@ import io.github.twping.time.WallClock;
 import org.HdrHistogram.Histogram;
 
 /**
- * The Session-Sender: sends test packets on the bit-exact owamp schedule (spec 5.1, 5.4) at absolute
+ * The Session-Sender: sends test packets on the bit-exact owamp schedule (RFC 4656 §5, docs/PROTOCOL-TEST.md) at absolute
  * deadlines, each timestamped as late as possible, and hands what it did to the receiver through the
  * {@link SendLog}. Runs on its own platform thread; allocates nothing per packet.
  */
@@ -112,7 +112,7 @@ final class SessionSender implements Runnable {
             }
             long nowNtp = clock.nowNtp();
             if (Long.compareUnsigned(nowNtp, scheduledNtp + lossTimeoutNtp) > 0) {
-                // More than L behind schedule: not sent, and in no statistic (spec 5.4 step 3).
+                // More than L behind schedule: not sent, and in no statistic (docs/CLIENT.md step 3).
                 log.publishSkipped(seq, scheduledNtp);
                 skippedCount++;
                 continue;

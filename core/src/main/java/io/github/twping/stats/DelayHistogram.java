@@ -3,7 +3,7 @@ package io.github.twping.stats;
 import java.util.Arrays;
 
 /**
- * The owamp delay histogram (spec 6.6/6.7/7.3): buckets of width {@code bw} (float32 widened to
+ * The owamp delay histogram (docs/STATISTICS.md): buckets of width {@code bw} (float32 widened to
  * double) indexed by {@code ceil(d/bw)} for non-negative and {@code floor(d/bw)} for negative
  * quotients, three counters per bucket (round trip, forward, backward), remembering creation
  * order for the C hash-table output order.
@@ -195,7 +195,7 @@ public final class DelayHistogram {
     }
 
     /**
-     * P(alpha) of spec 6.7: {@code b * bw} of the first bucket (ascending index) where the
+     * P(alpha) of docs/STATISTICS.md: {@code b * bw} of the first bucket (ascending index) where the
      * cumulative count of {@code type} reaches {@code alpha * sent}.
      *
      * @return the delay in seconds, or NaN when undefined

@@ -1,6 +1,6 @@
 package io.github.twping.stats;
 
-/** A source of send-schedule offsets Δ_i (Num64), i = 0, 1, 2, ... (spec 5.1); reset per summary. */
+/** A source of send-schedule offsets Δ_i (Num64), i = 0, 1, 2, ... (RFC 4656 §5, docs/PROTOCOL-TEST.md); reset per summary. */
 public interface DeltaSource {
     /** Restarts at Δ_0. */
     void reset();

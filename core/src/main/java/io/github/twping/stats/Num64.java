@@ -3,7 +3,7 @@ package io.github.twping.stats;
 import io.github.twping.time.ErrorEstimate;
 import io.github.twping.time.NtpTime;
 
-/** Num64/error-estimate arithmetic used by the statistics (spec 6.1, 4.3), delegating to {@code time}. */
+/** Num64/error-estimate arithmetic used by the statistics (docs/STATISTICS.md), delegating to {@code time}. */
 final class Num64 {
     private Num64() {
     }

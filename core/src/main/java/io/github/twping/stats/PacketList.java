@@ -1,7 +1,7 @@
 package io.github.twping.stats;
 
 /**
- * One of the two ordered packet-node lists of spec 6.4 (FWD keyed by sent seq, BCK by reflected
+ * One of the two ordered packet-node lists of docs/STATISTICS.md (FWD keyed by sent seq, BCK by reflected
  * seq). Nodes always hold consecutive sequence numbers, so the list is a growable ring of
  * primitive arrays indexed by {@code seq - headSeq}; nothing is allocated per record.
  */

@@ -4,7 +4,7 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteOrder;
 
-/** Encoder/decoder of the 50-byte two-way data record (spec appendix B): {@code sent} then {@code reflected}. */
+/** Encoder/decoder of the 50-byte two-way data record (docs/STATISTICS.md, data file): {@code sent} then {@code reflected}. */
 final class RecordCodec {
     private static final ValueLayout.OfInt INT_BE = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
     private static final ValueLayout.OfLong LONG_BE = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);

@@ -1,6 +1,6 @@
 package io.github.twping.stats;
 
-/** Callback of the statistics pass for each in-range record, used for the {@code -v} lines (spec 7.5). */
+/** Callback of the statistics pass for each in-range record, used for the {@code -v} lines (docs/STATISTICS.md). */
 public interface RecordListener {
     /** A lost record. */
     void onLost(TwoWayRecord record);

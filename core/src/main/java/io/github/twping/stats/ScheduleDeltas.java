@@ -3,7 +3,7 @@ package io.github.twping.stats;
 import io.github.twping.schedule.ScheduleSlot;
 import io.github.twping.schedule.SendSchedule;
 
-/** {@link DeltaSource} over the bit-exact {@link SendSchedule} re-created from a data file header (spec 6.3). */
+/** {@link DeltaSource} over the bit-exact {@link SendSchedule} re-created from a data file header (docs/STATISTICS.md). */
 public final class ScheduleDeltas implements DeltaSource {
     private final SendSchedule schedule;
 

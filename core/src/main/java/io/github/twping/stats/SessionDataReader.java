@@ -9,7 +9,7 @@ import java.nio.file.StandardOpenOption;
 import java.util.List;
 
 /**
- * Reader of a session data file (spec appendix B) from a path, a channel or bytes.
+ * Reader of a session data file (docs/STATISTICS.md, data file) from a path, a channel or bytes.
  *
  * <p>The header is validated on open (magic and two-way version); records are then read by index
  * into a caller-owned, reused {@link TwoWayRecord}. The number of records is

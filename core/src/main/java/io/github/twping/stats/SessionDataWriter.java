@@ -9,7 +9,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 
 /**
- * Writer of a session data file (spec appendix B): writes the header with finished = 2 at start,
+ * Writer of a session data file (docs/STATISTICS.md, data file): writes the header with finished = 2 at start,
  * appends 50-byte records in batches from a preallocated direct buffer (no allocation per
  * record), and sets the finished word at the end.
  *

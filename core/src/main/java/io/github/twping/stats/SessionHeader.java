@@ -11,7 +11,7 @@ import java.util.Arrays;
 import java.util.HexFormat;
 
 /**
- * The session data file header (spec appendix B): the fixed 40-byte file header, the one-way
+ * The session data file header (docs/STATISTICS.md, data file): the fixed 40-byte file header, the one-way
  * Request-Session "preamble" (112 bytes), the schedule slots and the zero block.
  *
  * <p>Immutable except for {@link #finished()}, which reflects what was read from a file.

@@ -3,7 +3,7 @@ package io.github.twping.stats;
 import java.util.Arrays;
 
 /**
- * The result of one (sub-)session summary (spec 6): counts, min/max, error maxima, histogram and
+ * The result of one (sub-)session summary (docs/STATISTICS.md): counts, min/max, error maxima, histogram and
  * TTL sets. Reused between summaries via {@link #reset}.
  */
 public final class SummaryResult {
@@ -134,7 +134,7 @@ public final class SummaryResult {
         return maxErr[type];
     }
 
-    /** P(alpha) for RT/FWD/BCK in seconds, or NaN when undefined (spec 6.7). */
+    /** P(alpha) for RT/FWD/BCK in seconds, or NaN when undefined (docs/STATISTICS.md). */
     public double percentile(int type, double alpha) {
         return histogram.percentile(type, alpha, sent);
     }

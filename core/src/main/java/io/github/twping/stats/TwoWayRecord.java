@@ -1,7 +1,7 @@
 package io.github.twping.stats;
 
 /**
- * Mutable holder for one two-way data record (spec 6.1, appendix B): the {@code sent} half then
+ * Mutable holder for one two-way data record (docs/STATISTICS.md, appendix B): the {@code sent} half then
  * the {@code reflected} half. One instance is reused per session; nothing is allocated per record.
  *
  * <p>Sequence numbers are unsigned 32-bit values in a {@code long}; timestamps are raw Num64 values
@@ -25,7 +25,7 @@ public final class TwoWayRecord {
     public int reflRecvErr;
     public int reflTtl;
 
-    /** A record is lost iff the reflector receive time ({@code sent.recv}) is zero (spec 6.1). */
+    /** A record is lost iff the reflector receive time ({@code sent.recv}) is zero (docs/STATISTICS.md). */
     public boolean isLost() {
         return sentRecvNtp == 0;
     }
@@ -54,7 +54,7 @@ public final class TwoWayRecord {
     }
 
     /**
-     * Fills this holder as a lost record (spec 5.5): scheduled send time with error field 0x0001,
+     * Fills this holder as a lost record (docs/CLIENT.md): scheduled send time with error field 0x0001,
      * zero times with {@code nowErr}, TTLs 255, reflected seq 0.
      */
     public TwoWayRecord setLost(long seq, long scheduledSendNtp, int nowErr) {

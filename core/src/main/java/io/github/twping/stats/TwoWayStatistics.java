@@ -3,7 +3,7 @@ package io.github.twping.stats;
 import java.util.List;
 
 /**
- * The owamp-compatible two-way statistics engine (spec 6.2-6.10): loss and duplicate accounting
+ * The owamp-compatible two-way statistics engine (docs/STATISTICS.md): loss and duplicate accounting
  * with the FWD/BCK node lists, delays with the C double quantisation, error sums, histogram,
  * TTL sets and the sync / clocks-offset flags.
  *
@@ -66,7 +66,7 @@ public final class TwoWayStatistics {
      * @param reader       the data file
      * @param first        first sent seq of the range
      * @param last         one past the last sent seq
-     * @param beginRecord  record index where parsing starts ({@code -N} resume rule, spec 6.10)
+     * @param beginRecord  record index where parsing starts ({@code -N} resume rule, docs/STATISTICS.md)
      * @param recordLimit  the {@code -v} limit (0 = all records)
      * @param listener     per-record callback for {@code -v} lines, or {@code null}
      * @param out          receives the result (reset first)
@@ -283,7 +283,7 @@ public final class TwoWayStatistics {
         return schedCursor;
     }
 
-    /** Flushes the first node of {@code list} (spec 6.4). */
+    /** Flushes the first node of {@code list} (docs/STATISTICS.md). */
     private void flushFirst(PacketList list, boolean isFwd) {
         int i = list.headIndex();
         if (list.lost(i)) {

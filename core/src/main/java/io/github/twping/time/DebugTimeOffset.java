@@ -1,7 +1,7 @@
 package io.github.twping.time;
 
 /**
- * The {@code OWAMP_DEBUG_TIMEOFFSET} test aid (spec 1.10): a signed offset added to every timestamp.
+ * The {@code OWAMP_DEBUG_TIMEOFFSET} test aid (docs/CLI.md): a signed offset added to every timestamp.
  *
  * <p>The value is parsed like C {@code strtod}: leading white space, then the longest decimal
  * floating-point prefix ({@code "1.5xyz"} is 1.5); no number at all is invalid. The absolute value is

@@ -13,7 +13,7 @@ import org.agrona.concurrent.SystemEpochNanoClock;
  * reading in the sender and receiver loops, where C2 could not scalar-replace the {@code Instant}
  * ({@code ClientTestSessionTest} measures the threads' allocation). {@code Clock.systemUTC().instant()} and
  * {@code System.currentTimeMillis()} are not used. C twping reads {@code gettimeofday} (microseconds);
- * this clock keeps the full resolution. Kernel NTP offset/sync handling (spec 4.2) is not applied here.
+ * this clock keeps the full resolution. Kernel NTP offset/sync handling (docs/PROTOCOL-TEST.md, Timestamps) is not applied here.
  *
  * <p>Thread-safe and allocation-free after construction.
  */
@@ -38,7 +38,7 @@ public final class WallClock {
 
     /**
      * Returns the same clock truncated to whole microseconds after the offset is added, like C's
-     * {@code gettimeofday} path (spec 4.2), for byte-level parity with C twping.
+     * {@code gettimeofday} path (docs/PROTOCOL-TEST.md, Timestamps), for byte-level parity with C twping.
      */
     public WallClock withMicrosecondResolution() {
         return new WallClock(clock, offsetNs, 1_000L);

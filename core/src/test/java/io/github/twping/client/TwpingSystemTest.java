@@ -99,7 +99,7 @@ class TwpingSystemTest {
             assertEquals("0", m.get("DUPS_FWD"));
             assertEquals("0", m.get("DUPS_BCK"));
             assertEquals("1", m.get("SESSION_FINISHED"));
-            // Single-letter masks give the spec 3.5 default padding: 27 for O/M, 64 for A/E.
+            // Single-letter masks give docs/PROTOCOL-TEST.md default padding: 27 for O/M, 64 for A/E.
             assertEquals(mode.equals("O") || mode.equals("M") ? "27" : "64", m.get("PACKET_PADDING"));
             // TTL 255 set by both ends, received as 255 on loopback (no routed hop).
             assertEquals("255", m.get("MINTTL_FWD"));
@@ -127,7 +127,7 @@ class TwpingSystemTest {
             assertEquals(0, r.status(), r.err());
             assertEquals("50", r.machine().get("SENT"));
             assertEquals("10", r.machine().get("LOST"), r.out());
-            assertEquals("0", r.machine().get("SYNC"), "lost records clear the sync flag (spec 6.4)");
+            assertEquals("0", r.machine().get("SYNC"), "lost records clear the sync flag (docs/STATISTICS.md)");
         }
     }
 

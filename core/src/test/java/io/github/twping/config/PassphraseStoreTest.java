@@ -15,7 +15,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
 
 class PassphraseStoreTest {
     private static final byte[] SECRET = "s3cret-lab-key".getBytes(StandardCharsets.US_ASCII);
@@ -25,11 +24,7 @@ class PassphraseStoreTest {
     }
 
     private static Path vectors() {
-        String dir = System.getProperty("twping.shared.dir");
-        if (dir == null) {
-            fail("system property twping.shared.dir is not set");
-        }
-        return Path.of(dir, "vectors", "owamp-5.2.3");
+        return io.github.twping.testdata.RecordedVectors.dir();
     }
 
     @Test

@@ -14,7 +14,7 @@ class SessionIdsTest {
     void shouldBuildSidFromReceiverAddressTimeAndRandomTail() throws Exception {
         ScriptedRandom random = new ScriptedRandom(HexFormat.of().parseHex("db08cf87"));
         byte[] sid = SessionIds.create(InetAddress.getByName("127.0.0.1"), 0xeeb7dd60cb77c02aL, random);
-        // The SID of the recorded encrypted session (spec C.1).
+        // The SID of the recorded encrypted session (docs/PROTOCOL-TEST.md).
         assertEquals("7f000001eeb7dd60cb77c02adb08cf87", HexFormat.of().formatHex(sid));
     }
 

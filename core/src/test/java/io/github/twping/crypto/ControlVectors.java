@@ -1,6 +1,5 @@
 package io.github.twping.crypto;
 
-import static org.junit.jupiter.api.Assertions.fail;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -26,15 +25,7 @@ public final class ControlVectors {
 
     /** @return the vectors directory; fails the test with a clear message when it is missing. */
     public static Path dir() {
-        String shared = System.getProperty("twping.shared.dir");
-        if (shared == null) {
-            fail("system property twping.shared.dir is not set (surefire sets it to <repo>/../shared)");
-        }
-        Path dir = Path.of(shared, "vectors", "owamp-5.2.3");
-        if (!Files.isDirectory(dir)) {
-            fail("vectors directory missing: " + dir);
-        }
-        return dir;
+        return io.github.twping.testdata.RecordedVectors.dir();
     }
 
     /** @return the segments of {@code <name>-control-segments.tsv} in order. */

@@ -208,7 +208,7 @@ class TestPacketCipherTest {
 
     @Test
     void shouldLeaveClearBytesOfAuthenticatedModeUnprotected() throws Exception {
-        // perfSONAR quirk (spec 3.1, 3.2, C.2): the HMAC covers block 0 only, so the clear timestamps may change
+        // perfSONAR quirk (RFC 5357 §4.1.2): the HMAC covers block 0 only, so the clear timestamps may change
         List<Datagram> datagrams = TestVectors.datagrams("auth");
         TestPacketCipher cipher = cipher("auth");
         byte[] reply = datagrams.get(1).bytes().clone();

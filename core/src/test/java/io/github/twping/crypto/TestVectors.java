@@ -21,21 +21,13 @@ final class TestVectors {
     record Datagram(int sourcePort, int destinationPort, int ipTtl, byte[] bytes) {
     }
 
-    /** One {@code -R} line (spec 7.4). */
+    /** One {@code -R} line (docs/STATISTICS.md). */
     record RawRecord(long sentSeq, long sentSendNtp, long sentRecvNtp, int sentTtl, long reflSeq, long reflSendNtp,
         long reflRecvNtp, int reflTtl) {
     }
 
     static Path directory() {
-        String shared = System.getProperty("twping.shared.dir");
-        if (shared == null) {
-            fail("system property twping.shared.dir is not set (surefire sets it to <repo>/../shared)");
-        }
-        Path dir = Path.of(shared, "vectors", "owamp-5.2.3");
-        if (!Files.isDirectory(dir)) {
-            fail("test vectors missing: " + dir.toAbsolutePath());
-        }
-        return dir;
+        return io.github.twping.testdata.RecordedVectors.dir();
     }
 
     static List<Datagram> datagrams(String mode) throws IOException {

@@ -15,7 +15,7 @@ class ControlFlyweightsTest {
 
     @Test
     void shouldEncodeSpecRequestExample() {
-        // Spec 2.6 example: 192.0.2.10 -> 198.51.100.20, port 8800, padding 27, DSCP EF.
+        // RFC 5357 §3.5 example: 192.0.2.10 -> 198.51.100.20, port 8800, padding 27, DSCP EF.
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment seg = arena.allocate(RequestTwSession.LENGTH);
             new RequestTwSession().wrap(seg).clear()

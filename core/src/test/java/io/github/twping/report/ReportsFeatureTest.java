@@ -98,7 +98,7 @@ class ReportsFeatureTest {
 
     @Test
     void shouldFormatSpecPerPacketExampleInBothForms() {
-        // spec 7.4 raw example record, 7.5 expected lines
+        // docs/STATISTICS.md raw example record, 7.5 expected lines
         TwoWayRecord r = parseRaw("0 16788979087547850752 0 2.32831e-10 16788979087548250112 0 2.32831e-10 255 0 "
             + "16788979087548388352 0 2.32831e-10 16788979087548762112 0 2.32831e-10 255", new HashMap<>());
         assertEquals("seq_no=0          fwd_delay=0.093 ms bck_delay=0.0873 ms delay=0.18 ms proc_delay=0.0319 ms"
@@ -226,7 +226,7 @@ class ReportsFeatureTest {
 
     @Test
     void shouldPrintPercentileBlockWithFloatLabels() throws IOException {
-        // alpha 0 gives the lowest existing bucket (1: it holds only reflect-time samples), spec 6.7
+        // alpha 0 gives the lowest existing bucket (1: it holds only reflect-time samples), docs/STATISTICS.md
         Run r = run(UTC.withPercentiles(0f, 5.55f, 50f, 100f).withUnits('u'), "datafile-open.owp");
         assertTrue(r.out().contains("reflect jitter = 0 us (P95-P50)\nPercentiles:\n\t0.0: 100 us\n\t5.6: 200 us\n"
             + "\t50.0: 200 us\n\t100.0: 400 us\nsend hops"), r.out());
@@ -295,7 +295,7 @@ class ReportsFeatureTest {
 
     @Test
     void shouldPrintSpecZeroRecordSummary() throws IOException {
-        // spec 8.5: a header without records gives "0 sent", nan delays, "(err=0 ms)", "TTL not reported"
+        // docs/CLI.md, exit statuses: a header without records gives "0 sent", nan delays, "(err=0 ms)", "TTL not reported"
         io.github.twping.stats.SessionHeader h = new io.github.twping.stats.SessionHeader(new byte[16], 4,
             new byte[] {127, 0, 0, 1}, 9000, new byte[] {127, 0, 0, 1}, 18000, 10, 27, 3_973_000_000L << 32,
             2L << 32, 0, new boolean[] {true}, new long[] {0x028F5C28L}, 1);

@@ -11,15 +11,7 @@ final class VectorFiles {
     }
 
     static Path dir() {
-        String shared = System.getProperty("twping.shared.dir");
-        if (shared == null) {
-            throw new AssertionError("system property twping.shared.dir is not set (surefire sets it)");
-        }
-        Path p = Path.of(shared, "vectors", "owamp-5.2.3");
-        if (!Files.isDirectory(p)) {
-            throw new AssertionError("test vectors missing: " + p);
-        }
-        return p;
+        return io.github.twping.testdata.RecordedVectors.dir();
     }
 
     static Path file(String name) {

@@ -1,6 +1,5 @@
 package io.github.twping.server;
 
-import static org.junit.jupiter.api.Assertions.fail;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -11,15 +10,7 @@ final class Vectors {
     }
 
     static Path dir() {
-        String shared = System.getProperty("twping.shared.dir");
-        if (shared == null) {
-            fail("system property twping.shared.dir is not set (surefire sets it to <repo>/../shared)");
-        }
-        Path d = Path.of(shared, "vectors", "owamp-5.2.3");
-        if (!Files.isDirectory(d)) {
-            fail("vectors directory missing: " + d);
-        }
-        return d;
+        return io.github.twping.testdata.RecordedVectors.dir();
     }
 
     static Path serverConfig(String name) {

@@ -33,7 +33,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The client's test session against a scripted open-mode reflector that misbehaves on purpose: short,
- * duplicated, invalid and late replies (spec 3.3, 5.4, 5.5).
+ * duplicated, invalid and late replies (docs/PROTOCOL-TEST.md).
  */
 class ClientTestSessionTest {
     private static final int PACKETS = 8;

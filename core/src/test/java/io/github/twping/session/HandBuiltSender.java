@@ -20,7 +20,7 @@ import javax.crypto.spec.IvParameterSpec;
 import javax.crypto.spec.SecretKeySpec;
 
 /**
- * A Session-Sender written directly from spec 3.1-3.4 with the JDK's own crypto (independent of the
+ * A Session-Sender written directly from RFC 5357 §4.1.2 with the JDK's own crypto (independent of the
  * reflector's Bouncy Castle code): builds sender packets and opens replies, over a loopback UDP socket.
  */
 public final class HandBuiltSender implements AutoCloseable {

@@ -302,7 +302,7 @@ class SessionReflectorTest {
         s.send(s.build(1, 1, 1, 0), r.localAddress());
         s.receive();
         assertEquals(255, s.lastReplyTtl());
-        assertEquals(0xb8, s.lastReplyTos(), "Type-P EF -> TOS 0xb8 (spec 3.6)");
+        assertEquals(0xb8, s.lastReplyTos(), "Type-P EF -> TOS 0xb8 (RFC 5357 §4.2.1)");
     }
 
     /** Opens the transport under test with a TOS byte. */

@@ -14,15 +14,7 @@ final class TestData {
     }
 
     static Path vector(String name) {
-        String shared = System.getProperty("twping.shared.dir");
-        if (shared == null) {
-            throw new AssertionError("system property twping.shared.dir is not set (surefire sets it)");
-        }
-        Path p = Path.of(shared, "vectors", "owamp-5.2.3", name);
-        if (!Files.exists(p)) {
-            throw new AssertionError("vector file missing: " + p);
-        }
-        return p;
+        return io.github.twping.testdata.RecordedVectors.file(name);
     }
 
     static byte[] vectorBytes(String name) {

@@ -18,7 +18,7 @@ class NtpTimeTest {
 
     @Test
     void shouldConvertSpecExample() {
-        // spec 4.1: Unix 1700000000.123456 -> 0xE8FE6F80.1F9ACFFA
+        // RFC 4656 §4.1.2: Unix 1700000000.123456 -> 0xE8FE6F80.1F9ACFFA
         long ntp = NtpTime.fromEpochMicros(1_700_000_000_123_456L);
         assertEquals(0xE8FE6F801F9ACFFAL, ntp);
         assertEquals("16788979056960524282", Long.toUnsignedString(ntp));

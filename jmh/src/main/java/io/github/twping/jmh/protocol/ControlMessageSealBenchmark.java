@@ -16,7 +16,7 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * Cost of protecting one TWAMP-Control message on the chained control channel (spec 2.5): HMAC over the
+ * Cost of protecting one TWAMP-Control message on the chained control channel (RFC 4656 §3.4): HMAC over the
  * body, then AES-CBC over body and HMAC field, continuing the direction's CBC chain. {@code Open} is the
  * pass-through baseline. Sizes: Start-Sessions (32 bytes) and Request-TW-Session (112 bytes).
  *

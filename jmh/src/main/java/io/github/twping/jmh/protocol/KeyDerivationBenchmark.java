@@ -14,7 +14,7 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * PBKDF2-HMAC-SHA1 of a pass-phrase (spec 2.4): done once per control connection by each side, so its
+ * PBKDF2-HMAC-SHA1 of a pass-phrase (RFC 4656 §3.1): done once per control connection by each side, so its
  * cost is part of the control RTT estimate ({@code rtt_bound}) that sets the start time and the default
  * loss timeout. Count 2048 is twampd's default {@code pbkdf2_count}; 1 is the baseline.
  *
