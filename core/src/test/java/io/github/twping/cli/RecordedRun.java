@@ -15,15 +15,7 @@ record RecordedRun(String cmd, int rc, List<String> stdout, List<String> stderr)
     static final String C_VERSION = "5.2.3-1";
 
     static Path vectors() {
-        String dir = System.getProperty("twping.shared.dir");
-        if (dir == null) {
-            fail("system property twping.shared.dir is not set (surefire sets it to <repo>/../shared)");
-        }
-        Path p = Path.of(dir, "vectors", "owamp-5.2.3");
-        if (!Files.isDirectory(p)) {
-            fail("vectors directory missing: " + p);
-        }
-        return p;
+        return io.github.twping.testdata.RecordedVectors.dir();
     }
 
     /** @return twping-help.txt from its {@code usage:} line to the end */

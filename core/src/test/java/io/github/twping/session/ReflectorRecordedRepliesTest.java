@@ -32,15 +32,7 @@ class ReflectorRecordedRepliesTest {
     }
 
     private static Path vectors() {
-        String shared = System.getProperty("twping.shared.dir");
-        if (shared == null) {
-            fail("system property twping.shared.dir is not set");
-        }
-        Path d = Path.of(shared, "vectors", "owamp-5.2.3");
-        if (!Files.isDirectory(d)) {
-            fail("vectors directory missing: " + d);
-        }
-        return d;
+        return io.github.twping.testdata.RecordedVectors.dir();
     }
 
     private static List<Datagram> datagrams(Path tsv) throws Exception {
