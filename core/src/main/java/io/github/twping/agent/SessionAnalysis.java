@@ -31,11 +31,12 @@ final class SessionAnalysis {
     /**
      * @param data      the session data file (header and records written)
      * @param sent      packets actually sent (fewer than the header's count when the session was stopped)
+     * @param skipped   packets not sent because the sender was more than the loss timeout late
      * @param counters  the receiver's counters
      * @param completed whether the session ran to its end
      * @param diagnostics receives the engine's lines when it fails
      */
-    static SessionSample analyse(FileChannel data, long sent, ReceiverCounters counters, boolean completed,
+    static SessionSample analyse(FileChannel data, long sent, long skipped, ReceiverCounters counters, boolean completed,
                                  List<String> diagnostics) throws IOException {
         try (SessionDataReader reader = SessionDataReader.open(data)) {
             SessionHeader header = reader.header();
@@ -50,7 +51,7 @@ final class SessionAnalysis {
             long lost = last == 0 ? 0 : result.lost();
             long sentCounted = last == 0 ? 0 : result.sent();
             long rxAll = counters.received() + counters.duplicates();
-            return new SessionSample(sentCounted, lost, last == 0 ? 0 : result.dupsFwd(),
+            return new SessionSample(sentCounted, lost, skipped, last == 0 ? 0 : result.dupsFwd(),
                     last == 0 ? 0 : result.dupsBck(), delays.reorderedForward(), delays.reorderedBack(),
                     delays.sorted(delays.rtt), delays.sorted(delays.fwd), delays.sorted(delays.bck),
                     lastHops(result, true), lastHops(result, false), last > 0 && result.sync(),

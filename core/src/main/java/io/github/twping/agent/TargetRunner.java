@@ -381,10 +381,16 @@ final class TargetRunner {
             }
             return new Failure(FailureReason.TEST, "test session failed: " + why, false);
         }
+        if (s.sentCount() == 0 && !stopping) {
+            metrics.recordSkipped(cfg.name(), s.skippedCount());
+            return new Failure(FailureReason.TEST, "no packet sent: the sender started more than the loss timeout late ("
+                    + s.skippedCount() + " skipped)", false);
+        }
         boolean completed = outcome == SessionOutcome.COMPLETED;
         SessionSample sample;
         try {
-            sample = SessionAnalysis.analyse(data, s.sentCount(), s.counters(), completed, new ArrayList<>());
+            sample = SessionAnalysis.analyse(data, s.sentCount(), s.skippedCount(), s.counters(), completed,
+                    new ArrayList<>());
         } catch (IOException e) {
             return new Failure(FailureReason.TEST, "statistics: " + e.getMessage(), false);
         }

@@ -27,6 +27,7 @@ public final class AgentMetrics {
     private final Counter sent;
     private final Counter received;
     private final Counter lost;
+    private final Counter skipped;
     private final Counter duplicated;
     private final Counter reordered;
     private final Gauge hops;
@@ -54,6 +55,8 @@ public final class AgentMetrics {
         sent = counter("twping_agent_packets_sent", "Test packets sent", "target");
         received = counter("twping_agent_packets_received", "Test packets answered within the loss timeout", "target");
         lost = counter("twping_agent_packets_lost", "Test packets not answered within the loss timeout", "target");
+        skipped = counter("twping_agent_packets_skipped",
+                "Scheduled packets not sent because the sender was more than the loss timeout late", "target");
         duplicated = counter("twping_agent_packets_duplicated",
                 "Duplicate packets: forward = seen twice by the reflector, back = replies seen twice by us",
                 "target", "direction");
@@ -102,6 +105,7 @@ public final class AgentMetrics {
         sent.labelValues(target).inc(0);
         received.labelValues(target).inc(0);
         lost.labelValues(target).inc(0);
+        skipped.labelValues(target).inc(0);
         sessions.labelValues(target).inc(0);
         partialSessions.labelValues(target).inc(0);
         for (String d : new String[] {"forward", "back"}) {
@@ -141,7 +145,7 @@ public final class AgentMetrics {
         for (FailureReason r : FailureReason.values()) {
             failures.remove(target, r.label());
         }
-        for (Counter c : new Counter[] {sent, received, lost, sessions, partialSessions}) {
+        for (Counter c : new Counter[] {sent, received, lost, skipped, sessions, partialSessions}) {
             c.remove(target);
         }
         for (Gauge g : new Gauge[] {clockSynchronized, lastSuccess, lastLoss, up}) {
@@ -164,6 +168,7 @@ public final class AgentMetrics {
         sent.labelValues(target).inc(s.sent());
         received.labelValues(target).inc(s.received());
         lost.labelValues(target).inc(s.lost());
+        skipped.labelValues(target).inc(s.skipped());
         duplicated.labelValues(target, "forward").inc(s.duplicatesForward());
         duplicated.labelValues(target, "back").inc(s.duplicatesBack());
         reordered.labelValues(target, "forward").inc(s.reorderedForward());
@@ -198,6 +203,11 @@ public final class AgentMetrics {
         } else {
             partialSessions.labelValues(target).inc();
         }
+    }
+
+    /** Counts packets skipped by a session that sent nothing (recorded as a failure, not a session). */
+    public void recordSkipped(String target, long count) {
+        skipped.labelValues(target).inc(count);
     }
 
     /** Records a failed attempt. */

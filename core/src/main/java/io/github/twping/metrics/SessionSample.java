@@ -6,6 +6,7 @@ package io.github.twping.metrics;
  *
  * @param sent               packets sent
  * @param lost               packets not answered within the loss timeout
+ * @param skipped            scheduled packets not sent because the sender was more than the loss timeout late
  * @param duplicatesForward  extra copies seen by the reflector ("send duplicates")
  * @param duplicatesBack     extra copies seen by us ("reflect duplicates")
  * @param reorderedForward   packets that reached the reflector after a later-sent one
@@ -26,7 +27,7 @@ package io.github.twping.metrics;
  * @param endEpochSeconds    when the session's results became available
  * @param completed          the session ran to its end (false: stopped early, results partial)
  */
-public record SessionSample(long sent, long lost, long duplicatesForward, long duplicatesBack,
+public record SessionSample(long sent, long lost, long skipped, long duplicatesForward, long duplicatesBack,
                             long reorderedForward, long reorderedBack, double[] rtt, double[] forward,
                             double[] back, int hopsForward, int hopsBack, boolean synchronised, double errorRtt,
                             double errorForward, double errorBack, long rxKernel, long rxUser, long txKernel,
