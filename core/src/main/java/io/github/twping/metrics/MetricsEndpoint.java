@@ -62,6 +62,43 @@ public final class MetricsEndpoint implements AutoCloseable {
         }
     }
 
+    /**
+     * The {@code --metrics-listen} option taken out of a command line.
+     *
+     * @param listen the value, or null when absent
+     * @param rest   the other arguments, in order
+     */
+    public record ListenOption(String listen, String[] rest) {
+    }
+
+    /**
+     * Removes {@code --metrics-listen VALUE} / {@code --metrics-listen=VALUE} from {@code args} (the last one wins).
+     *
+     * @throws IllegalArgumentException when the value is missing
+     */
+    public static ListenOption extract(String[] args) {
+        java.util.List<String> rest = new java.util.ArrayList<>();
+        String listen = null;
+        for (int i = 0; i < args.length; i++) {
+            String a = args[i];
+            if (a.equals("--")) {
+                rest.addAll(java.util.Arrays.asList(args).subList(i, args.length));
+                break;
+            }
+            if (a.equals("--metrics-listen")) {
+                if (i + 1 >= args.length) {
+                    throw new IllegalArgumentException("option '--metrics-listen' requires an argument");
+                }
+                listen = args[++i];
+            } else if (a.startsWith("--metrics-listen=")) {
+                listen = a.substring("--metrics-listen=".length());
+            } else {
+                rest.add(a);
+            }
+        }
+        return new ListenOption(listen, rest.toArray(String[]::new));
+    }
+
     /** Starts serving {@code registry} on {@code address} (port 0 = ephemeral). */
     public static MetricsEndpoint start(InetSocketAddress address, PrometheusRegistry registry) throws IOException {
         ExecutorService executor = Executors.newSingleThreadExecutor(r -> Thread.ofPlatform().daemon(true)

@@ -41,6 +41,21 @@ public final class TwampdMetrics {
     private long endedShort;
     private long endedOverflow;
 
+    private static final TwampdMetrics DETACHED = new TwampdMetrics();
+
+    /** A set that counts nothing and loads no exporter classes (a server without {@code --metrics-listen}). */
+    private TwampdMetrics() {
+        registry = null;
+        connections = null;
+        closed = null;
+        sessions = null;
+    }
+
+    /** @return the shared no-op instance. */
+    public static TwampdMetrics detached() {
+        return DETACHED;
+    }
+
     public TwampdMetrics(PrometheusRegistry registry) {
         this.registry = registry;
         connections = Counter.builder().name("twampd_control_connections")
@@ -74,11 +89,17 @@ public final class TwampdMetrics {
 
     /** Counts a control connection's set-up outcome (one of the constants). */
     public void connection(String outcome) {
+        if (registry == null) {
+            return;
+        }
         connections.labelValues(outcome).inc();
     }
 
     /** Counts a control connection's end (the close reason, lower case; a closed enum). */
     public void connectionClosed(String reason) {
+        if (registry == null) {
+            return;
+        }
         closed.labelValues(reason.toLowerCase(java.util.Locale.ROOT)).inc();
         switch (reason) {
             case "NO_MODES_OFFERED", "INVALID_MODE", "MODE_NOT_OFFERED" -> connection(REFUSED_MODE);
@@ -96,12 +117,16 @@ public final class TwampdMetrics {
 
     /** A reflector started. */
     public void sessionStarted(SessionReflector reflector) {
-        sessions.inc();
-        running.add(reflector);
+        if (registry != null && running.add(reflector)) {
+            sessions.inc();
+        }
     }
 
     /** A reflector ended; call on its thread before its socket closes (the socket's drop counter is read). */
     public void sessionEnded(SessionReflector reflector) {
+        if (registry == null || !running.contains(reflector)) {
+            return;
+        }
         long overflow = drops.drops(reflector.localAddress());
         synchronized (this) {
             if (!running.remove(reflector)) {

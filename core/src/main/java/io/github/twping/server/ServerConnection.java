@@ -109,13 +109,16 @@ final class ServerConnection implements ControlSessionHandler {
         String sidHex = HexFormat.of().formatHex(sid);
         SessionReflector reflector = new SessionReflector(spec, socket, ReflectorClock.system(daemon.wallClock()), daemon.faults(),
                 log.verbose() ? log::warning : null);
+        reflector.processingTime(daemon.metrics().processingTime());
         reflector.onEnd(r -> {
+            daemon.metrics().sessionEnded(r);
             logEnd(sidHex, peer, r);
             if (r.endReason() == SessionReflector.EndReason.REFWAIT_TIMEOUT && noOtherRunning(r)) {
                 armRefwaitTimer();
             }
         });
         sessions.add(reflector);
+        daemon.metrics().sessionStarted(reflector);
         log.debug("Test session " + sidHex + " accepted: reflector " + TwampServer.describe(socket.localAddress())
                 + ", sender " + TwampServer.describe(senderAddress) + ", padding " + request.paddingLength()
                 + ", DSCP " + (tos >>> 2));
@@ -238,6 +241,7 @@ final class ServerConnection implements ControlSessionHandler {
                 Thread.currentThread().interrupt();
             }
             r.close();
+            daemon.metrics().sessionEnded(r);
         }
         sessions.clear();
     }

@@ -28,6 +28,7 @@ public final class TwampdMain {
     private final CountDownLatch ready = new CountDownLatch(1);
     private final CountDownLatch finished = new CountDownLatch(1);
     private volatile TwampServer server;
+    private volatile io.github.twping.metrics.MetricsEndpoint metricsEndpoint;
 
     /** Entry point: runs, and exits with the status of {@link #run}. */
     public static void main(String[] args) {
@@ -86,7 +87,19 @@ public final class TwampdMain {
         }
     }
 
-    private int serve(String[] args, PrintStream out, PrintStream err) {
+    private int serve(String[] argv, PrintStream out, PrintStream err) {
+        io.github.twping.metrics.MetricsEndpoint.ListenOption metricsListen;
+        java.net.InetSocketAddress metricsAddress = null;
+        try {
+            metricsListen = io.github.twping.metrics.MetricsEndpoint.extract(argv);
+            if (metricsListen.listen() != null) {
+                metricsAddress = io.github.twping.metrics.MetricsEndpoint.parseListen(metricsListen.listen());
+            }
+        } catch (IllegalArgumentException e) {
+            err.println("twampd: " + e.getMessage());
+            return 1;
+        }
+        String[] args = metricsListen.rest();
         TwampdArgs parsed;
         try {
             parsed = TwampdArgs.parse(args);
@@ -145,10 +158,26 @@ public final class TwampdMain {
             log.warning("FAULT INJECTION ACTIVE (" + FAULTS_ENV + "): " + faults);
         }
         TwampServer s = TwampServer.create(config, limits, passphrases, log, faults);
+        io.github.twping.metrics.MetricsEndpoint endpoint = null;
+        if (metricsAddress != null) {
+            io.github.twping.metrics.TwampdMetrics metrics =
+                    new io.github.twping.metrics.TwampdMetrics(new io.prometheus.metrics.model.registry.PrometheusRegistry());
+            s.metrics(metrics);
+            try {
+                endpoint = io.github.twping.metrics.MetricsEndpoint.start(metricsAddress, metrics.registry());
+            } catch (IOException | RuntimeException e) {
+                err.println("twampd: --metrics-listen " + metricsListen.listen() + ": "
+                        + (e.getMessage() == null ? e.toString() : e.getMessage()));
+                return 1;
+            }
+            log.info("metrics on port " + endpoint.port() + " (/metrics)");
+        }
+        metricsEndpoint = endpoint;
         try {
             s.start();
         } catch (IOException e) {
             err.println("twampd: " + e.getMessage());
+            closeQuietly(endpoint);
             return 1;
         }
         server = s;
@@ -177,6 +206,7 @@ public final class TwampdMain {
         }
         log.info("twampd: exiting...");
         s.close();
+        closeQuietly(endpoint);
         try {
             Files.deleteIfExists(config.varFile(ServerConfig.PID_FILE));
         } catch (IOException ignored) {
@@ -184,6 +214,18 @@ public final class TwampdMain {
         }
         log.info("twampd: exited.");
         return 0;
+    }
+
+    private static void closeQuietly(io.github.twping.metrics.MetricsEndpoint endpoint) {
+        if (endpoint != null) {
+            endpoint.close();
+        }
+    }
+
+    /** The metrics endpoint's port once listening, or -1 without {@code --metrics-listen}. */
+    public int metricsPort() {
+        io.github.twping.metrics.MetricsEndpoint e = metricsEndpoint;
+        return e == null ? -1 : e.port();
     }
 
     private static ServerPassphrases loadPassphrases(ServerConfig config, ServerLog log) {

@@ -60,6 +60,8 @@ public final class SessionReflector implements AutoCloseable {
     private volatile Thread thread;
     private volatile IOException failure;
     private Consumer<SessionReflector> onEnd;
+    private java.util.function.LongConsumer processingTimeNs = ns -> { };
+    private long lastRxEpochNs;
     private boolean closed;
 
     // counters: written by the reflector thread only; read after awaitEnd()
@@ -105,6 +107,15 @@ public final class SessionReflector implements AutoCloseable {
     /** Registers a callback run on the reflector thread when the session ends (before the socket is closed). */
     public SessionReflector onEnd(Consumer<SessionReflector> callback) {
         this.onEnd = callback;
+        return this;
+    }
+
+    /**
+     * Receives each reflected packet's processing time in ns (receive stamp to the reply's send stamp) on the
+     * reflector thread; must not allocate or block. Set before {@link #start()}.
+     */
+    public SessionReflector processingTime(java.util.function.LongConsumer consumer) {
+        this.processingTimeNs = consumer;
         return this;
     }
 
@@ -195,7 +206,8 @@ public final class SessionReflector implements AutoCloseable {
             if (n == ReflectorSocket.TIMEOUT) {
                 return stopRequested ? EndReason.STOPPED : EndReason.REFWAIT_TIMEOUT;
             }
-            long receiveNtp = ReflectorClock.toNtp(clock.adjustEpochNs(socket.lastRxEpochNs()));
+            lastRxEpochNs = clock.adjustEpochNs(socket.lastRxEpochNs());
+            long receiveNtp = ReflectorClock.toNtp(lastRxEpochNs);
             if (!socket.lastSourceIs(sender)) {
                 ignoredForeign++;
                 continue;
@@ -245,7 +257,8 @@ public final class SessionReflector implements AutoCloseable {
             if (attempt > 0) {
                 format.buildReply(request, seq, receiveNtp, senderTtl);
             }
-            format.stampAndSeal(ReflectorClock.toNtp(clock.nowEpochNs()), clock.errorEstimate());
+            long stampEpochNs = clock.nowEpochNs();
+            format.stampAndSeal(ReflectorClock.toNtp(stampEpochNs), clock.errorEstimate());
             if (corrupt) {
                 long off = format.replyHmacOffset();
                 wire.set(ValueLayout.JAVA_BYTE, off, (byte) (wire.get(ValueLayout.JAVA_BYTE, off) ^ 0x01));
@@ -260,6 +273,7 @@ public final class SessionReflector implements AutoCloseable {
             int sent = socket.send(wire, replyLength, sender);
             if (sent > 0) {
                 repliesSent++;
+                processingTimeNs.accept(stampEpochNs - lastRxEpochNs);
                 if (corrupt) {
                     corruptedByFault++;
                 }
