@@ -36,10 +36,17 @@ public final class AgentCommand {
     private volatile Path file;
     private volatile AgentMetrics metrics;
     private volatile MetricsEndpoint endpoint;
+    private volatile java.util.function.BiConsumer<String, io.github.twping.metrics.SessionSample> sessionListener;
 
     public AgentCommand(String program, PrintStream err) {
         this.program = program;
         this.err = err;
+    }
+
+    /** Hands every recorded session to {@code listener} as well (set before {@link #execute}). */
+    public AgentCommand onSession(java.util.function.BiConsumer<String, io.github.twping.metrics.SessionSample> listener) {
+        this.sessionListener = listener;
+        return this;
     }
 
     /** @return true when the arguments ask for the agent ({@code --agent} anywhere). */
@@ -136,6 +143,7 @@ public final class AgentCommand {
             return EXIT_OK;
         }
         metrics = new AgentMetrics(new PrometheusRegistry());
+        metrics.onSession(sessionListener);
         if (address != null) {
             try {
                 endpoint = MetricsEndpoint.start(address, metrics.registry());

@@ -55,6 +55,8 @@ import java.util.function.Consumer;
 final class TargetRunner {
     private static final long WATCH_INTERVAL_NS = TimeUnit.MILLISECONDS.toNanos(50);
     private static final int KEY_ID_BYTES = 80;
+    /** Start delay of a runner's first session (twping's minimum of 1 s + 3 RTT applies when larger). */
+    private static final double FIRST_START_DELAY_S = 3.0;
 
     private final AgentMetrics metrics;
     private final Consumer<String> log;
@@ -74,6 +76,7 @@ final class TargetRunner {
     private volatile Thread thread;
     private volatile long sessionsDone;
     private volatile long failuresSeen;
+    private double startDelaySeconds = FIRST_START_DELAY_S;
 
     TargetRunner(TargetConfig config, AgentConfig global, AgentMetrics metrics, Consumer<String> log, WallClock clock) {
         this.config = config;
@@ -318,12 +321,13 @@ final class TargetRunner {
         int padding = cfg.paddingBytes() >= 0 ? cfg.paddingBytes()
                 : (mode == Mode.AUTHENTICATED || mode == Mode.ENCRYPTED ? 64 : 27);
         long rttBound = c.rttBoundNtp();
-        long startNtp = StartTimes.startTimeNtp(clock.nowNtp(), rttBound, 0, false);
+        long startNtp = StartTimes.startTimeNtp(clock.nowNtp(), rttBound, startDelaySeconds, false);
         long lossNtp = NtpTime.fromSeconds(cfg.lossTimeoutSeconds());
         long count = cfg.packetCount();
         SessionRequest request = SessionRequest.forTwping(ipvn, local, localPort, remote, localPort, padding,
                 startNtp, lossNtp, cfg.dscp() << 24);
         SessionAcceptance acceptance;
+        long setupStartNs = System.nanoTime();
         try {
             acceptance = c.requestSession(request);
         } catch (ControlException e) {
@@ -360,6 +364,9 @@ final class TargetRunner {
                 });
         running = s;
         s.start();
+        // The next start leaves twice this session's set-up time (request to threads started) plus 0.5 s;
+        // the first session of the process pays class loading and gets FIRST_START_DELAY_S.
+        startDelaySeconds = Math.min(FIRST_START_DELAY_S, 0.5 + 2e-9 * (System.nanoTime() - setupStartNs));
         if (stopping) {
             s.cancel();
         }

@@ -42,6 +42,7 @@ public final class AgentMetrics {
     private final Gauge up;
     private final Gauge targets;
     private final Counter reloads;
+    private volatile java.util.function.BiConsumer<String, SessionSample> listener;
 
     public AgentMetrics(PrometheusRegistry registry) {
         this.registry = registry;
@@ -203,11 +204,20 @@ public final class AgentMetrics {
         } else {
             partialSessions.labelValues(target).inc();
         }
+        var l = listener;
+        if (l != null) {
+            l.accept(target, s);
+        }
     }
 
     /** Counts packets skipped by a session that sent nothing (recorded as a failure, not a session). */
     public void recordSkipped(String target, long count) {
         skipped.labelValues(target).inc(count);
+    }
+
+    /** Also hands every recorded session to {@code sessionListener} (after the metrics were updated). */
+    public void onSession(java.util.function.BiConsumer<String, SessionSample> sessionListener) {
+        this.listener = sessionListener;
     }
 
     /** Records a failed attempt. */
