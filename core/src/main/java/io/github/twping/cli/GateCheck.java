@@ -1,5 +1,7 @@
 package io.github.twping.cli;
 
+import io.github.twping.client.TwpingOptions;
+
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.channels.FileChannel;

@@ -1,5 +1,9 @@
 package io.github.twping.cli;
 
+import io.github.twping.client.HostPort;
+
+import io.github.twping.client.TwpingOptions;
+
 import java.io.InputStream;
 import java.io.PrintStream;
 import java.net.InetAddress;

@@ -1,5 +1,11 @@
 package io.github.twping.cli;
 
+import io.github.twping.getopt.GetOpt;
+
+import io.github.twping.client.HostPort;
+
+import io.github.twping.client.TwpingOptions;
+
 import io.github.twping.config.CNumbers;
 import io.github.twping.config.DscpParser;
 import io.github.twping.config.PassphraseStore;

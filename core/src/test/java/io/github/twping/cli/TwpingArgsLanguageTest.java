@@ -1,5 +1,7 @@
 package io.github.twping.cli;
 
+import io.github.twping.client.TwpingOptions;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.io.ByteArrayOutputStream;

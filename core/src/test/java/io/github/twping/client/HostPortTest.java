@@ -1,4 +1,4 @@
-package io.github.twping.cli;
+package io.github.twping.client;
 
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;

@@ -1,10 +1,15 @@
-package io.github.twping.server;
+package io.github.twping.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.github.twping.server.ConfigException;
+import io.github.twping.server.ServerConfig;
+import io.github.twping.server.ServerConfigBuilder;
+import io.github.twping.server.ServerConfigParser;
+import io.github.twping.testdata.RecordedVectors;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -33,8 +38,8 @@ class TwampdArgsTest {
 
     @Test
     void shouldOverrideFileSettings() throws Exception {
-        ServerConfig.Builder b = ServerConfig.builder();
-        ServerConfig.load(Vectors.serverConfig("twamp-server.conf"), b);
+        ServerConfigBuilder b = ServerConfig.builder();
+        ServerConfigParser.load(RecordedVectors.dir().resolve("server-config").resolve("twamp-server.conf"), b);
         TwampdArgs.parse(new String[] {"-a", "E", "-S", "127.0.0.1:9555", "-P", "0"}).applyTo(b);
         ServerConfig c = b.build();
         assertEquals(ServerConfig.MODE_ENCRYPTED, c.authModes());

@@ -1,4 +1,4 @@
-package io.github.twping.cli;
+package io.github.twping.getopt;
 
 import org.junit.jupiter.api.Test;
 

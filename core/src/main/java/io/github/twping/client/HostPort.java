@@ -1,4 +1,4 @@
-package io.github.twping.cli;
+package io.github.twping.client;
 
 import io.github.twping.config.CNumbers;
 

@@ -1,4 +1,4 @@
-package io.github.twping.server;
+package io.github.twping.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -10,6 +10,7 @@ import io.github.twping.control.SessionAcceptance;
 import io.github.twping.control.SessionRequest;
 import io.github.twping.protocol.Mode;
 import io.github.twping.session.HandBuiltSender;
+import io.github.twping.testdata.RecordedVectors;
 import io.github.twping.time.NtpTime;
 import io.github.twping.time.WallClock;
 import java.io.ByteArrayOutputStream;
@@ -68,7 +69,7 @@ class TwampdMainTest {
     /** The recorded 5.2.3 configuration, with only vardir/datadir pointed at a temporary directory. */
     @Test
     void shouldRunWithTheRecordedConfiguration(@TempDir Path dir) throws Exception {
-        Path source = Vectors.dir().resolve("server-config");
+        Path source = RecordedVectors.dir().resolve("server-config");
         String conf = Files.readString(source.resolve("twamp-server.conf"))
                 .replace("/var/lib/twamp-ref/var", dir.toString())
                 .replace("/var/lib/twamp-ref/data", dir.toString());

@@ -1,6 +1,8 @@
-package io.github.twping.server;
+package io.github.twping.cli;
 
-import io.github.twping.cli.GetOpt;
+import io.github.twping.getopt.GetOpt;
+import io.github.twping.server.ConfigException;
+import io.github.twping.server.ServerConfigBuilder;
 import java.nio.file.Path;
 
 /**
@@ -85,7 +87,7 @@ public record TwampdArgs(String authModes, Path confDir, Path dataDir, String fa
      * Applies these overrides on top of {@code b} (the command line takes precedence over the file).
      * Bad values give a one-line {@link ConfigException} naming the option.
      */
-    public void applyTo(ServerConfig.Builder b) throws ConfigException {
+    public void applyTo(ServerConfigBuilder b) throws ConfigException {
         try {
             if (authModes != null) {
                 b.authModes(authModes);

@@ -1,4 +1,4 @@
-package io.github.twping.cli;
+package io.github.twping.getopt;
 
 import java.io.PrintStream;
 import java.util.ArrayList;
