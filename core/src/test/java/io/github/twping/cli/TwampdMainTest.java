@@ -84,14 +84,14 @@ class TwampdMainTest {
         CompletableFuture<Integer> status = CompletableFuture.supplyAsync(() -> daemon.execute(
                 new String[] {"-c", dir.toString(), "-Z", "-S", "127.0.0.1:" + port}, out, err));
         try {
-            assertTrue(daemon.awaitReady(TimeUnit.SECONDS.toNanos(10)), err());
+            assertTrue(daemon.awaitReady(TimeUnit.SECONDS.toNanos(60)), err());
             assertEquals(port, daemon.port());
             assertTrue(Files.readString(dir.resolve("twamp-server.pid")).strip()
                     .equals(Long.toString(ProcessHandle.current().pid())));
             byte[] passphrase = HexFormat.of().parseHex("7333637265742d6c61622d6b6579");
             try (ControlClient c = ControlClient.connect(ControlClientOptions.of("127.0.0.1", port)
                     .requestedModes(Mode.MIXED.bits()).identity("alice".getBytes(), passphrase)
-                    .readTimeoutMs(5000));
+                    .readTimeoutMs(30_000));
                  HandBuiltSender sender = new HandBuiltSender(8, null, null)) {
                 long now = NtpTime.fromEpochNanos(WallClock.system().nowEpochNs());
                 SessionAcceptance a = c.requestSession(SessionRequest.forTwping(4, InetAddress.getLoopbackAddress(),
@@ -106,7 +106,7 @@ class TwampdMainTest {
         } finally {
             daemon.stop();
         }
-        assertEquals(0, status.get(10, TimeUnit.SECONDS));
+        assertEquals(0, status.get(60, TimeUnit.SECONDS));
         assertFalse(Files.exists(dir.resolve("twamp-server.pid")), "pid file removed on exit");
         assertTrue(err().contains("twampd: exited."), err());
     }
