@@ -1,7 +1,5 @@
 package io.github.twping.cli;
 
-import io.github.twping.client.TwpingOptions;
-
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.channels.FileChannel;
@@ -9,6 +7,7 @@ import java.util.Arrays;
 import java.util.BitSet;
 import java.util.Locale;
 
+import io.github.twping.client.TwpingOptions;
 import io.github.twping.client.TwpingRun;
 import io.github.twping.stats.SessionDataReader;
 import io.github.twping.stats.SessionHeader;

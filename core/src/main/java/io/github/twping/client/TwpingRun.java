@@ -250,7 +250,7 @@ public final class TwpingRun {
 
         SessionOutcome outcome;
         if (writer == null) {
-            // -c 0 (or an unwritable data file): the C worker fails at once (docs/CLI.md -c, 8.4).
+            // -c 0 (or an unwritable data file): the C worker fails at once (docs/CLI.md, -c).
             if (test.packetCount() == 0) {
                 run.diag("Invalid test distribution parameters");
                 run.diag("run_tw_test: Unable to write data file header");

@@ -1,8 +1,8 @@
 package io.github.twping.cli;
 
-import io.github.twping.client.TwpingOptions;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.github.twping.client.TwpingOptions;
 
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
