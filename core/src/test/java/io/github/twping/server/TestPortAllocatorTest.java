@@ -4,7 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.github.twping.session.ReflectorSocket;
+import io.github.twping.ffm.Capabilities;
+import io.github.twping.ffm.ReceivedPacket;
+import io.github.twping.ffm.TxTimestampHandler;
+import io.github.twping.ffm.UdpSocket;
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 import java.net.BindException;
@@ -86,25 +89,20 @@ class TestPortAllocatorTest {
         assertEquals(List.of(100, 101), tried);
     }
 
-    private record FakeSocket(InetSocketAddress localAddress) implements ReflectorSocket {
+    private record FakeSocket(InetSocketAddress localAddress) implements UdpSocket {
         @Override
-        public int receive(MemorySegment buffer, int capacity, long timeoutNs) {
-            return CLOSED;
-        }
-
-        @Override
-        public boolean lastSourceIs(InetSocketAddress expected) {
+        public boolean isNative() {
             return false;
         }
 
         @Override
-        public int lastTtl() {
-            return -1;
+        public Capabilities capabilities() {
+            return new Capabilities(false, false, false, false, false, false, false);
         }
 
         @Override
-        public long lastRxEpochNs() {
-            return 0;
+        public int receive(MemorySegment buffer, ReceivedPacket meta, long timeoutNs) {
+            return CLOSED;
         }
 
         @Override
@@ -113,12 +111,17 @@ class TestPortAllocatorTest {
         }
 
         @Override
-        public void wakeup() {
+        public int pollTxTimestamps(TxTimestampHandler handler) {
+            return 0;
         }
 
         @Override
-        public boolean kernelTimestamps() {
-            return false;
+        public long sentPacketCount() {
+            return 0;
+        }
+
+        @Override
+        public void wakeup() {
         }
 
         @Override

@@ -1,5 +1,9 @@
 package io.github.twping.jmh.pacing;
 
+import io.github.twping.pacing.Pacer;
+import io.github.twping.pacing.ParkThenSpinPacer;
+import io.github.twping.pacing.SimulatedClock;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -35,7 +39,7 @@ class LatenessRecorderTest {
     @Test
     void shouldPaceAgainstAbsoluteDeadlinesAndRecordEverySend() {
         SimulatedClock clock = new SimulatedClock(START_NS, 0, 10, 0);
-        DeadlineCheckingPacer pacer = new DeadlineCheckingPacer(new BusySpinPacer(clock), START_NS + PERIOD_NS);
+        DeadlineCheckingPacer pacer = new DeadlineCheckingPacer(ParkThenSpinPacer.spinOnly(clock), START_NS + PERIOD_NS);
         LatenessRecorder recorder = new LatenessRecorder(pacer, clock, PERIOD_NS);
         recorder.paceAll(1_000);
         assertEquals(1_000, pacer.calls);
@@ -48,7 +52,7 @@ class LatenessRecorderTest {
         // Every park overshoots by 2.5 periods; with absolute deadlines the sends that follow a late one
         // go out at once, so lateness stays bounded instead of growing by 2.5 periods per send.
         SimulatedClock clock = new SimulatedClock(START_NS, 0, 10, 250_000);
-        DeadlineCheckingPacer pacer = new DeadlineCheckingPacer(new ParkingPacer(clock), START_NS + PERIOD_NS);
+        DeadlineCheckingPacer pacer = new DeadlineCheckingPacer(ParkThenSpinPacer.parkOnly(clock), START_NS + PERIOD_NS);
         LatenessRecorder recorder = new LatenessRecorder(pacer, clock, PERIOD_NS);
         recorder.paceAll(3_000);
         Histogram latenessNs = recorder.latenessNs();
@@ -63,7 +67,7 @@ class LatenessRecorderTest {
     @Test
     void shouldRestartWithAnEmptyHistogramAndAFreshSchedule() {
         SimulatedClock clock = new SimulatedClock(START_NS, 0, 10, 0);
-        LatenessRecorder recorder = new LatenessRecorder(new BusySpinPacer(clock), clock, PERIOD_NS);
+        LatenessRecorder recorder = new LatenessRecorder(ParkThenSpinPacer.spinOnly(clock), clock, PERIOD_NS);
         recorder.paceAll(10);
         clock.nowNs += 7 * PERIOD_NS;
         recorder.start();
@@ -74,7 +78,7 @@ class LatenessRecorderTest {
     @Test
     void shouldClampHugeLatenessButStillCountIt() {
         SimulatedClock clock = new SimulatedClock(START_NS, 0, 10, 0);
-        LatenessRecorder recorder = new LatenessRecorder(new BusySpinPacer(clock), clock, PERIOD_NS);
+        LatenessRecorder recorder = new LatenessRecorder(ParkThenSpinPacer.spinOnly(clock), clock, PERIOD_NS);
         recorder.start();
         clock.nowNs += 3 * LatenessRecorder.HIGHEST_TRACKABLE_NS;
         assertTrue(recorder.paceNext() > LatenessRecorder.HIGHEST_TRACKABLE_NS);
