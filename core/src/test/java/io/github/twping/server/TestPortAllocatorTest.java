@@ -4,12 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.github.twping.ffm.Capabilities;
-import io.github.twping.ffm.ReceivedPacket;
-import io.github.twping.ffm.TxTimestampHandler;
-import io.github.twping.ffm.UdpSocket;
+import io.github.twping.session.ScriptedReflectorSocket;
 import java.io.IOException;
-import java.lang.foreign.MemorySegment;
 import java.net.BindException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -33,7 +29,7 @@ class TestPortAllocatorTest {
             if (busy.contains(bind.getPort())) {
                 throw new BindException("Address already in use");
             }
-            return new FakeSocket(bind);
+            return new ScriptedReflectorSocket(bind);
         };
     }
 
@@ -87,45 +83,5 @@ class TestPortAllocatorTest {
         IOException e = assertThrows(IOException.class, () -> a.bind(LOOPBACK, 100, 0));
         assertEquals("bind: Cannot assign requested address", e.getMessage());
         assertEquals(List.of(100, 101), tried);
-    }
-
-    private record FakeSocket(InetSocketAddress localAddress) implements UdpSocket {
-        @Override
-        public boolean isNative() {
-            return false;
-        }
-
-        @Override
-        public Capabilities capabilities() {
-            return new Capabilities(false, false, false, false, false, false, false);
-        }
-
-        @Override
-        public int receive(MemorySegment buffer, ReceivedPacket meta, long timeoutNs) {
-            return CLOSED;
-        }
-
-        @Override
-        public int send(MemorySegment data, int length, InetSocketAddress destination) {
-            return length;
-        }
-
-        @Override
-        public int pollTxTimestamps(TxTimestampHandler handler) {
-            return 0;
-        }
-
-        @Override
-        public long sentPacketCount() {
-            return 0;
-        }
-
-        @Override
-        public void wakeup() {
-        }
-
-        @Override
-        public void close() {
-        }
     }
 }

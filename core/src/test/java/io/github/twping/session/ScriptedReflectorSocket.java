@@ -12,15 +12,26 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
 /** An in-memory {@link UdpSocket}: datagrams are offered by the test, replies are captured. */
-final class ScriptedReflectorSocket implements UdpSocket {
+public final class ScriptedReflectorSocket implements UdpSocket {
     private record Datagram(byte[] data, InetSocketAddress from, int ttl) {
     }
 
     private static final Datagram WAKE = new Datagram(new byte[0], null, 0);
     private final LinkedBlockingQueue<Datagram> inbound = new LinkedBlockingQueue<>();
     private final LinkedBlockingQueue<byte[]> sent = new LinkedBlockingQueue<>();
+    private final InetSocketAddress local;
     private volatile int refuseSends;
     private long sends;
+
+    /** A socket "bound" to the wildcard address, port 0. */
+    public ScriptedReflectorSocket() {
+        this(new InetSocketAddress(0));
+    }
+
+    /** A socket that reports {@code local} as its bound address. */
+    public ScriptedReflectorSocket(InetSocketAddress local) {
+        this.local = local;
+    }
 
     /** Makes the next {@code n} sends return 0 (EAGAIN/ENOBUFS). */
     void refuseNextSends(int n) {
@@ -37,7 +48,7 @@ final class ScriptedReflectorSocket implements UdpSocket {
 
     @Override
     public InetSocketAddress localAddress() {
-        return new InetSocketAddress(0);
+        return local;
     }
 
     @Override

@@ -16,33 +16,23 @@ class LatenessRecorderTest {
     private static final long START_NS = 5_000_000_000L;
     private static final long PERIOD_NS = 100_000;
 
-    /** Pacer wrapper that checks the deadlines it is given. */
-    private static final class DeadlineCheckingPacer implements Pacer {
-        private final Pacer delegate;
-        long expectedDeadlineNs;
-        long calls;
-
-        DeadlineCheckingPacer(Pacer delegate, long firstDeadlineNs) {
-            this.delegate = delegate;
-            this.expectedDeadlineNs = firstDeadlineNs;
-        }
-
-        @Override
-        public long awaitDeadline(long deadlineNs) {
-            assertEquals(expectedDeadlineNs, deadlineNs, "deadline of send " + calls);
-            expectedDeadlineNs += PERIOD_NS;
-            calls++;
+    /** Wraps {@code delegate} in a pacer that checks the deadlines it is given and counts them in {@code calls[0]}. */
+    private static Pacer checkingDeadlines(Pacer delegate, long[] calls) {
+        return deadlineNs -> {
+            assertEquals(START_NS + (calls[0] + 1) * PERIOD_NS, deadlineNs, "deadline of send " + calls[0]);
+            calls[0]++;
             return delegate.awaitDeadline(deadlineNs);
-        }
+        };
     }
 
     @Test
     void shouldPaceAgainstAbsoluteDeadlinesAndRecordEverySend() {
         SimulatedClock clock = new SimulatedClock(START_NS, 0, 10, 0);
-        DeadlineCheckingPacer pacer = new DeadlineCheckingPacer(ParkThenSpinPacer.spinOnly(clock), START_NS + PERIOD_NS);
-        LatenessRecorder recorder = new LatenessRecorder(pacer, clock, PERIOD_NS);
+        long[] calls = new long[1];
+        LatenessRecorder recorder = new LatenessRecorder(checkingDeadlines(ParkThenSpinPacer.spinOnly(clock), calls),
+                clock, PERIOD_NS);
         recorder.paceAll(1_000);
-        assertEquals(1_000, pacer.calls);
+        assertEquals(1_000, calls[0]);
         assertEquals(1_000, recorder.latenessNs().getTotalCount());
         assertEquals(0, recorder.latenessNs().getMaxValue());
     }
@@ -52,9 +42,11 @@ class LatenessRecorderTest {
         // Every park overshoots by 2.5 periods; with absolute deadlines the sends that follow a late one
         // go out at once, so lateness stays bounded instead of growing by 2.5 periods per send.
         SimulatedClock clock = new SimulatedClock(START_NS, 0, 10, 250_000);
-        DeadlineCheckingPacer pacer = new DeadlineCheckingPacer(ParkThenSpinPacer.parkOnly(clock), START_NS + PERIOD_NS);
-        LatenessRecorder recorder = new LatenessRecorder(pacer, clock, PERIOD_NS);
+        long[] calls = new long[1];
+        LatenessRecorder recorder = new LatenessRecorder(checkingDeadlines(ParkThenSpinPacer.parkOnly(clock), calls),
+                clock, PERIOD_NS);
         recorder.paceAll(3_000);
+        assertEquals(3_000, calls[0]);
         Histogram latenessNs = recorder.latenessNs();
         assertEquals(3_000, latenessNs.getTotalCount());
         assertEquals(250_000, latenessNs.getMaxValue(), 250_000 * 0.001);
