@@ -9,7 +9,6 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
@@ -104,7 +103,9 @@ class ClientTestSessionTest {
         assertTrue(session.await(TimeUnit.SECONDS.toNanos(30)), "session did not end");
         session.join(5_000);
         writer.close();
-        assertEquals(expectedOutcome, session.outcome(), diagnostics.toString());
+        if (expectedOutcome != null) {
+            assertEquals(expectedOutcome, session.outcome(), diagnostics.toString());
+        }
         List<TwoWayRecord> records = new ArrayList<>();
         try (SessionDataReader reader = SessionDataReader.open(file)) {
             for (long i = 0; i < reader.recordCount(); i++) {
@@ -150,42 +151,39 @@ class ClientTestSessionTest {
     void shouldNotAllocatePerPacketOnTheSenderAndReceiverThreads() throws Exception {
         com.sun.management.ThreadMXBean threads =
                 (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
-        // Windows of 5,000 sent packets once the JIT has compiled the loops (from 10,000 packets on). Each window's
-        // figure is the bytes the sender and receiver threads allocated divided by the packets sent in it, so it
-        // does not depend on how long the window took: nothing that happens per unit of time allocates (the
-        // clock-state refresh reuses its buffers), and a one-off event (a recompilation) touches one window only,
-        // so the cheapest window is the per-packet cost. A loss timeout of 2 s keeps a slowed sender sending.
-        int windows = 4;
-        long[] sent = new long[windows + 1];
-        long[] allocated = new long[windows + 1];
-        int[] sampled = new int[1];
-        run((seq, request, reply, out) -> out.send(41), SessionOutcome.COMPLETED, 40_000, NtpTime.fromSeconds(0.0001),
+        // Consecutive windows of 8,000 sent packets. A window's figure is the bytes the sender and receiver threads
+        // allocated divided by the packets sent in it, so it does not depend on how long the window took: nothing
+        // that happens per unit of time allocates (the clock-state refresh reuses its buffers). Until the JIT has
+        // compiled the loops (seconds on a loaded machine) the FFM downcalls allocate; the session is long enough
+        // for that and is cancelled at the first window without allocation. A loss timeout of 2 s keeps a slowed
+        // sender sending.
+        long windowPackets = 8_000;
+        List<String> figures = new ArrayList<>();
+        double[] cheapest = {Double.MAX_VALUE};
+        run((seq, request, reply, out) -> out.send(41), null, 400_000, NtpTime.fromSeconds(0.0001),
                 NtpTime.fromSeconds(2), session -> {
-                    for (int i = 0; i <= windows; i++) {
-                        long target = 10_000 + i * 5_000L;
+                    long sent = session.sentCount();
+                    long allocated = allocatedByThreads(threads, "twping-sender", "twping-receiver");
+                    while (!session.isDone() && cheapest[0] >= 1.0) {
+                        long target = sent + windowPackets;
                         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
                         while (session.sentCount() < target && !session.isDone() && System.nanoTime() < deadline) {
                             java.util.concurrent.locks.LockSupport.parkNanos(1_000_000);
                         }
-                        if (session.sentCount() < target) {
-                            return;
+                        long nowSent = session.sentCount();
+                        long nowAllocated = allocatedByThreads(threads, "twping-sender", "twping-receiver");
+                        if (nowSent - sent >= windowPackets / 2) {
+                            double perPacket = (double) (nowAllocated - allocated) / (nowSent - sent);
+                            cheapest[0] = Math.min(cheapest[0], perPacket);
+                            figures.add(String.format(java.util.Locale.ROOT, "%.2f", perPacket));
                         }
-                        sent[i] = session.sentCount();
-                        allocated[i] = allocatedByThreads(threads, "twping-sender", "twping-receiver");
-                        sampled[0] = i + 1;
+                        sent = nowSent;
+                        allocated = nowAllocated;
                     }
+                    session.cancel(); // ends the session early once the figure is known
                 });
-        assertTrue(sampled[0] >= 2, "sent packets stopped before 15,000: " + Arrays.toString(sent));
-        double cheapest = Double.MAX_VALUE;
-        StringBuilder figures = new StringBuilder();
-        for (int i = 0; i + 1 < sampled[0]; i++) {
-            long packets = sent[i + 1] - sent[i];
-            double perPacket = (double) (allocated[i + 1] - allocated[i]) / packets;
-            cheapest = Math.min(cheapest, perPacket);
-            figures.append(String.format(java.util.Locale.ROOT, " %.2f (%d packets)", perPacket, packets));
-        }
         // One object per packet would be at least 16 bytes per packet in every window.
-        assertTrue(cheapest < 1.0, "bytes allocated per packet in each window:" + figures);
+        assertTrue(cheapest[0] < 1.0, "bytes allocated per packet in windows of " + windowPackets + ": " + figures);
     }
 
     @Test

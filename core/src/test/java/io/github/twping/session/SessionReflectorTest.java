@@ -347,16 +347,17 @@ class SessionReflectorTest {
         SessionReflector r = new SessionReflector(new ReflectorSessionSpec(1, s.address(), 0, 0, null), faulty, null,
                 null);
         toClose.add(r);
-        for (int i = 0; i < 4; i++) {
+        for (int i = 0; i < 5; i++) {
             scripted.offer(s.build(i, 7, 1, 0), s.address(), 64);
         }
         r.start();
         assertEquals(0, s.open(scripted.awaitSent(FIVE_S_NS)).senderSeq(), "the refused first reply is retried");
         assertEquals(2, s.open(scripted.awaitSent(FIVE_S_NS)).senderSeq(), "replies 2 and 4 are dropped");
+        assertEquals(4, s.open(scripted.awaitSent(FIVE_S_NS)).senderSeq());
         r.stop();
         assertTrue(r.awaitEnd(FIVE_S_NS));
         assertNull(scripted.awaitSent(0));
-        assertEquals(4, r.reflected());
+        assertEquals(5, r.reflected());
         assertEquals(2, faulty.dropped());
         assertEquals(1, r.sendRetries());
     }
