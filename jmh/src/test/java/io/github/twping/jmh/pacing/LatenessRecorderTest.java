@@ -16,23 +16,27 @@ class LatenessRecorderTest {
     private static final long START_NS = 5_000_000_000L;
     private static final long PERIOD_NS = 100_000;
 
-    /** Wraps {@code delegate} in a pacer that checks the deadlines it is given and counts them in {@code calls[0]}. */
-    private static Pacer checkingDeadlines(Pacer delegate, long[] calls) {
-        return deadlineNs -> {
+    /**
+     * Paces {@code sends} through {@code pacer}, checking that the recorder asks for the absolute deadlines
+     * {@code start + i * period} in order, and returns the recorder.
+     */
+    private static LatenessRecorder paceCheckingDeadlines(Pacer pacer, SimulatedClock clock, int sends) {
+        long[] calls = new long[1];
+        Pacer checking = deadlineNs -> {
             assertEquals(START_NS + (calls[0] + 1) * PERIOD_NS, deadlineNs, "deadline of send " + calls[0]);
             calls[0]++;
-            return delegate.awaitDeadline(deadlineNs);
+            return pacer.awaitDeadline(deadlineNs);
         };
+        LatenessRecorder recorder = new LatenessRecorder(checking, clock, PERIOD_NS);
+        recorder.paceAll(sends);
+        assertEquals(sends, calls[0]);
+        return recorder;
     }
 
     @Test
     void shouldPaceAgainstAbsoluteDeadlinesAndRecordEverySend() {
         SimulatedClock clock = new SimulatedClock(START_NS, 0, 10, 0);
-        long[] calls = new long[1];
-        LatenessRecorder recorder = new LatenessRecorder(checkingDeadlines(ParkThenSpinPacer.spinOnly(clock), calls),
-                clock, PERIOD_NS);
-        recorder.paceAll(1_000);
-        assertEquals(1_000, calls[0]);
+        LatenessRecorder recorder = paceCheckingDeadlines(ParkThenSpinPacer.spinOnly(clock), clock, 1_000);
         assertEquals(1_000, recorder.latenessNs().getTotalCount());
         assertEquals(0, recorder.latenessNs().getMaxValue());
     }
@@ -42,12 +46,7 @@ class LatenessRecorderTest {
         // Every park overshoots by 2.5 periods; with absolute deadlines the sends that follow a late one
         // go out at once, so lateness stays bounded instead of growing by 2.5 periods per send.
         SimulatedClock clock = new SimulatedClock(START_NS, 0, 10, 250_000);
-        long[] calls = new long[1];
-        LatenessRecorder recorder = new LatenessRecorder(checkingDeadlines(ParkThenSpinPacer.parkOnly(clock), calls),
-                clock, PERIOD_NS);
-        recorder.paceAll(3_000);
-        assertEquals(3_000, calls[0]);
-        Histogram latenessNs = recorder.latenessNs();
+        Histogram latenessNs = paceCheckingDeadlines(ParkThenSpinPacer.parkOnly(clock), clock, 3_000).latenessNs();
         assertEquals(3_000, latenessNs.getTotalCount());
         assertEquals(250_000, latenessNs.getMaxValue(), 250_000 * 0.001);
         // Late by 2.5, 1.5 and 0.5 periods in turn: one park per three sends.
