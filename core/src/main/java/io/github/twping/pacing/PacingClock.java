@@ -1,4 +1,4 @@
-package io.github.twping.jmh.pacing;
+package io.github.twping.pacing;
 
 /** Source of monotonic time and of the primitive waits pacers combine; tests inject a simulated one. */
 public interface PacingClock {

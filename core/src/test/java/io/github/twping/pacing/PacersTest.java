@@ -1,4 +1,4 @@
-package io.github.twping.jmh.pacing;
+package io.github.twping.pacing;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
@@ -71,7 +71,7 @@ class PacersTest {
     void shouldParkForTheTimeLeftAndAgainAfterAnEarlyWakeUp() {
         SimulatedClock clock = new SimulatedClock(START_NS, 0, 20, 0);
         clock.spuriousWakeUps = 2;
-        long lateNs = new ParkingPacer(clock).awaitDeadline(START_NS + 1_000_000);
+        long lateNs = ParkThenSpinPacer.parkOnly(clock).awaitDeadline(START_NS + 1_000_000);
         assertEquals(3, clock.parks);
         assertEquals(250_000, clock.lastParkRequestNs, "the time left after two half parks");
         assertEquals(0, clock.spins);
@@ -81,7 +81,7 @@ class PacersTest {
     @Test
     void shouldBusySpinWithoutParking() {
         SimulatedClock clock = new SimulatedClock(START_NS, 10, 20, 0);
-        long lateNs = new BusySpinPacer(clock).awaitDeadline(START_NS + 10_000);
+        long lateNs = ParkThenSpinPacer.spinOnly(clock).awaitDeadline(START_NS + 10_000);
         assertEquals(0, clock.parks);
         assertEquals(10_000 / 30 + 1, clock.spins);
         assertTrue(lateNs < 30, "late by " + lateNs);
@@ -103,8 +103,9 @@ class PacersTest {
     @Test
     void shouldCreateThePacerEachNameStandsFor() {
         SimulatedClock clock = new SimulatedClock(0, 0, 0, 0);
-        assertInstanceOf(BusySpinPacer.class, PacerSpecs.create("busy-spin", clock));
-        assertInstanceOf(ParkingPacer.class, PacerSpecs.create("park", clock));
+        assertEquals(Long.MAX_VALUE, assertInstanceOf(ParkThenSpinPacer.class, PacerSpecs.create("busy-spin", clock))
+                .spinNs(), "busy-spin: the window is the whole wait");
+        assertEquals(0, assertInstanceOf(ParkThenSpinPacer.class, PacerSpecs.create("park", clock)).spinNs());
         assertInstanceOf(BackoffPacer.class, PacerSpecs.create("backoff-50us", clock));
         ParkThenSpinPacer parkThenSpin = assertInstanceOf(ParkThenSpinPacer.class,
                 PacerSpecs.create("park-then-spin-50us", clock));
@@ -119,6 +120,50 @@ class PacersTest {
             "park-then-spin-99999999us"})
     void shouldRejectUnknownNames(String spec) {
         assertNull(PacerSpecs.create(spec, new SimulatedClock(0, 0, 0, 0)));
+    }
+
+    @Test
+    void shouldCapTheSpinWindowAtAQuarterOfTheInterval() {
+        SimulatedClock clock = new SimulatedClock(START_NS, 0, 20, 0);
+        ParkThenSpinPacer pacer = new ParkThenSpinPacer(clock, 100_000);
+        long deadlineNs = START_NS + 200_000;
+        long lateNs = pacer.awaitDeadlineAfter(deadlineNs, deadlineNs - 200_000);
+        assertEquals(1, clock.parks);
+        assertEquals(150_000, clock.lastParkRequestNs, "a 200 us interval spins for at most 50 us");
+        assertEquals(50_000 / 20, clock.spins);
+        assertEquals(0, lateNs);
+    }
+
+    @Test
+    void shouldUseTheWholeWindowWhenTheIntervalIsLong() {
+        SimulatedClock clock = new SimulatedClock(START_NS, 0, 20, 0);
+        long deadlineNs = START_NS + 1_000_000;
+        new ParkThenSpinPacer(clock, 100_000).awaitDeadlineAfter(deadlineNs, START_NS);
+        assertEquals(900_000, clock.lastParkRequestNs);
+        assertEquals(100_000 / 20, clock.spins);
+    }
+
+    @Test
+    void shouldOnlyParkWhenTheIntervalIsZero() {
+        SimulatedClock clock = new SimulatedClock(START_NS, 0, 20, 0);
+        long deadlineNs = START_NS + 1_000_000;
+        assertEquals(0, new ParkThenSpinPacer(clock, 100_000).awaitDeadlineAfter(deadlineNs, deadlineNs));
+        assertEquals(1, clock.parks);
+        assertEquals(0, clock.spins);
+    }
+
+    @Test
+    void shouldReturnAtOnceFromAnInterruptedPark() {
+        SimulatedClock clock = new SimulatedClock(START_NS, 0, 20, 0);
+        clock.spuriousWakeUps = 1;
+        Thread.currentThread().interrupt();
+        try {
+            long lateNs = new ParkThenSpinPacer(clock, 0).awaitDeadline(START_NS + 1_000_000);
+            assertEquals(-500_000, lateNs, "woke after half the park and did not park again");
+            assertEquals(1, clock.parks);
+        } finally {
+            assertTrue(Thread.interrupted());
+        }
     }
 
     @Test

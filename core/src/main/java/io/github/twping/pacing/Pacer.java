@@ -1,4 +1,4 @@
-package io.github.twping.jmh.pacing;
+package io.github.twping.pacing;
 
 /**
  * Policy for waiting until an absolute send deadline on the monotonic clock.
@@ -14,4 +14,12 @@ public interface Pacer {
      * @return how late the caller wakes up, in nanoseconds ({@code now - deadlineNs}, >= 0).
      */
     long awaitDeadline(long deadlineNs);
+
+    /**
+     * Waits for {@code deadlineNs}, the deadline after {@code previousDeadlineNs}: a pacer may use the interval to
+     * bound its waiting strategy (see {@link ParkThenSpinPacer}); by default the same as {@link #awaitDeadline}.
+     */
+    default long awaitDeadlineAfter(long deadlineNs, long previousDeadlineNs) {
+        return awaitDeadline(deadlineNs);
+    }
 }

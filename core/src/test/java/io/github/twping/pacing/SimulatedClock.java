@@ -1,21 +1,22 @@
-package io.github.twping.jmh.pacing;
+package io.github.twping.pacing;
 
 /**
  * A {@link PacingClock} on simulated time: reading costs {@code readCostNs}, a spin step {@code spinStepNs},
- * and a park sleeps the requested time plus {@code parkOvershootNs}. Counts calls; allocates nothing.
+ * and a park sleeps the requested time plus {@code parkOvershootNs}. Counts calls; allocates nothing. Shared
+ * with the benchmark module's tests through core's test jar.
  */
-final class SimulatedClock implements PacingClock {
-    long nowNs;
-    long readCostNs;
-    long spinStepNs;
-    long parkOvershootNs;
-    long parks;
-    long spins;
-    long lastParkRequestNs = -1;
+public final class SimulatedClock implements PacingClock {
+    public long nowNs;
+    public long readCostNs;
+    public long spinStepNs;
+    public long parkOvershootNs;
+    public long parks;
+    public long spins;
+    public long lastParkRequestNs = -1;
     /** How many of the next parks wake up spuriously, after half the requested time. */
-    int spuriousWakeUps;
+    public int spuriousWakeUps;
 
-    SimulatedClock(long nowNs, long readCostNs, long spinStepNs, long parkOvershootNs) {
+    public SimulatedClock(long nowNs, long readCostNs, long spinStepNs, long parkOvershootNs) {
         this.nowNs = nowNs;
         this.readCostNs = readCostNs;
         this.spinStepNs = spinStepNs;

@@ -1,4 +1,4 @@
-package io.github.twping.jmh.pacing;
+package io.github.twping.pacing;
 
 import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.IdleStrategy;

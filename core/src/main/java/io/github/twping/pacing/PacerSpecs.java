@@ -1,4 +1,4 @@
-package io.github.twping.jmh.pacing;
+package io.github.twping.pacing;
 
 import java.util.List;
 import java.util.regex.Matcher;
@@ -8,8 +8,8 @@ import java.util.regex.Pattern;
  * Names of the pacing strategies as the benchmarks and the runner take them, and the factory behind them.
  *
  * <ul>
- *   <li>{@code busy-spin}: {@link BusySpinPacer}</li>
- *   <li>{@code park}: {@link ParkingPacer}</li>
+ *   <li>{@code busy-spin}: {@link ParkThenSpinPacer#spinOnly}</li>
+ *   <li>{@code park}: {@link ParkThenSpinPacer#parkOnly}</li>
  *   <li>{@code park-then-spin-<N>us}: {@link ParkThenSpinPacer} with a window of N µs</li>
  *   <li>{@code backoff-<N>us}: {@link BackoffPacer} (Agrona {@code BackoffIdleStrategy}) with a maximum park of N µs</li>
  * </ul>
@@ -34,9 +34,9 @@ public final class PacerSpecs {
     public static Pacer create(String spec, PacingClock clock) {
         switch (spec) {
             case "busy-spin":
-                return new BusySpinPacer(clock);
+                return ParkThenSpinPacer.spinOnly(clock);
             case "park":
-                return new ParkingPacer(clock);
+                return ParkThenSpinPacer.parkOnly(clock);
             default:
                 break;
         }
