@@ -364,7 +364,7 @@ public final class TwpingRun {
             return EXIT_FAILURE;
         }
         byte[] sid = acceptance.sid();
-        int modeBits = client.mode().bits();
+        var mode = client.mode();
         TestSessionKeys keys = client.deriveFromSessionKeys((aes, hmac) -> TestSessionKeys.derive(sid, aes, hmac));
         ScheduleSlot[] slots = test.scheduleSlots();
         SessionHeader header = header(sid, ipvn, localAddress, localPort, reflectorAddress, acceptance.port(),
@@ -411,7 +411,7 @@ public final class TwpingRun {
             ClientTestSession s = new ClientTestSession(new ClientTestSession.Parameters(reflector,
                     new SendSchedule(sid, slots, test.packetCount()), test.packetCount(), test.paddingBytes(),
                     startTimeNtp, lossTimeoutNtp, TimeUnit.MICROSECONDS.toNanos(options.extras().spinMicros()),
-                    true), socket, modeBits, keys, writer, clock, errors, this::diag);
+                    true), socket, mode, keys, writer, clock, errors, this::diag);
             session = s;
             s.start();
             if (cancelled) {

@@ -1,6 +1,7 @@
 package io.github.twping.server;
 
 import io.github.twping.config.PortRange;
+import io.github.twping.protocol.Mode;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -13,12 +14,6 @@ import java.util.Set;
  * then apply overrides. Defaults are those of C twampd 5.2.3.
  */
 public final class ServerConfig {
-    /** Mode bits as on the wire (RFC 5357 §3.1, RFC 5618). */
-    public static final int MODE_OPEN = 1;
-    public static final int MODE_AUTHENTICATED = 2;
-    public static final int MODE_ENCRYPTED = 4;
-    public static final int MODE_MIXED = 8;
-    public static final int MODE_ALL = 15;
     public static final int DEFAULT_PORT = 862;
     public static final String CONF_FILE = "twamp-server.conf";
     public static final String LIMITS_FILE = "twamp-server.limits";
@@ -221,42 +216,18 @@ public final class ServerConfig {
         }
     }
 
-    /** Parses an authmode letter string ({@code O A E M}, case-insensitive) into a mode bit mask. */
+    /** Parses an authmode letter string ({@code O A E M}, case-insensitive) into a {@link Mode} mask. */
     public static int parseAuthModes(String letters) {
-        int mask = 0;
-        for (int i = 0; i < letters.length(); i++) {
-            char c = Character.toUpperCase(letters.charAt(i));
-            mask |= switch (c) {
-                case 'O' -> MODE_OPEN;
-                case 'A' -> MODE_AUTHENTICATED;
-                case 'E' -> MODE_ENCRYPTED;
-                case 'M' -> MODE_MIXED;
-                default -> throw new IllegalArgumentException("Invalid authmode \"" + letters
-                        + "\": use the letters O, A, E and M");
-            };
-        }
-        if (mask == 0) {
-            throw new IllegalArgumentException("Invalid authmode \"\": use the letters O, A, E and M");
+        int mask = Mode.parseLetters(letters);
+        if (mask <= 0) {
+            throw new IllegalArgumentException("Invalid authmode \"" + letters + "\": use the letters O, A, E and M");
         }
         return mask;
     }
 
     /** Renders a mode mask as letters in the order O A E M. */
     public static String authModeLetters(int mask) {
-        StringBuilder sb = new StringBuilder();
-        if ((mask & MODE_OPEN) != 0) {
-            sb.append('O');
-        }
-        if ((mask & MODE_AUTHENTICATED) != 0) {
-            sb.append('A');
-        }
-        if ((mask & MODE_ENCRYPTED) != 0) {
-            sb.append('E');
-        }
-        if ((mask & MODE_MIXED) != 0) {
-            sb.append('M');
-        }
-        return sb.toString();
+        return Mode.letters(mask);
     }
 
     public String facility() {
@@ -393,7 +364,7 @@ public final class ServerConfig {
         private Path varDir;
         private String user;
         private String group;
-        private int authModes = MODE_ALL;
+        private int authModes = Mode.ALL_BITS;
         private String listenHost;
         private int listenPort = DEFAULT_PORT;
         private int testPortLow;
@@ -470,7 +441,7 @@ public final class ServerConfig {
 
         /** Mode bit mask (1..15). */
         public Builder authModes(int mask) {
-            if (mask < 1 || mask > MODE_ALL) {
+            if (mask < 1 || mask > Mode.ALL_BITS) {
                 throw new IllegalArgumentException("Invalid authmode mask: " + mask);
             }
             authModes = mask;

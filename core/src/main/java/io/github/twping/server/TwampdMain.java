@@ -1,6 +1,7 @@
 package io.github.twping.server;
 
 import io.github.twping.config.PassphraseStore;
+import io.github.twping.protocol.Mode;
 import io.github.twping.session.ReflectorFaultInjection;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -189,7 +190,7 @@ public final class TwampdMain {
     private static ServerPassphrases loadPassphrases(ServerConfig config, ServerLog log) {
         Path pfs = config.confFile(ServerConfig.PFS_FILE);
         if (!Files.exists(pfs)) {
-            if ((config.authModes() & ~ServerConfig.MODE_OPEN) != 0) {
+            if ((config.authModes() & ~Mode.OPEN.bits()) != 0) {
                 log.debug("no " + pfs + ": authenticated modes will reject every identity");
             }
             return ServerPassphrases.none();

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.github.twping.protocol.Mode;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -37,7 +38,7 @@ class TwampdArgsTest {
         ServerConfig.load(Vectors.serverConfig("twamp-server.conf"), b);
         TwampdArgs.parse(new String[] {"-a", "E", "-S", "127.0.0.1:9555", "-P", "0"}).applyTo(b);
         ServerConfig c = b.build();
-        assertEquals(ServerConfig.MODE_ENCRYPTED, c.authModes());
+        assertEquals(Mode.ENCRYPTED.bits(), c.authModes());
         assertEquals(9555, c.listenPort());
         assertEquals(0, c.testPortLow());
         assertEquals("local5", c.facility());

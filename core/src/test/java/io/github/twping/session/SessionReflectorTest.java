@@ -63,7 +63,8 @@ class SessionReflectorTest {
     private SessionReflector reflector(HandBuiltSender s, int padding, long refwaitNs, ReflectorFaultInjection faults)
             throws Exception {
         ReflectorSocket socket = openSocket(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
-        ReflectorSessionSpec spec = new ReflectorSessionSpec(s.mode, s.address(), padding, refwaitNs,
+        ReflectorSessionSpec spec = new ReflectorSessionSpec(io.github.twping.protocol.Mode.fromBits(s.mode), s.address(), padding,
+                refwaitNs,
                 s.auth ? io.github.twping.crypto.TestSessionKeys.of(aesKey, hmacKey) : null);
         SessionReflector r = new SessionReflector(spec, socket, ReflectorClock.system(), faults, warnings::add);
         toClose.add(r);
@@ -249,7 +250,7 @@ class SessionReflectorTest {
     void shouldReflectReceivedTtl() throws Exception {
         ScriptedReflectorSocket socket = new ScriptedReflectorSocket();
         InetSocketAddress from = new InetSocketAddress(InetAddress.getLoopbackAddress(), 40000);
-        ReflectorSessionSpec spec = new ReflectorSessionSpec(1, from, 0, 0, null);
+        ReflectorSessionSpec spec = new ReflectorSessionSpec(io.github.twping.protocol.Mode.OPEN, from, 0, 0, null);
         SessionReflector r = new SessionReflector(spec, socket, ReflectorClock.system(), null, null);
         toClose.add(r);
         byte[] p = new byte[14];
@@ -295,7 +296,7 @@ class SessionReflectorTest {
         ReflectorSocket socket = openDscpSocket(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0xb8);
         org.junit.jupiter.api.Assumptions.assumeTrue(socket instanceof ReflectorUdpSocket u && u.isNative(),
                 "only the native transport sets the unicast TTL");
-        SessionReflector r = new SessionReflector(new ReflectorSessionSpec(1, s.address(), 0, 0, null), socket,
+        SessionReflector r = new SessionReflector(new ReflectorSessionSpec(io.github.twping.protocol.Mode.OPEN, s.address(), 0, 0, null), socket,
                 null, null, null);
         toClose.add(r);
         r.start();
@@ -316,7 +317,7 @@ class SessionReflectorTest {
         HandBuiltSender s = sender(mode);
         ScriptedReflectorSocket socket = new ScriptedReflectorSocket();
         socket.refuseNextSends(3);
-        ReflectorSessionSpec spec = new ReflectorSessionSpec(mode, s.address(), 0, 0,
+        ReflectorSessionSpec spec = new ReflectorSessionSpec(io.github.twping.protocol.Mode.fromBits(mode), s.address(), 0, 0,
                 s.auth ? io.github.twping.crypto.TestSessionKeys.of(aesKey, hmacKey) : null);
         SessionReflector r = new SessionReflector(spec, socket, null, null, null);
         toClose.add(r);
