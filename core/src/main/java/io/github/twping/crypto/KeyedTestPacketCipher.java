@@ -24,6 +24,7 @@ final class KeyedTestPacketCipher implements TestPacketCipher {
     private final TestPacketLayout reflector;
     private final Protection senderRanges;
     private final Protection reflectorRanges;
+    /** Start of the sender timestamp's block: the head protects what lies before it, the tail the rest. */
     private final int split;
     private final TestBlockCrypto crypto;
 

@@ -5,26 +5,20 @@ import java.lang.foreign.MemorySegment;
 
 /** The TWAMP-Test "cipher" of modes Open and Mixed: nothing to protect, only length checks (RFC 5357 §4.1.2). */
 public final class UnauthenticatedTestPacketCipher implements TestPacketCipher {
-    /** Stateless, shared: the unauthenticated layouts of Open and Mixed. */
-    public static final UnauthenticatedTestPacketCipher INSTANCE = new UnauthenticatedTestPacketCipher(
-            TestPacketLayout.UNAUTHENTICATED_SENDER, TestPacketLayout.UNAUTHENTICATED_REFLECTOR);
+    /** Stateless, shared. */
+    public static final UnauthenticatedTestPacketCipher INSTANCE = new UnauthenticatedTestPacketCipher();
 
-    private final TestPacketLayout sender;
-    private final TestPacketLayout reflector;
-
-    private UnauthenticatedTestPacketCipher(TestPacketLayout sender, TestPacketLayout reflector) {
-        this.sender = sender;
-        this.reflector = reflector;
+    private UnauthenticatedTestPacketCipher() {
     }
 
     @Override
     public TestPacketLayout senderLayout() {
-        return sender;
+        return TestPacketLayout.UNAUTHENTICATED_SENDER;
     }
 
     @Override
     public TestPacketLayout reflectorLayout() {
-        return reflector;
+        return TestPacketLayout.UNAUTHENTICATED_REFLECTOR;
     }
 
     @Override
@@ -39,7 +33,7 @@ public final class UnauthenticatedTestPacketCipher implements TestPacketCipher {
 
     @Override
     public boolean openSender(MemorySegment packet, int length) {
-        return sender.fits(packet.byteSize(), length);
+        return TestPacketLayout.UNAUTHENTICATED_SENDER.fits(packet.byteSize(), length);
     }
 
     @Override
@@ -49,6 +43,6 @@ public final class UnauthenticatedTestPacketCipher implements TestPacketCipher {
 
     @Override
     public boolean openReflector(MemorySegment packet, int length) {
-        return reflector.fits(packet.byteSize(), length);
+        return TestPacketLayout.UNAUTHENTICATED_REFLECTOR.fits(packet.byteSize(), length);
     }
 }

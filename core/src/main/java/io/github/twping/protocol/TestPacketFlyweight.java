@@ -13,7 +13,8 @@ import java.lang.foreign.MemorySegment;
  *
  * @param <T> the concrete flyweight, returned by the fluent setters
  */
-public abstract sealed class TestPacketFlyweight<T extends TestPacketFlyweight<T>> permits SenderPacket, ReflectorPacket {
+public abstract sealed class TestPacketFlyweight<T extends TestPacketFlyweight<T>>
+        permits SenderPacket, ReflectorPacket {
     /** Where the fields are. */
     protected final TestPacketLayout layout;
     /** The wrapped bytes. */

@@ -63,7 +63,8 @@ public final class TestPacketLayout {
      * 24 sender seq(4) | 28 sender timestamp(8) | 36 sender error estimate(2) | 38 MBZ(2) | 40 sender TTL(1) |
      * 41 padding}.
      */
-    public static final TestPacketLayout UNAUTHENTICATED_REFLECTOR = builder("unauthenticated reflector", Role.REFLECTOR)
+    public static final TestPacketLayout UNAUTHENTICATED_REFLECTOR =
+            builder("unauthenticated reflector", Role.REFLECTOR)
             .sequence(0).timestamp(4).errorEstimate(12).receiveTimestamp(16).senderSequence(24).senderTimestamp(28)
             .senderErrorEstimate(36).senderTtl(40).length(41).build();
 
@@ -236,7 +237,7 @@ public final class TestPacketLayout {
         return length + paddingLength;
     }
 
-    /** @return the reply length twampd uses for a request of {@code requestLength}: the larger of the two (RFC 5357 §4.2.1). */
+    /** @return the reply length twampd uses for a request of {@code requestLength}: the larger (RFC 5357 §4.2.1). */
     public int replyLength(int requestLength) {
         return Math.max(requestLength, length);
     }

@@ -21,18 +21,23 @@ class ReflectorPacketTest {
         + "eeb7dd61cf1ec0b50001000000000000"
         + "ff000000000000000000000000000000";
 
+    /** Both recorded first replies: sequence numbers 0, error estimates 1, TTL 255. */
+    private static void assertFields(ReflectorPacket packet, long timestamp, long receiveTimestamp, long senderTimestamp) {
+        assertEquals(0L, packet.sequenceNumber());
+        assertEquals(timestamp, packet.timestampNtp());
+        assertEquals(1, packet.errorEstimate());
+        assertEquals(receiveTimestamp, packet.receiveTimestampNtp());
+        assertEquals(0L, packet.senderSequenceNumber());
+        assertEquals(senderTimestamp, packet.senderTimestampNtp());
+        assertEquals(1, packet.senderErrorEstimate());
+        assertEquals(255, packet.senderTtl());
+    }
+
     @Test
     void shouldDecodeRecordedPacket() {
         ReflectorPacket packet = new ReflectorPacket(TestPacketLayout.UNAUTHENTICATED_REFLECTOR)
             .wrap(MemorySegment.ofArray(HexFormat.of().parseHex(RECORDED)));
-        assertEquals(0L, packet.sequenceNumber());
-        assertEquals(0xeeb7dd31443ea704L, packet.timestampNtp());
-        assertEquals(1, packet.errorEstimate());
-        assertEquals(0xeeb7dd31443b70efL, packet.receiveTimestampNtp());
-        assertEquals(0L, packet.senderSequenceNumber());
-        assertEquals(0xeeb7dd31442adc4cL, packet.senderTimestampNtp());
-        assertEquals(1, packet.senderErrorEstimate());
-        assertEquals(255, packet.senderTtl());
+        assertFields(packet, 0xeeb7dd31443ea704L, 0xeeb7dd31443b70efL, 0xeeb7dd31442adc4cL);
     }
 
     @Test
@@ -49,14 +54,7 @@ class ReflectorPacketTest {
     void shouldDecodeAppendixCPlaintext() {
         ReflectorPacket packet = ReflectorPacket.forMode(Mode.ENCRYPTED)
             .wrap(MemorySegment.ofArray(HexFormat.of().parseHex(AUTHENTICATED_PLAINTEXT)));
-        assertEquals(0L, packet.sequenceNumber());
-        assertEquals(0xeeb7dd61cf393ab4L, packet.timestampNtp());
-        assertEquals(1, packet.errorEstimate());
-        assertEquals(0xeeb7dd61cf33fc86L, packet.receiveTimestampNtp());
-        assertEquals(0L, packet.senderSequenceNumber());
-        assertEquals(0xeeb7dd61cf1ec0b5L, packet.senderTimestampNtp());
-        assertEquals(1, packet.senderErrorEstimate());
-        assertEquals(255, packet.senderTtl());
+        assertFields(packet, 0xeeb7dd61cf393ab4L, 0xeeb7dd61cf33fc86L, 0xeeb7dd61cf1ec0b5L);
     }
 
     @Test

@@ -34,9 +34,12 @@ import org.openjdk.jmh.annotations.Warmup;
 @Measurement(iterations = 5, time = 1)
 @Fork(1)
 public class TestPacketCipherBenchmark {
-    /** Open (= Mixed for test packets), Authenticated, Encrypted. */
-    @Param({"OPEN", "AUTHENTICATED", "ENCRYPTED"})
-    public Mode mode;
+    /**
+     * {@link Mode#bits()}, kept as numbers so results compare across versions: 1 Open (= Mixed for test packets),
+     * 2 Authenticated, 4 Encrypted.
+     */
+    @Param({"1", "2", "4"})
+    public int mode;
 
     private TestPacketCipher cipher;
     private SenderPacket sender;
@@ -60,10 +63,11 @@ public class TestPacketCipherBenchmark {
             }
         }
         TestSessionKeys keys = TestSessionKeys.derive(sid, kAes, kHmac);
-        cipher = TestPacketCipher.forMode(mode, keys);
-        TestPacketCipher reflectorSide = TestPacketCipher.forMode(mode, keys);
+        Mode negotiated = Mode.fromBits(mode);
+        cipher = TestPacketCipher.forMode(negotiated, keys);
+        TestPacketCipher reflectorSide = TestPacketCipher.forMode(negotiated, keys);
         Arena arena = Arena.ofAuto();
-        senderPacket = arena.allocate(cipher.senderLayout().packetLength(mode.authenticatedTestPackets() ? 64 : 27), 8);
+        senderPacket = arena.allocate(cipher.senderLayout().packetLength(negotiated.authenticatedTestPackets() ? 64 : 27), 8);
         sender = new SenderPacket(cipher.senderLayout()).wrap(senderPacket);
         replyLength = cipher.reflectorLayout().length();
         sealedReply = arena.allocate(replyLength, 8);
