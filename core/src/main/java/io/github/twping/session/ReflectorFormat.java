@@ -4,7 +4,6 @@ import io.github.twping.crypto.TestPacketCipher;
 import io.github.twping.crypto.TestSessionKeys;
 import io.github.twping.protocol.Mode;
 import io.github.twping.protocol.ReflectorPacket;
-import io.github.twping.protocol.SenderPacket;
 import io.github.twping.protocol.TestPacketLayout;
 import java.lang.foreign.MemorySegment;
 
@@ -16,14 +15,16 @@ import java.lang.foreign.MemorySegment;
  */
 final class ReflectorFormat {
     private final TestPacketCipher cipher;
-    private final SenderPacket request;
+    private final TestPacketLayout senderLayout;
+    private final TestPacketLayout replyLayout;
     private final ReflectorPacket reply;
     private MemorySegment wire;
 
     private ReflectorFormat(TestPacketCipher cipher) {
         this.cipher = cipher;
-        this.request = new SenderPacket(cipher.senderLayout());
-        this.reply = new ReflectorPacket(cipher.reflectorLayout());
+        this.senderLayout = cipher.senderLayout();
+        this.replyLayout = cipher.reflectorLayout();
+        this.reply = new ReflectorPacket(replyLayout);
     }
 
     /**
@@ -36,12 +37,12 @@ final class ReflectorFormat {
 
     /** Bytes of a sender packet before its padding: 14 (unauthenticated) or 48. */
     public int senderHeaderLength() {
-        return request.layout().length();
+        return senderLayout.length();
     }
 
     /** Bytes of a reply before its padding: 41 (unauthenticated) or 112. */
     public int replyHeaderLength() {
-        return reply.layout().length();
+        return replyLayout.length();
     }
 
     /**
@@ -61,14 +62,17 @@ final class ReflectorFormat {
     }
 
     /**
-     * Writes every reply field except the reflector's send timestamp and error estimate from the opened
-     * {@code opened} request (MBZ zeroed); padding is copied separately by the caller.
+     * Writes every reply field except the reflector's send timestamp and error estimate (MBZ zeroed), copying
+     * the sender fields byte for byte from the {@code opened} request; padding is copied separately by the caller.
      */
     void buildReply(MemorySegment opened, long reflectorSeq, long receiveNtp, int senderTtl) {
-        SenderPacket r = request.wrap(opened);
-        reply.clearMbz().sequenceNumber(reflectorSeq).receiveTimestampNtp(receiveNtp).senderTtl(senderTtl)
-                .senderSequenceNumber(r.sequenceNumber()).senderTimestampNtp(r.timestampNtp())
-                .senderErrorEstimate(r.errorEstimate());
+        reply.clearMbz().sequenceNumber(reflectorSeq).receiveTimestampNtp(receiveNtp).senderTtl(senderTtl);
+        MemorySegment.copy(opened, senderLayout.sequenceOffset(), wire, replyLayout.senderSequenceOffset(),
+                TestPacketLayout.SEQUENCE_LENGTH);
+        MemorySegment.copy(opened, senderLayout.timestampOffset(), wire, replyLayout.senderTimestampOffset(),
+                TestPacketLayout.TIMESTAMP_LENGTH);
+        MemorySegment.copy(opened, senderLayout.errorEstimateOffset(), wire, replyLayout.senderErrorEstimateOffset(),
+                TestPacketLayout.ERROR_ESTIMATE_LENGTH);
     }
 
     /** Writes the send timestamp and error estimate, then protects the reply in place. */
@@ -79,6 +83,6 @@ final class ReflectorFormat {
 
     /** Offset of the reply HMAC in the wire packet, or -1 when the mode has none. */
     int replyHmacOffset() {
-        return reply.layout().hmacOffset();
+        return replyLayout.hmacOffset();
     }
 }
