@@ -355,7 +355,7 @@ final class TargetRunner {
         ClientTestSession s = new ClientTestSession(new ClientTestSession.Parameters(
                 new InetSocketAddress(remote, acceptance.port()), new SendSchedule(sid, slots, count), count, padding,
                 startNtp, lossNtp, TimeUnit.MICROSECONDS.toNanos(cfg.spinMicros()), true),
-                socket, mode.bits(), keys, writer, clock, ClockErrorEstimate.fromKernel(), line -> {
+                socket, mode, keys, writer, clock, ClockErrorEstimate.fromKernel(), line -> {
                     synchronized (diagnostics) {
                         if (diagnostics.size() < 16) {
                             diagnostics.add(line);

@@ -8,7 +8,7 @@ import io.github.twping.control.ControlClient;
 import io.github.twping.control.ControlClientOptions;
 import io.github.twping.control.ControlException;
 import io.github.twping.protocol.Mode;
-import io.github.twping.server.TwampdMain;
+import io.github.twping.cli.TwampdMain;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.net.URI;
