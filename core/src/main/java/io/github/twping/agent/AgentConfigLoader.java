@@ -40,9 +40,13 @@ public final class AgentConfigLoader {
     private static final int DEFAULT_OPEN_PADDING = -1;
 
     static {
-        // The schema validator logs through SLF4J; without a provider SLF4J prints a warning on stderr.
+        // The schema validator logs through SLF4J; without a provider SLF4J prints a warning on stderr, and
+        // naming one prints an info line: both would break the one-line error. No provider, no SLF4J chatter.
         if (System.getProperty("slf4j.provider") == null) {
             System.setProperty("slf4j.provider", "org.slf4j.helpers.NOP_FallbackServiceProvider");
+        }
+        if (System.getProperty("slf4j.internal.verbosity") == null) {
+            System.setProperty("slf4j.internal.verbosity", "ERROR");
         }
     }
 

@@ -63,6 +63,7 @@ public final class Usage {
             + "   --max-median-rtt MILLIS exit with status 3 when the median round-trip time exceeds MILLIS\n"
             + "   --loopback             test against an in-process server on 127.0.0.1 (no testaddr)\n"
             + "   --probe-timestamping [address]  report which socket timestamping the kernel provides and exit\n"
+            + "   --agent FILE [--metrics-listen ADDR:PORT] [--check]  measure the targets of FILE continuously (docs/FLEET.md)\n"
             + "\n";
 
     private Usage() {
