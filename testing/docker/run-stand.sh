@@ -71,10 +71,14 @@ IMAGES=()
 teardown() {
     local status=$?
     trap - EXIT INT TERM
-    local c
-    [ -n "$RELEASE_PID" ] && kill -TERM "$RELEASE_PID" 2>/dev/null && wait "$RELEASE_PID" 2>/dev/null
-    for c in "${CONTAINERS[@]}"; do docker rm -f "$c" >/dev/null 2>&1 || true; done
-    for c in "${IMAGES[@]}"; do docker image rm -f "$c" >/dev/null 2>&1 || true; done
+    if [ -n "$RELEASE_PID" ]; then
+        # the background job's child is `timeout`, which passes SIGTERM on to the release build's group
+        pkill -TERM -P "$RELEASE_PID" 2>/dev/null || true
+        wait "$RELEASE_PID" 2>/dev/null || true
+    fi
+    # one call each: removing a container or an image deletes a whole copy of its tree with vfs
+    [ ${#CONTAINERS[@]} -gt 0 ] && timeout 300 docker rm -f "${CONTAINERS[@]}" >/dev/null 2>&1 || true
+    [ ${#IMAGES[@]} -gt 0 ] && timeout 300 docker image rm -f "${IMAGES[@]}" >/dev/null 2>&1 || true
     if [ -n "$DOCKERD_PID" ]; then
         log "stopping the dockerd this run started (pid $DOCKERD_PID)"
         kill -TERM "$DOCKERD_PID" 2>/dev/null || true
