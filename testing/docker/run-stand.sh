@@ -284,6 +284,14 @@ STAND_CLIENT_EXEC=(docker exec "$CLIENTS")
 OUR_TWPING=/opt/twping/twping
 TWPING_C_IMAGE=/opt/c/bin/twping
 
+# The image's launcher must find the AOT cache usable (COPY kept the jar's time stamp): with
+# -XX:AOTMode=on the JVM refuses to start without it.
+if timeout 60 docker exec -e TWPING_JAVA_OPTS=-XX:AOTMode=on "$CLIENTS" twping -h >"$WORK/aot-check.out" 2>&1; then
+    result PASS docker-aot-cache "twping -h starts in the container with -XX:AOTMode=on (the archive's AOT cache is used)"
+else
+    result FAIL docker-aot-cache "twping -h with -XX:AOTMode=on failed: $(tail -n 2 "$WORK/aot-check.out" | tr '\n' ' ')"
+fi
+
 if [ "$SMOKE" = 1 ]; then MODES=(O E); COUNT=20; else MODES=(O A E M); COUNT=200; fi
 servers=(ours)
 clients=(ours)
