@@ -48,18 +48,18 @@ if [ -z "$version" ]; then
     [ -n "$version" ] || die "cannot read the project version from $root/pom.xml (pass --version)"
 fi
 
+jdk_major() { sed -n 's/^JAVA_VERSION="\([0-9]*\).*/\1/p' "$1/release" 2>/dev/null || true; }
 jdk=""
-if [ -n "${JAVA_HOME:-}" ] && [ -x "$JAVA_HOME/bin/jlink" ]; then
+if [ -n "${JAVA_HOME:-}" ] && [ -x "$JAVA_HOME/bin/jlink" ] && [ "$(jdk_major "$JAVA_HOME")" -ge 25 ] 2>/dev/null; then
     jdk=$JAVA_HOME
 else
-    java_bin=$("$root/twping" --print-java) || die "no JDK >= 25 found (set JAVA_HOME)"
+    # (JAVA_HOME may be the older JDK Maven runs on) the launchers' search: /usr/lib/jvm/*, PATH
+    java_bin=$(JAVA_HOME="" "$root/twping" --print-java) || die "no JDK >= 25 found (set JAVA_HOME)"
     jdk=$(dirname "$(dirname "$(readlink -f "$java_bin")")")
 fi
 for tool in java jlink jdeps; do
     [ -x "$jdk/bin/$tool" ] || die "$jdk has no bin/$tool (a full JDK >= 25 is needed, not a runtime)"
 done
-jdk_major=$(sed -n 's/^JAVA_VERSION="\([0-9]*\).*/\1/p' "$jdk/release" 2>/dev/null || true)
-[ "${jdk_major:-0}" -ge 25 ] 2>/dev/null || die "$jdk is not a JDK >= 25 (release file says '${jdk_major:-?}')"
 
 case "$(uname -m)" in
     x86_64 | amd64) arch=x86_64 ;;
