@@ -25,6 +25,7 @@ while [ $# -gt 0 ]; do
     esac
 done
 if [ -z "$archive" ]; then
+    # shellcheck disable=SC2012  # names made by build-release.sh
     archive=$(ls -t "$root"/dist/target/twping-*-linux-*.tar.gz 2>/dev/null | head -n 1 || true)
 fi
 [ -f "$archive" ] || { echo "measure-release: no archive (build one: ./mvnw -B -ntp package -Prelease)" >&2; exit 1; }
@@ -44,7 +45,8 @@ sample() {
     local envs=()
     while [ "$1" != -- ]; do envs+=("$1"); shift; done
     shift
-    local file="$work/$(printf '%s' "$way-$what" | tr -c 'a-zA-Z0-9' _).samples"
+    local file
+    file="$work/$(printf '%s' "$way-$what" | tr -c 'a-zA-Z0-9' _).samples"
     if ! env "${envs[@]}" /usr/bin/time -f '%e %M' -o "$work/t" timeout 60 "$@" >"$work/out" 2>&1 </dev/null; then
         echo "measure-release: $way $what failed:" >&2
         tail -n 5 "$work/out" >&2
@@ -92,6 +94,7 @@ for what in help run; do
     [ "$what" = run ] && label="twping -c 1 --loopback"
     for way in release "release, no AOT" JDK "JDK, first run"; do
         file="$work/$(printf '%s' "$way-$what" | tr -c 'a-zA-Z0-9' _).samples"
+        # shellcheck disable=SC2016  # Markdown backticks
         printf '| %s | `%s` | %s | %s |\n' "$way" "$label" "$(stats "$file" 1 1 %.2f)" "$(stats "$file" 2 0.0009765625 %.1f)"
     done
 done
