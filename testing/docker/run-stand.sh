@@ -77,13 +77,13 @@ teardown() {
         wait "$RELEASE_PID" 2>/dev/null || true
     fi
     # one call each: removing a container or an image deletes a whole copy of its tree with vfs
-    [ ${#CONTAINERS[@]} -gt 0 ] && timeout 300 docker rm -f "${CONTAINERS[@]}" >/dev/null 2>&1 || true
-    [ ${#IMAGES[@]} -gt 0 ] && timeout 300 docker image rm -f "${IMAGES[@]}" >/dev/null 2>&1 || true
+    if [ ${#CONTAINERS[@]} -gt 0 ]; then timeout 300 docker rm -f "${CONTAINERS[@]}" >/dev/null 2>&1 || true; fi
+    if [ ${#IMAGES[@]} -gt 0 ]; then timeout 300 docker image rm -f "${IMAGES[@]}" >/dev/null 2>&1 || true; fi
     if [ -n "$DOCKERD_PID" ]; then
         log "stopping the dockerd this run started (pid $DOCKERD_PID)"
         kill -TERM "$DOCKERD_PID" 2>/dev/null || true
-        local i
-        for i in $(seq 1 100); do kill -0 "$DOCKERD_PID" 2>/dev/null || break; sleep 0.1; done
+        local _
+        for _ in $(seq 1 100); do kill -0 "$DOCKERD_PID" 2>/dev/null || break; sleep 0.1; done
         kill -KILL "$DOCKERD_PID" 2>/dev/null || true
     fi
     if [ "$KEEP" = 1 ]; then
@@ -127,7 +127,7 @@ if [ -z "$archive" ]; then
 fi
 
 # --- the base image: Debian bookworm minbase from debootstrap, cached by recipe -------------
-BASE_PACKAGES=time
+BASE_PACKAGES="time"
 BASE_RECIPE="bookworm minbase include=$BASE_PACKAGES trim=doc,man,locale,info,apt-cache,apt-lists v1"
 BASE_IMAGE="twping-stand-base:bookworm-$(printf '%s' "$BASE_RECIPE" | sha256sum | cut -c1-12)"
 
@@ -192,7 +192,7 @@ bounded 300 docker build -q --network none --build-arg BASE_IMAGE="$BASE_IMAGE" 
 
 WITH_C=0
 if [ -n "${TWPING_C:-}" ] && [ -n "${TWAMPD_C:-}" ]; then
-    [ -x "$TWPING_C" ] && [ -x "$TWAMPD_C" ] || die "TWPING_C=$TWPING_C or TWAMPD_C=$TWAMPD_C is not executable"
+    { [ -x "$TWPING_C" ] && [ -x "$TWAMPD_C" ]; } || die "TWPING_C=$TWPING_C or TWAMPD_C=$TWAMPD_C is not executable"
     mkdir -p "$WORK/c-context/c/bin" "$WORK/c-context/c/lib"
     cp "$TWPING_C" "$WORK/c-context/c/bin/twping"
     cp "$TWAMPD_C" "$WORK/c-context/c/bin/twampd"
@@ -237,7 +237,7 @@ UID_IMAGE=10001
 server_conf() {
     local dir=$1 port=$2 ports=$3
     write_server_conf "$dir" "127.0.0.1:$port"
-    rm -rf "$dir/var" "$dir/data"
+    rm -rf "${dir:?}/var" "${dir:?}/data"
     sed -i -e "s|^vardir .*|vardir /tmp|" -e "s|^datadir .*|datadir /tmp|" -e "s|^testports .*|testports $ports|" \
         "$dir/twamp-server.conf"
     chown -R "$UID_IMAGE:$UID_IMAGE" "$dir"
