@@ -8,6 +8,7 @@ import io.github.twping.ffm.ReceivedPacket;
 import io.github.twping.ffm.SocketException;
 import io.github.twping.ffm.TxTimestampHandler;
 import io.github.twping.ffm.UdpSocket;
+import io.github.twping.protocol.ReflectorPacket;
 import io.github.twping.stats.SessionDataWriter;
 import io.github.twping.stats.TwoWayRecord;
 import io.github.twping.time.ErrorEstimate;
@@ -27,8 +28,9 @@ final class ReplyReceiver implements Runnable {
 
     private final UdpSocket socket;
     private final TestPacketCipher cipher;
-    private final ReflectedPacketLayout layout;
     private final MemorySegment buffer;
+    private final ReflectorPacket reply;
+    private final int replyHeaderLength;
     private final ReceivedPacket meta = new ReceivedPacket();
     private final TwoWayRecord record = new TwoWayRecord();
     private final SessionDataWriter writer;
@@ -50,14 +52,15 @@ final class ReplyReceiver implements Runnable {
     private long kernelRxStamps;
     private long kernelTxStamps;
 
-    ReplyReceiver(UdpSocket socket, TestPacketCipher cipher, ReflectedPacketLayout layout, int bufferBytes,
+    ReplyReceiver(UdpSocket socket, TestPacketCipher cipher, int bufferBytes,
                   SessionDataWriter writer, SendLog log, SessionControl control, WallClock clock,
                   ClockErrorEstimate errorEstimate, long packetCount, long lossTimeoutNtp,
                   boolean useKernelTxTimestamps) {
         this.socket = socket;
         this.cipher = cipher;
-        this.layout = layout;
         this.buffer = MemorySegment.ofArray(new byte[bufferBytes]);
+        this.reply = new ReflectorPacket(cipher.reflectorLayout()).wrap(buffer);
+        this.replyHeaderLength = cipher.reflectorLayout().length();
         this.writer = writer;
         this.log = log;
         this.control = control;
@@ -144,7 +147,7 @@ final class ReplyReceiver implements Runnable {
     }
 
     private void process(int length, long rxNtp) throws IOException {
-        if (length < layout.reflectorLength()) {
+        if (length < replyHeaderLength) {
             tooShort++;                              // treated like "nothing received" (docs/PROTOCOL-TEST.md)
             return;
         }
@@ -153,7 +156,7 @@ final class ReplyReceiver implements Runnable {
             control.diagnostic("run_tw_test: Invalid HMAC on received packet: ignoring");
             return;
         }
-        long senderSeq = layout.senderSequence(buffer);
+        long senderSeq = reply.senderSequenceNumber();
         if (senderSeq >= log.published()) {
             control.fail(SessionOutcome.ENDED_BY_REPLY, "Invalid reflected sender sequence number!");
             return;
@@ -162,8 +165,8 @@ final class ReplyReceiver implements Runnable {
             late++;                                  // already flushed as lost
             return;
         }
-        int senderError = layout.senderErrorEstimate(buffer);
-        int reflectorError = layout.errorEstimate(buffer);
+        int senderError = reply.senderErrorEstimate();
+        int reflectorError = reply.errorEstimate();
         if (!ErrorEstimate.isValid(senderError)) {
             control.fail(SessionOutcome.ENDED_BY_REPLY, "Invalid sent send timestamp!");
             return;
@@ -172,7 +175,7 @@ final class ReplyReceiver implements Runnable {
             control.fail(SessionOutcome.ENDED_BY_REPLY, "Invalid sent recv timestamp!");
             return;
         }
-        long sendNtp = layout.senderTimestampNtp(buffer);
+        long sendNtp = reply.senderTimestampNtp();
         if (useKernelTxTimestamps) {
             long txEpochNs = log.txTimestampEpochNs(senderSeq);
             if (txEpochNs > 0) {
@@ -187,11 +190,11 @@ final class ReplyReceiver implements Runnable {
         r.sentSeq = senderSeq;
         r.sentSendNtp = sendNtp;
         r.sentSendErr = senderError;
-        r.sentRecvNtp = layout.receiveTimestampNtp(buffer);
+        r.sentRecvNtp = reply.receiveTimestampNtp();
         r.sentRecvErr = reflectorError;
-        r.sentTtl = layout.senderTtl(buffer);
-        r.reflSeq = layout.sequence(buffer);
-        r.reflSendNtp = layout.timestampNtp(buffer);
+        r.sentTtl = reply.senderTtl();
+        r.reflSeq = reply.sequenceNumber();
+        r.reflSendNtp = reply.timestampNtp();
         r.reflSendErr = reflectorError;
         r.reflRecvNtp = rxNtp;
         r.reflRecvErr = errorEstimate.field();
