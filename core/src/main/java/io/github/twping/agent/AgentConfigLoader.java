@@ -186,12 +186,20 @@ public final class AgentConfigLoader {
 
     // ---- schema errors -----------------------------------------------------------------------------------
 
+    /**
+     * The error to report: the first in the file, preferring real violations over {@code unevaluatedProperties}
+     * (a failing {@code allOf} branch leaves its valid properties unevaluated, which is a consequence, not the cause).
+     */
     private static AgentConfigException first(String name, List<Error> errors, Map<String, Integer> lines) {
         AgentConfigException best = null;
+        boolean bestIsConsequence = true;
         for (Error e : errors) {
             AgentConfigException c = convert(name, e, lines);
-            if (best == null || c.line() < best.line()) {
+            boolean consequence = "unevaluatedProperties".equals(e.getKeyword());
+            if (best == null || (bestIsConsequence && !consequence)
+                    || (consequence == bestIsConsequence && c.line() < best.line())) {
                 best = c;
+                bestIsConsequence = consequence;
             }
         }
         return best;

@@ -139,6 +139,15 @@ class AgentConfigLoaderTest {
                   - {name: b, host: "h:1", rate: 1, session: 1, protocol: stamp}
                 """);
         assertTrue(protocol.startsWith("agent.yaml:3: targets[1].protocol: "), protocol);
+        String late = error("""
+                targets:
+                  - name: a
+                    host: "h:1"
+                    rate: 1
+                    session: 1
+                    dscp: 99
+                """);
+        assertEquals("agent.yaml:6: targets[0].dscp: must have a maximum value of 63", late);
     }
 
     @Test
