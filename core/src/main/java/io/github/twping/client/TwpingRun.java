@@ -315,7 +315,7 @@ public final class TwpingRun {
         UdpSocketOptions.Builder b = UdpSocketOptions.builder().bindAddress(localAddress)
                 .portRange(low, high, first).unicastTtl(255).receiveTtl(true)
                 .receiveBufferBytes(Math.max(4 << 20, frame * 64)).sendBufferBytes(Math.max(4 << 20, frame * 64))
-                .timestamping(Timestamping.RX_TX_SOFTWARE);
+                .receiveTos(true).timestamping(Timestamping.RX_TX_SOFTWARE);
         if (test.dscp() != 0) {
             b.tos(test.dscp() << 2);
         }
