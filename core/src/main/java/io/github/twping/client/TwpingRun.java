@@ -35,6 +35,7 @@ import io.github.twping.ffm.UdpSocket;
 import io.github.twping.ffm.UdpSocketOptions;
 import io.github.twping.report.HostInfo;
 import io.github.twping.report.Reports;
+import io.github.twping.report.results.ResultOutputs;
 import io.github.twping.schedule.ScheduleSlot;
 import io.github.twping.schedule.SendSchedule;
 import io.github.twping.schedule.StartTimes;
@@ -389,15 +390,17 @@ public final class TwpingRun {
             diag(SESSION_FAILED);
             return EXIT_FAILURE;
         }
+        double duration = StartTimes.sessionDurationSeconds(test.packetCount(), slots,
+                NtpTime.toDouble(lossTimeoutNtp), rttBoundNtp);
         if (!output.quiet()) {
-            double duration = StartTimes.sessionDurationSeconds(test.packetCount(), slots,
-                    NtpTime.toDouble(lossTimeoutNtp), rttBoundNtp);
             double secs = StartTimes.secondsUntilResults(startTimeNtp, clock.nowNtp(), duration);
             out.print(texts.approximately(secs));
             out.flush();
         }
 
         SessionOutcome outcome;
+        ResultOutputs results = ResultRun.create(options, program, out, err);   // docs/CLI.md, result outputs
+        ClientTestSession measured = null;
         if (writer == null) {
             // -c 0 (or an unwritable data file): the C worker fails at once (docs/CLI.md -c, 8.4).
             if (test.packetCount() == 0) {
@@ -413,7 +416,9 @@ public final class TwpingRun {
                     startTimeNtp, lossTimeoutNtp, TimeUnit.MICROSECONDS.toNanos(options.extras().spinMicros()),
                     true), socket, modeBits, keys, writer, clock, errors, this::diag);
             session = s;
+            measured = s;
             s.start();
+            ResultRun.startLive(results, channel, header, writer, s, clock, duration);
             if (cancelled) {
                 s.cancel();
             }
@@ -421,6 +426,9 @@ public final class TwpingRun {
             if (controlFailed) {
                 s.cancel();
                 awaitQuietly(s);
+                if (results != null) {
+                    results.stopLive();
+                }
                 diag(TEST_FAILED);
                 deleteQuietly(saveFile);
                 return EXIT_FAILURE;
@@ -430,6 +438,9 @@ public final class TwpingRun {
         try {
             client.stopSessions(outcome.stopSessionsAccept());
         } catch (ControlException e) {
+            if (results != null) {
+                results.stopLive();
+            }
             diag(TEST_FAILED);
             deleteQuietly(saveFile);
             return cancelled ? EXIT_INTERRUPTED : EXIT_FAILURE;
@@ -441,10 +452,11 @@ public final class TwpingRun {
         Reports.writeChannel(Outputs.of(options, program), channel, hosts,
                 io.github.twping.stats.ScheduleDeltas.of(header), out, err);
         out.flush();
+        boolean resultsWritten = ResultRun.finish(results, options, channel, measured, hosts, err, program);
         if (reportSink != null) {
             reportSink.onSummary(channel, header);
         }
-        return EXIT_OK;
+        return resultsWritten ? EXIT_OK : ResultOutputs.EXIT_OUTPUT_FAILED;
     }
 
     /**

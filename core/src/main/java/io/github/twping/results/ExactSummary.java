@@ -149,12 +149,12 @@ public final class ExactSummary {
         return receiveSources[source & 3];
     }
 
-    /** @return received packets whose sender packet arrived at the reflector with this TTL (255 = not reported) */
+    /** @return received packets whose sender packet arrived at the reflector with this TTL */
     public long forwardTtlCount(int ttl) {
         return forwardTtl[ttl & 0xFF];
     }
 
-    /** @return received packets whose reply arrived with this TTL (255 = not known) */
+    /** @return received packets whose reply arrived with this TTL */
     public long backTtlCount(int ttl) {
         return backTtl[ttl & 0xFF];
     }
@@ -214,10 +214,10 @@ public final class ExactSummary {
         return lastSendNtp;
     }
 
-    /** @return the smallest forward TTL seen other than 255 (not reported), or -1 */
+    /** @return the smallest TTL seen in the direction (hops = 255 - TTL, as owamp counts them), or -1 */
     public int minTtl(boolean forwardDirection) {
         long[] t = forwardDirection ? forwardTtl : backTtl;
-        for (int i = 0; i < 255; i++) {
+        for (int i = 0; i < 256; i++) {
             if (t[i] > 0) {
                 return i;
             }
@@ -225,10 +225,10 @@ public final class ExactSummary {
         return -1;
     }
 
-    /** @return the largest TTL seen other than 255 (not reported), or -1 */
+    /** @return the largest TTL seen in the direction, or -1 */
     public int maxTtl(boolean forwardDirection) {
         long[] t = forwardDirection ? forwardTtl : backTtl;
-        for (int i = 254; i >= 0; i--) {
+        for (int i = 255; i >= 0; i--) {
             if (t[i] > 0) {
                 return i;
             }
