@@ -399,7 +399,6 @@ public final class HtmlReport {
 
         /** Lateness (t1 minus the scheduled send time) per received packet, in send-time order. */
         private static long[] lateness(SessionHeader header, SessionDataReader reader, int received) {
-            io.github.twping.results.ExactStatistics probe = new io.github.twping.results.ExactStatistics(header);
             long count = reader.recordCount();
             long[] bySeq = new long[(int) Math.min(header.packetCount(), Integer.MAX_VALUE - 8)];
             boolean[] has = new boolean[bySeq.length];
