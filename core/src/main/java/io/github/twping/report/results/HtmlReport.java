@@ -44,7 +44,7 @@ public final class HtmlReport {
                 .append(esc(h.sidHex())).append("</title>\n<style>\n")
                 .append("body{font:14px/1.4 sans-serif;margin:24px;color:#222;background:#fff}")
                 .append("h1{font-size:20px}h2{font-size:16px;margin-top:28px}")
-                .append("table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:3px 8px;text-align:right}")
+                .append("table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:2px 6px;text-align:right;white-space:nowrap;font-size:12px}")
                 .append("th:first-child,td:first-child{text-align:left}")
                 .append("svg.chart{display:block;border:1px solid #ddd;margin:8px 0;background:#fcfcfc}")
                 .append(".axis{stroke:#555;stroke-width:1}.grid{stroke:#e4e4e4;stroke-width:1}")
