@@ -1,11 +1,14 @@
 package io.github.twping.cli;
 
+import io.github.twping.client.HostPort;
+import io.github.twping.client.TwpingOptions;
 import io.github.twping.config.CNumbers;
 import io.github.twping.config.DscpParser;
 import io.github.twping.config.PassphraseStore;
 import io.github.twping.config.PercentileList;
 import io.github.twping.config.PortRange;
 import io.github.twping.config.ScheduleSpec;
+import io.github.twping.getopt.GetOpt;
 import io.github.twping.report.results.ResultOptions;
 
 import java.io.IOException;
@@ -479,7 +482,7 @@ public final class TwpingArgs {
                         s.summaryDirectory),
                 new TwpingOptions.Extras(s.spinMicros, s.sync, s.esterrorMicros,
                         s.language != null ? s.language : defaultLanguage, s.loopback, s.probe,
-                        s.maxLossPercent, s.maxMedianRttMillis, s.controlTimeoutSeconds, s.results.build()));
+                        s.maxLossPercent, s.maxMedianRttMillis, s.controlTimeoutSeconds, s.results.build(version)));
         return new Parsed(options);
     }
 

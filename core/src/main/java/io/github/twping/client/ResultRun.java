@@ -5,8 +5,7 @@ import java.io.PrintStream;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 
-import io.github.twping.cli.TwpingArgs;
-import io.github.twping.cli.TwpingOptions;
+
 import io.github.twping.report.HostInfo;
 import io.github.twping.report.OutputOptions;
 import io.github.twping.report.Reports;
@@ -32,7 +31,7 @@ public final class ResultRun {
         ResultOptions r = options.extras().results();
         OutputOptions o = Outputs.of(options, program);
         boolean machineOrQuiet = o.quiet() || o.machine() || o.raw() || options.output().quiet();
-        ResultOutputs outputs = new ResultOutputs(r, program, TwpingArgs.defaultVersion(), o.language(), o.units(),
+        ResultOutputs outputs = new ResultOutputs(r, program, r.toolVersion(), o.language(), o.units(),
                 !o.quiet() && !o.machine() && !o.raw(), machineOrQuiet, out, err);
         return r.exact() || r.anyWriter() || outputs.progressEnabled() ? outputs : null;
     }

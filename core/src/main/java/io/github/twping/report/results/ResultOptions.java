@@ -16,9 +16,11 @@ import java.util.List;
  * @param html            {@code --html FILE}, or null
  * @param progress        {@code --progress} (TRUE), {@code --no-progress} (FALSE), or null for the TTY rule
  * @param reportFile      {@code --report FILE.owp}: re-report a saved session instead of measuring, or null
+ * @param toolVersion     the program version written into the JSON outputs
  */
 public record ResultOptions(boolean exact, String json, String jsonStream, boolean streamPackets,
-                            double intervalSeconds, String csv, String html, Boolean progress, String reportFile) {
+                            double intervalSeconds, String csv, String html, Boolean progress, String reportFile,
+                            String toolVersion) {
     /** Default {@code --interval}. */
     public static final double DEFAULT_INTERVAL_SECONDS = 1.0;
     /** Smallest {@code --interval}. */
@@ -45,7 +47,7 @@ public record ResultOptions(boolean exact, String json, String jsonStream, boole
 
     /** No result outputs. */
     public static ResultOptions none() {
-        return new ResultOptions(false, null, null, false, DEFAULT_INTERVAL_SECONDS, null, null, null, null);
+        return new ResultOptions(false, null, null, false, DEFAULT_INTERVAL_SECONDS, null, null, null, null, "");
     }
 
     /** @return true when any file or stream output is asked for */
@@ -110,10 +112,10 @@ public record ResultOptions(boolean exact, String json, String jsonStream, boole
             return reportFile != null;
         }
 
-        /** @return the options */
-        public ResultOptions build() {
+        /** @return the options, with the program version for the JSON outputs */
+        public ResultOptions build(String toolVersion) {
             return new ResultOptions(exact, json, jsonStream, streamPackets, intervalSeconds, csv, html, progress,
-                    reportFile);
+                    reportFile, toolVersion);
         }
     }
 }
