@@ -9,6 +9,7 @@ import io.github.twping.config.PercentileList;
 import io.github.twping.config.PortRange;
 import io.github.twping.config.ScheduleSpec;
 import io.github.twping.getopt.GetOpt;
+import io.github.twping.protocol.Mode;
 import io.github.twping.report.results.ResultOptions;
 
 import java.io.IOException;
@@ -445,26 +446,13 @@ public final class TwpingArgs {
 
         int modeMask;
         if (s.authMode != null) {
-            modeMask = 0;
-            for (int i = 0; i < s.authMode.length(); ) {
-                int cp = s.authMode.codePointAt(i);
-                switch (Character.toUpperCase(cp)) {
-                    case 'O' -> modeMask |= TwpingOptions.MODE_OPEN;
-                    case 'A' -> modeMask |= TwpingOptions.MODE_AUTHENTICATED;
-                    case 'E' -> modeMask |= TwpingOptions.MODE_ENCRYPTED;
-                    case 'M' -> modeMask |= TwpingOptions.MODE_MIXED;
-                    default -> {
-                        msg.error("Invalid -authmode " + Character.toString(cp));
-                        return new Exit(usage(msg, null, Messages.EXIT_FAILURE));
-                    }
-                }
-                i += Character.charCount(cp);
+            modeMask = Mode.parseLetters(s.authMode);
+            if (modeMask < 0) {
+                msg.error("Invalid -authmode " + Character.toString(s.authMode.codePointAt(-1 - modeMask)));
+                return new Exit(usage(msg, null, Messages.EXIT_FAILURE));
             }
         } else {
-            modeMask = identity != null
-                    ? TwpingOptions.MODE_OPEN | TwpingOptions.MODE_AUTHENTICATED | TwpingOptions.MODE_ENCRYPTED
-                    | TwpingOptions.MODE_MIXED
-                    : TwpingOptions.MODE_OPEN;
+            modeMask = identity != null ? Mode.ALL_BITS : Mode.OPEN.bits();
         }
 
         boolean paddingGiven = s.padding != PADDING_UNSET;
@@ -491,11 +479,8 @@ public final class TwpingArgs {
      * exactly open or exactly mixed 27, exactly authenticated or exactly encrypted 64, anything else 0.
      */
     public static int defaultPadding(int modeMask) {
-        return switch (modeMask) {
-            case TwpingOptions.MODE_OPEN, TwpingOptions.MODE_MIXED -> 27;
-            case TwpingOptions.MODE_AUTHENTICATED, TwpingOptions.MODE_ENCRYPTED -> 64;
-            default -> 0;
-        };
+        Mode only = Mode.fromBits(modeMask);
+        return only == null ? 0 : only.authenticatedTestPackets() ? 64 : 27;
     }
 
     private byte[] fromStore(String identity, String pfsFile, Messages msg) {

@@ -21,15 +21,6 @@ import io.github.twping.schedule.ScheduleSlot;
 public record TwpingOptions(HostPort testAddress, HostPort serverAddress, Test test, Connection connection,
                             Output output, Extras extras) {
 
-    /** Mode bit: open. */
-    public static final int MODE_OPEN = 1;
-    /** Mode bit: authenticated. */
-    public static final int MODE_AUTHENTICATED = 2;
-    /** Mode bit: encrypted. */
-    public static final int MODE_ENCRYPTED = 4;
-    /** Mode bit: mixed (encrypted control, open test packets). */
-    public static final int MODE_MIXED = 8;
-
     /** @return a copy with other test and server addresses (e.g. the embedded server of {@code --loopback}). */
     public TwpingOptions withAddresses(HostPort test, HostPort server) {
         return new TwpingOptions(test, server, this.test, connection, output, extras);
@@ -66,7 +57,7 @@ public record TwpingOptions(HostPort testAddress, HostPort serverAddress, Test t
     /**
      * Control-connection options.
      *
-     * @param modeMask      requested modes ({@code MODE_*} bits): {@code -A}, else 15 with an identity, else 1
+     * @param modeMask      requested modes (a {@code protocol.Mode} mask): {@code -A}, else 15 with an identity, else 1
      * @param identity      {@code -u} KeyID, null if not given or dropped (no pass-phrase); the control
      *                      layer truncates it to 80 bytes for the KeyID field
      * @param passphrase    pass-phrase bytes, null exactly when {@code identity} is null

@@ -309,7 +309,7 @@ public final class TwpingRun {
         ClientTestSession s = new ClientTestSession(new ClientTestSession.Parameters(reflector,
                 new SendSchedule(sid, slots, test.packetCount()), test.packetCount(), test.paddingBytes(),
                 timing.startTimeNtp(), timing.lossTimeoutNtp(), TimeUnit.MICROSECONDS.toNanos(extras.spinMicros()),
-                true), socket, control.mode().bits(), keys, writer, run.clock, errors, run::diag);
+                true), socket, control.mode(), keys, writer, run.clock, errors, run::diag);
         session = s;
         s.start();
         ResultRun.startLive(results, file.channel(), header, writer, s, run.clock,

@@ -1,5 +1,7 @@
 package io.github.twping.server;
 
+import io.github.twping.protocol.Mode;
+
 import io.github.twping.config.PassphraseStore;
 import io.github.twping.session.ReflectorFaultInjection;
 import java.io.IOException;
@@ -112,7 +114,7 @@ public final class Twampd {
     private static ServerPassphrases loadPassphrases(ServerConfig config, ServerLog log) {
         Path pfs = config.confFile(ServerConfig.PFS_FILE);
         if (!Files.exists(pfs)) {
-            if ((config.authModes() & ~ServerConfig.MODE_OPEN) != 0) {
+            if ((config.authModes() & ~Mode.OPEN.bits()) != 0) {
                 log.debug("no " + pfs + ": authenticated modes will reject every identity");
             }
             return ServerPassphrases.none();

@@ -8,6 +8,7 @@ import io.github.twping.crypto.TestSessionKeys;
 import io.github.twping.ffm.UdpSocket;
 import io.github.twping.pacing.ParkThenSpinPacer;
 import io.github.twping.pacing.SystemPacingClock;
+import io.github.twping.protocol.Mode;
 import io.github.twping.schedule.SendSchedule;
 import io.github.twping.stats.RecordSources;
 import io.github.twping.stats.SessionDataWriter;
@@ -40,28 +41,30 @@ public final class ClientTestSession {
     /**
      * @param parameters  what to send and when
      * @param socket      the bound test socket (TTL, DSCP and timestamping already configured)
-     * @param modeBits    negotiated mode (1, 2, 4, 8): selects the packet layout and protection
-     * @param keys        test-session keys (modes 2 and 4), or null
+     * @param mode        the negotiated mode: selects the packet layouts and their protection
+     * @param keys        test-session keys (Authenticated and Encrypted), or null
      * @param writer      the session data file, header written
      * @param clock       wall clock (with any debug offset)
      * @param errors      the error estimate put on our timestamps
      * @param diagnostics where the C-compatible diagnostic lines go (e.g. {@code twping: ...} on stderr)
      */
-    public ClientTestSession(Parameters parameters, UdpSocket socket, int modeBits, TestSessionKeys keys,
+    public ClientTestSession(Parameters parameters, UdpSocket socket, Mode mode, TestSessionKeys keys,
                              SessionDataWriter writer, WallClock clock, ClockErrorEstimate errors,
                              Consumer<String> diagnostics) {
-        ReflectedPacketLayout layout = ReflectedPacketLayout.forMode(modeBits);
-        int packetLength = layout.senderLength() + parameters.paddingBytes();
+        // one cipher per thread: the keyed ciphers keep chaining and HMAC state
+        TestPacketCipher senderCipher = TestPacketCipher.forMode(mode, keys);
+        TestPacketCipher receiverCipher = TestPacketCipher.forMode(mode, keys);
+        int packetLength = senderCipher.senderLayout().packetLength(parameters.paddingBytes());
         log = new SendLog(parameters.packetCount(), MAX_IN_FLIGHT);
         sources = RecordSources.forPacketCount(parameters.packetCount());
         control = new SessionControl(diagnostics);
         boolean txStamps = parameters.kernelTxTimestamps() && socket.capabilities().txTimestamps();
-        sender = new SessionSender(socket, TestPacketCipher.forMode(modeBits, keys), packetLength, layout.paddingOffset(), parameters.reflector(),
+        sender = new SessionSender(socket, senderCipher, packetLength, parameters.reflector(),
                 parameters.schedule(), parameters.packetCount(), parameters.startTimeNtp(),
                 parameters.lossTimeoutNtp(), new ParkThenSpinPacer(SystemPacingClock.INSTANCE, parameters.spinNs()),
                 clock, errors, log, control, latenessNs);
-        int bufferBytes = Math.max(packetLength, layout.reflectorLength()) + 128;
-        receiver = new ReplyReceiver(socket, TestPacketCipher.forMode(modeBits, keys), layout, bufferBytes, writer,
+        int bufferBytes = Math.max(packetLength, receiverCipher.reflectorLayout().length()) + 128;
+        receiver = new ReplyReceiver(socket, receiverCipher, bufferBytes, writer,
                 sources, log, control, clock, errors, parameters.packetCount(), parameters.lossTimeoutNtp(), txStamps);
         senderThread = Thread.ofPlatform().name("twping-sender").daemon(true).unstarted(sender);
         receiverThread = Thread.ofPlatform().name("twping-receiver").daemon(true).unstarted(receiver);

@@ -9,6 +9,7 @@ import io.github.twping.ffm.TimestampSource;
 import io.github.twping.ffm.SocketException;
 import io.github.twping.ffm.TxTimestampHandler;
 import io.github.twping.ffm.UdpSocket;
+import io.github.twping.protocol.ReflectorPacket;
 import io.github.twping.stats.RecordSources;
 import io.github.twping.stats.SessionDataWriter;
 import io.github.twping.stats.TwoWayRecord;
@@ -31,8 +32,9 @@ final class ReplyReceiver implements Runnable {
 
     private final UdpSocket socket;
     private final TestPacketCipher cipher;
-    private final ReflectedPacketLayout layout;
     private final MemorySegment buffer;
+    private final ReflectorPacket reply;
+    private final int replyHeaderLength;
     private final ReceivedPacket meta = new ReceivedPacket();
     private final TwoWayRecord record = new TwoWayRecord();
     private final SessionDataWriter writer;
@@ -56,14 +58,15 @@ final class ReplyReceiver implements Runnable {
     private long kernelTxStamps;
     private int rxSource;
 
-    ReplyReceiver(UdpSocket socket, TestPacketCipher cipher, ReflectedPacketLayout layout, int bufferBytes,
+    ReplyReceiver(UdpSocket socket, TestPacketCipher cipher, int bufferBytes,
                   SessionDataWriter writer, RecordSources sources, SendLog log, SessionControl control, WallClock clock,
                   ClockErrorEstimate errorEstimate, long packetCount, long lossTimeoutNtp,
                   boolean useKernelTxTimestamps) {
         this.socket = socket;
         this.cipher = cipher;
-        this.layout = layout;
         this.buffer = MemorySegment.ofArray(new byte[bufferBytes]);
+        this.reply = new ReflectorPacket(cipher.reflectorLayout()).wrap(buffer);
+        this.replyHeaderLength = cipher.reflectorLayout().length();
         this.writer = writer;
         this.sources = sources;
         this.log = log;
@@ -165,7 +168,7 @@ final class ReplyReceiver implements Runnable {
     }
 
     private void process(int length, long rxNtp) throws IOException {
-        if (length < layout.reflectorLength()) {
+        if (length < replyHeaderLength) {
             tooShort++;                              // treated like "nothing received" (docs/PROTOCOL-TEST.md)
             return;
         }
@@ -174,7 +177,7 @@ final class ReplyReceiver implements Runnable {
             control.diagnostic("run_tw_test: Invalid HMAC on received packet: ignoring");
             return;
         }
-        long senderSeq = layout.senderSequence(buffer);
+        long senderSeq = reply.senderSequenceNumber();
         if (senderSeq >= log.published()) {
             control.fail(SessionOutcome.ENDED_BY_REPLY, "Invalid reflected sender sequence number!");
             return;
@@ -183,8 +186,8 @@ final class ReplyReceiver implements Runnable {
             late++;                                  // already flushed as lost
             return;
         }
-        int senderError = layout.senderErrorEstimate(buffer);
-        int reflectorError = layout.errorEstimate(buffer);
+        int senderError = reply.senderErrorEstimate();
+        int reflectorError = reply.errorEstimate();
         if (!ErrorEstimate.isValid(senderError)) {
             control.fail(SessionOutcome.ENDED_BY_REPLY, "Invalid sent send timestamp!");
             return;
@@ -193,7 +196,7 @@ final class ReplyReceiver implements Runnable {
             control.fail(SessionOutcome.ENDED_BY_REPLY, "Invalid sent recv timestamp!");
             return;
         }
-        long sendNtp = layout.senderTimestampNtp(buffer);
+        long sendNtp = reply.senderTimestampNtp();
         int sendSource = RecordSources.USER;
         if (useKernelTxTimestamps) {
             long txEpochNs = log.txTimestampEpochNs(senderSeq);
@@ -211,11 +214,11 @@ final class ReplyReceiver implements Runnable {
         r.sentSeq = senderSeq;
         r.sentSendNtp = sendNtp;
         r.sentSendErr = senderError;
-        r.sentRecvNtp = layout.receiveTimestampNtp(buffer);
+        r.sentRecvNtp = reply.receiveTimestampNtp();
         r.sentRecvErr = reflectorError;
-        r.sentTtl = layout.senderTtl(buffer);
-        r.reflSeq = layout.sequence(buffer);
-        r.reflSendNtp = layout.timestampNtp(buffer);
+        r.sentTtl = reply.senderTtl();
+        r.reflSeq = reply.sequenceNumber();
+        r.reflSendNtp = reply.timestampNtp();
         r.reflSendErr = reflectorError;
         r.reflRecvNtp = rxNtp;
         r.reflRecvErr = errorEstimate.field();

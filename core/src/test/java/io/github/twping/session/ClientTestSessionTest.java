@@ -18,8 +18,10 @@ import io.github.twping.ffm.ReceivedPacket;
 import io.github.twping.ffm.Timestamping;
 import io.github.twping.ffm.UdpSocket;
 import io.github.twping.ffm.UdpSocketOptions;
+import io.github.twping.protocol.Mode;
 import io.github.twping.protocol.ReflectorPacket;
 import io.github.twping.protocol.SenderPacket;
+import io.github.twping.protocol.TestPacketLayout;
 import io.github.twping.schedule.ScheduleSlot;
 import io.github.twping.schedule.SendSchedule;
 import io.github.twping.stats.SessionDataReader;
@@ -95,7 +97,7 @@ class ClientTestSessionTest {
         ClientTestSession session = new ClientTestSession(new ClientTestSession.Parameters(
                 new InetSocketAddress(InetAddress.getLoopbackAddress(), reflector.localAddress().getPort()),
                 new SendSchedule(SID, slots, packets), packets, 27, startNtp, lossNtp, 20_000, true),
-                client, 1, null, writer, clock, ClockErrorEstimate.fromKernel(), diagnostics::add);
+                client, Mode.OPEN, null, writer, clock, ClockErrorEstimate.fromKernel(), diagnostics::add);
         session.start();
         if (whileRunning != null) {
             whileRunning.accept(session);
@@ -119,8 +121,8 @@ class ClientTestSessionTest {
         MemorySegment request = MemorySegment.ofArray(new byte[2048]);
         MemorySegment reply = MemorySegment.ofArray(new byte[2048]);
         ReceivedPacket meta = new ReceivedPacket();
-        SenderPacket sender = new SenderPacket();
-        ReflectorPacket packet = new ReflectorPacket();
+        SenderPacket sender = new SenderPacket(TestPacketLayout.UNAUTHENTICATED_SENDER);
+        ReflectorPacket packet = new ReflectorPacket(TestPacketLayout.UNAUTHENTICATED_REFLECTOR);
         long reflectorSeq = 0;
         try {
             while (true) {
@@ -252,7 +254,7 @@ class ClientTestSessionTest {
     void shouldEndTheTestOnASenderSequenceNumberThatWasNeverSent() throws Exception {
         List<TwoWayRecord> records = run((seq, request, reply, out) -> {
             if (seq == 3) {
-                new ReflectorPacket().wrap(reply).senderSequenceNumber(1003);
+                new ReflectorPacket(TestPacketLayout.UNAUTHENTICATED_REFLECTOR).wrap(reply).senderSequenceNumber(1003);
             }
             out.send(41);
         }, SessionOutcome.ENDED_BY_REPLY);
@@ -264,7 +266,7 @@ class ClientTestSessionTest {
     void shouldEndTheTestOnAnInvalidErrorEstimate() throws Exception {
         run((seq, request, reply, out) -> {
             if (seq == 2) {
-                new ReflectorPacket().wrap(reply).errorEstimate(0);
+                new ReflectorPacket(TestPacketLayout.UNAUTHENTICATED_REFLECTOR).wrap(reply).errorEstimate(0);
             }
             out.send(41);
         }, SessionOutcome.ENDED_BY_REPLY);
