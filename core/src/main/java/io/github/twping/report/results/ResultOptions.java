@@ -75,8 +75,8 @@ public record ResultOptions(boolean exact, String json, String jsonStream, boole
         public String set(String name, String argument) {
             switch (name) {
                 case "exact" -> exact = true;
-                case "json" -> json = path(argument);
-                case "json-stream" -> jsonStream = path(argument);
+                case "json" -> json = argument;
+                case "json-stream" -> jsonStream = argument;
                 case "json-stream-packets" -> streamPackets = true;
                 case "interval" -> {
                     double v;
@@ -90,21 +90,17 @@ public record ResultOptions(boolean exact, String json, String jsonStream, boole
                     }
                     intervalSeconds = v;
                 }
-                case "csv" -> csv = path(argument);
-                case "html" -> html = path(argument);
+                case "csv" -> csv = argument;
+                case "html" -> html = argument;
                 case "progress" -> progress = Boolean.TRUE;
                 case "no-progress" -> progress = Boolean.FALSE;
-                case "report" -> reportFile = path(argument);
+                case "report" -> reportFile = argument;
                 default -> throw new IllegalArgumentException("not a result option: " + name);
             }
             if (argument != null && argument.isEmpty()) {
                 return "File name expected";
             }
             return null;
-        }
-
-        private static String path(String argument) {
-            return argument;
         }
 
         /** @return true once {@code --report} was given (the test address becomes optional) */

@@ -1,7 +1,5 @@
 package io.github.twping.report.results;
 
-import java.nio.charset.StandardCharsets;
-
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
@@ -26,8 +24,6 @@ final class StreamState {
     private final long intervalNtp;
     private final long startNtp;
     private long index;
-    private ExactSummary lastEmitted;
-    private long lastEmittedCount;
     private long lastP50 = -1;
     private long lastP99 = -1;
 
@@ -81,7 +77,6 @@ final class StreamState {
         if (target != null) {
             emit(ResultJson.intervalEvent(index, from, from + intervalNtp, s));
         }
-        lastEmittedCount = s.records();
         engine.resetInterval();
         index++;
     }
@@ -114,9 +109,5 @@ final class StreamState {
         } catch (JsonProcessingException e) {
             throw new IllegalStateException(e);         // a tree of plain values always serialises
         }
-    }
-
-    static byte[] utf8(String s) {
-        return s.getBytes(StandardCharsets.UTF_8);
     }
 }
