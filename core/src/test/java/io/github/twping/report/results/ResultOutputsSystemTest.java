@@ -198,6 +198,19 @@ class ResultOutputsSystemTest {
     }
 
     @Test
+    void forcedProgressGoesToStderrOnlyAndEndsCleared() {
+        // stderr here is not a terminal: --progress draws anyway, -Q keeps stdout empty
+        ResultRuns.Run r = ResultRuns.run("--loopback", "-c", "20", "-i", "0.05f", "-L", "3", "-Q", "--progress");
+        assertEquals(0, r.status(), r.err());
+        assertEquals("", r.out());
+        assertTrue(r.err().contains("\rtwping: ") && r.err().contains("  sent ") && r.err().contains(" rtt p50 "),
+                r.err());
+        assertTrue(r.err().endsWith("\r\033[K"), "the line is cleared at the end");
+        ResultRuns.Run quiet = ResultRuns.run("--loopback", "-c", "5", "-i", "0.01f", "-L", "1", "-Q");
+        assertFalse(quiet.err().contains("rtt p50"), "no progress without a terminal: " + quiet.err());
+    }
+
+    @Test
     void badIntervalIsAUsageError() {
         ResultRuns.Run r = ResultRuns.run("--interval", "0", "--loopback");
         assertEquals(1, r.status());
