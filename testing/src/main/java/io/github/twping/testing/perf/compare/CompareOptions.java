@@ -17,15 +17,17 @@ import java.util.Locale;
  * @param twampdArgs extra arguments for our twampd
  * @param floor      also run the C-free ping-pong floor once per round
  * @param keepDir    where to keep the raw outputs (null: a temporary directory, deleted)
+ * @param nice       niceness of every client and server process (0: unchanged; negative needs root): on a
+ *                   shared machine a negative value keeps other builds from dominating the figures
  */
 public record CompareOptions(int rounds, int count, String schedule, double lossTimeout, List<String> reflectors,
-                             List<String> oursArgs, List<String> twampdArgs, boolean floor, String keepDir) {
+                             List<String> oursArgs, List<String> twampdArgs, boolean floor, String keepDir, int nice) {
     public static final List<String> REFLECTORS = List.of("c-twampd", "twampd", "loopback");
 
     public static final String USAGE = """
             usage: compare-c.sh [--rounds N] [--count N] [--schedule SPEC] [--loss-timeout S]
                                 [--reflectors c-twampd,twampd,loopback] [--ours-args 'ARGS'] [--twampd-args 'ARGS']
-                                [--no-floor] [--keep DIR]
+                                [--no-floor] [--keep DIR] [--nice N]
             environment: TWPING_C, TWAMPD_C (the C binaries; unset = that half is skipped)""";
 
     /** Parses the command line. */
@@ -39,6 +41,7 @@ public record CompareOptions(int rounds, int count, String schedule, double loss
         List<String> twampdArgs = List.of();
         boolean floor = true;
         String keep = null;
+        int nice = 0;
         for (int i = 0; i < args.length; i++) {
             String a = args[i];
             switch (a) {
@@ -71,10 +74,22 @@ public record CompareOptions(int rounds, int count, String schedule, double loss
                 case "--twampd-args" -> twampdArgs = words(value(args, ++i, a));
                 case "--no-floor" -> floor = false;
                 case "--keep" -> keep = value(args, ++i, a);
+                case "--nice" -> {
+                    String v = value(args, ++i, a);
+                    try {
+                        nice = Integer.parseInt(v);
+                    } catch (NumberFormatException e) {
+                        throw new IllegalArgumentException(a + ": '" + v + "' is not an integer -20..19");
+                    }
+                    if (nice < -20 || nice > 19) {
+                        throw new IllegalArgumentException(a + ": '" + v + "' is not an integer -20..19");
+                    }
+                }
                 default -> throw new IllegalArgumentException("unknown argument '" + a + "'");
             }
         }
-        return new CompareOptions(rounds, count, schedule, lossTimeout, reflectors, oursArgs, twampdArgs, floor, keep);
+        return new CompareOptions(rounds, count, schedule, lossTimeout, reflectors, oursArgs, twampdArgs, floor, keep,
+                nice);
     }
 
     /** The packet rate of the schedule, packets per second. */

@@ -94,11 +94,14 @@ public final class CompareRunner {
         String cClient = System.getenv("TWPING_C");
         String cServer = System.getenv("TWAMPD_C");
         List<Client> clients = new ArrayList<>();
-        List<String> ours = new ArrayList<>(List.of(root.resolve("twping").toString()));
+        List<String> ours = new ArrayList<>(nicePrefix());
+        ours.add(root.resolve("twping").toString());
         ours.addAll(options.oursArgs());
         clients.add(new Client("ours", ours, true));
         if (cClient != null && !cClient.isBlank()) {
-            clients.add(new Client("C", List.of(cClient), false));
+            List<String> c = new ArrayList<>(nicePrefix());
+            c.add(cClient);
+            clients.add(new Client("C", c, false));
         } else {
             skipped.add("C twping: skipped, TWPING_C is not set; comparing our client with a second run of itself");
             clients.add(new Client("ours (again)", ours, true));
@@ -178,7 +181,7 @@ public final class CompareRunner {
         if (name.equals("loopback")) {
             return new Reflector(name, null, null);
         }
-        List<String> command = new ArrayList<>();
+        List<String> command = new ArrayList<>(nicePrefix());
         if (name.equals("c-twampd")) {
             if (cServer == null || cServer.isBlank()) {
                 skipped.add("C twampd: skipped, TWAMPD_C is not set");
@@ -212,6 +215,11 @@ public final class CompareRunner {
         return null;
     }
 
+    /** {@code nice -n N} when --nice was given: every client and server runs at the same priority. */
+    private List<String> nicePrefix() {
+        return options.nice() == 0 ? List.of() : List.of("nice", "-n", Integer.toString(options.nice()));
+    }
+
     private void stop(Reflector r) throws InterruptedException {
         if (r.process() != null) {
             r.process().destroy();
@@ -226,9 +234,10 @@ public final class CompareRunner {
     private void report(Instant started, String loadStart, String loadEnd) throws IOException {
         out.println("## Side-by-side comparison");
         out.println();
-        out.printf(Locale.ROOT, "%s, %d rounds, `-c %d -i %s -L %s`%s, %d CPUs, load average %s at the start, %s at the end.%n",
+        out.printf(Locale.ROOT, "%s, %d rounds, `-c %d -i %s -L %s`%s%s, %d CPUs, load average %s at the start, %s at the end.%n",
                 started.truncatedTo(ChronoUnit.SECONDS), options.rounds(), options.count(), options.schedule(),
-                fmt(options.lossTimeout()), options.oursArgs().isEmpty() ? "" : ", ours with `" + String.join(" ", options.oursArgs()) + "`",
+                fmt(options.lossTimeout()), options.nice() == 0 ? "" : ", every process under `nice -n " + options.nice() + "`",
+                options.oursArgs().isEmpty() ? "" : ", ours with `" + String.join(" ", options.oursArgs()) + "`",
                 Runtime.getRuntime().availableProcessors(), loadStart, loadEnd);
         out.println("Each cell: median over the rounds (min–max), µs, exact values from the `-R` records.");
         for (String note : skipped) {
@@ -236,7 +245,7 @@ public final class CompareRunner {
         }
         out.println();
         Map<RunKey, List<SessionMetrics>> byKey = new LinkedHashMap<>();
-        for (RunRecord r : runs) {
+        for (RunRecord r : sortedRuns()) {
             if (r.result().metrics() != null) {
                 byKey.computeIfAbsent(r.key(), k -> new ArrayList<>()).add(r.result().metrics());
             }
@@ -272,7 +281,7 @@ public final class CompareRunner {
         out.println("| reflector | client | scheduled | sent | lost | duplicates | CPU s | CPU µs/packet | max RSS MB | wall s |");
         out.println("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|");
         Map<RunKey, List<RunRecord>> recordsByKey = new LinkedHashMap<>();
-        for (RunRecord r : runs) {
+        for (RunRecord r : sortedRuns()) {
             recordsByKey.computeIfAbsent(r.key(), k -> new ArrayList<>()).add(r);
         }
         for (Map.Entry<RunKey, List<RunRecord>> e : recordsByKey.entrySet()) {
@@ -301,6 +310,15 @@ public final class CompareRunner {
         }
         out.println();
         out.println("Raw outputs in " + (options.keepDir() != null ? work : "a temporary directory (deleted; keep with --keep DIR)") + ".");
+    }
+
+    /** The runs by reflector (in option order), then client (ours first), then round. */
+    private List<RunRecord> sortedRuns() {
+        List<String> clientOrder = List.of("ours", "C", "ours (again)");
+        return runs.stream().sorted(Comparator
+                .comparingInt((RunRecord r) -> options.reflectors().indexOf(r.key().reflector()))
+                .thenComparingInt(r -> clientOrder.indexOf(r.key().client()))
+                .thenComparingInt(RunRecord::round)).toList();
     }
 
     private void ratioRow(String reflector, Map<String, RoundSpread[]> rows) {

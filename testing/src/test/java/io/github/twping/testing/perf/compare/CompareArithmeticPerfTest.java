@@ -172,7 +172,8 @@ class CompareArithmeticPerfTest {
     @Test
     void shouldParseOptionsAndRejectBadOnesWithOneLine() {
         CompareOptions o = CompareOptions.parse(new String[] {"--rounds", "5", "--schedule", "0.0001f",
-                "--reflectors", "twampd,loopback", "--ours-args", "--cpu 0  --spin 50", "--no-floor"});
+                "--reflectors", "twampd,loopback", "--ours-args", "--cpu 0  --spin 50", "--no-floor", "--nice", "-10"});
+        assertEquals(-10, o.nice());
         assertEquals(5, o.rounds());
         assertEquals(10_000, o.rate(), 1e-6);
         assertEquals(List.of("twampd", "loopback"), o.reflectors());
@@ -188,5 +189,6 @@ class CompareArithmeticPerfTest {
         assertThrows(IllegalArgumentException.class, () -> CompareOptions.parse(new String[] {"--schedule", "0.1,0.2"}));
         assertThrows(IllegalArgumentException.class, () -> CompareOptions.parse(new String[] {"--count"}));
         assertThrows(IllegalArgumentException.class, () -> CompareOptions.parse(new String[] {"--bogus"}));
+        assertThrows(IllegalArgumentException.class, () -> CompareOptions.parse(new String[] {"--nice", "-21"}));
     }
 }
