@@ -17,9 +17,10 @@ class SocketWarmUpTest {
 
     @Test
     void shouldStopAtItsTimeBound() {
+        // unbounded count, 50 ms: it must come back (opening the sockets alone may take longer on a loaded machine)
         SocketWarmUp.Result r = SocketWarmUp.run(Integer.MAX_VALUE, TimeUnit.MILLISECONDS.toNanos(50));
-        assertTrue(r.roundTrips() > 0 && r.roundTrips() < Integer.MAX_VALUE);
-        assertTrue(r.elapsedNs() >= TimeUnit.MILLISECONDS.toNanos(50));
+        assertTrue(r.roundTrips() < Integer.MAX_VALUE, r.toString());
+        assertTrue(r.elapsedNs() >= TimeUnit.MILLISECONDS.toNanos(50), r.toString());
         assertEquals(0, SocketWarmUp.run(0, TimeUnit.SECONDS.toNanos(1)).roundTrips());
     }
 }
