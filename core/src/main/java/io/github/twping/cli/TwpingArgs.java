@@ -45,6 +45,7 @@ public final class TwpingArgs {
     private static final int OPT_MAX_LOSS = 264;
     private static final int OPT_MAX_MEDIAN_RTT = 265;
     private static final int OPT_TIMEOUT = 266;
+    private static final int OPT_CPU = 267;
 
     /** The long options of this port. */
     public static final List<GetOpt.LongOption> LONG_OPTIONS = List.of(
@@ -58,7 +59,8 @@ public final class TwpingArgs {
             new GetOpt.LongOption("probe-timestamping", GetOpt.ArgKind.NONE, OPT_PROBE),
             new GetOpt.LongOption("max-loss", GetOpt.ArgKind.REQUIRED, OPT_MAX_LOSS),
             new GetOpt.LongOption("max-median-rtt", GetOpt.ArgKind.REQUIRED, OPT_MAX_MEDIAN_RTT),
-            new GetOpt.LongOption("timeout", GetOpt.ArgKind.REQUIRED, OPT_TIMEOUT));
+            new GetOpt.LongOption("timeout", GetOpt.ArgKind.REQUIRED, OPT_TIMEOUT),
+            new GetOpt.LongOption("cpu", GetOpt.ArgKind.REQUIRED, OPT_CPU));
 
     /** {@code -s} value that C cannot tell from "not given". */
     static final long PADDING_UNSET = 0xFFFF_FFFFL;
@@ -364,6 +366,19 @@ public final class TwpingArgs {
                 }
                 s.controlTimeoutSeconds = v;
             }
+            case OPT_CPU -> {
+                java.util.BitSet cpus;
+                try {
+                    cpus = io.github.twping.ffm.ThreadTuning.parseCpuList(arg);
+                } catch (IllegalArgumentException e) {
+                    return usage(msg, Messages.invalidLong("cpu", "CPU list expected (0 or 0,2-3)"), Messages.EXIT_FAILURE);
+                }
+                String unavailable = io.github.twping.ffm.ThreadTuning.unavailableReason(cpus);
+                if (unavailable != null) {
+                    return usage(msg, Messages.invalidLong("cpu", unavailable), Messages.EXIT_FAILURE);
+                }
+                s.cpus = cpus;
+            }
             default -> throw new IllegalStateException("option without handler: " + c);
         }
         return CONTINUE;
@@ -459,7 +474,7 @@ public final class TwpingArgs {
                         s.summaryDirectory),
                 new TwpingOptions.Extras(s.spinMicros, s.sync, s.esterrorMicros,
                         s.language != null ? s.language : defaultLanguage, s.loopback, s.probe,
-                        s.maxLossPercent, s.maxMedianRttMillis, s.controlTimeoutSeconds));
+                        s.maxLossPercent, s.maxMedianRttMillis, s.controlTimeoutSeconds, s.cpus));
         return new Parsed(options);
     }
 
@@ -557,5 +572,6 @@ public final class TwpingArgs {
         double maxLossPercent = Double.NaN;
         double maxMedianRttMillis = Double.NaN;
         double controlTimeoutSeconds;
+        java.util.BitSet cpus;
     }
 }

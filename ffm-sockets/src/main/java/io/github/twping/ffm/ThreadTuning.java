@@ -64,6 +64,26 @@ public final class ThreadTuning {
         }
     }
 
+    /**
+     * Checks a CPU set before pinning to it: null when every CPU of {@code cpus} may be used by the calling
+     * thread, else a one-line reason ("CPU 3 not available (this process may use 0-1)").
+     */
+    public static String unavailableReason(BitSet cpus) {
+        if (!available()) {
+            return "CPU pinning needs native access: " + NativeSupport.unavailableReason();
+        }
+        BitSet allowed;
+        try {
+            allowed = allowedCpus();
+        } catch (SocketException e) {
+            return e.getMessage();
+        }
+        BitSet outside = (BitSet) cpus.clone();
+        outside.andNot(allowed);
+        return outside.isEmpty() ? null
+                : "CPU " + format(outside) + " not available (this process may use " + format(allowed) + ")";
+    }
+
     /** The CPU the calling thread runs on now, or -1 when unknown. */
     public static int currentCpu() {
         return available() ? Libc.schedGetcpu() : -1;
