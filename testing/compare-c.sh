@@ -3,7 +3,7 @@
 #
 #   testing/compare-c.sh [--rounds N] [--count N] [--schedule SPEC] [--loss-timeout S]
 #                        [--reflectors c-twampd,twampd,loopback] [--ours-args 'ARGS'] [--twampd-args 'ARGS']
-#                        [--no-floor] [--keep DIR] [--nice N]
+#                        [--no-floor] [--keep DIR] [--nice N] [--variant LABEL=ARGS]...
 #
 # Environment: TWPING_C, TWAMPD_C: paths of the C twping and twampd (perfSONAR owamp). When unset, that half
 # is skipped (said on stderr and in the report): our client is compared with a second run of itself and with

@@ -17,17 +17,20 @@ import java.util.Locale;
  * @param twampdArgs extra arguments for our twampd
  * @param floor      also run the C-free ping-pong floor once per round
  * @param keepDir    where to keep the raw outputs (null: a temporary directory, deleted)
+ * @param variants   further configurations of our client, by label (e.g. {@code spin0} → {@code --spin 0}),
+ *                   each run as one more client in every round
  * @param nice       niceness of every client and server process (0: unchanged; negative needs root): on a
  *                   shared machine a negative value keeps other builds from dominating the figures
  */
 public record CompareOptions(int rounds, int count, String schedule, double lossTimeout, List<String> reflectors,
-                             List<String> oursArgs, List<String> twampdArgs, boolean floor, String keepDir, int nice) {
+                             List<String> oursArgs, List<String> twampdArgs, boolean floor, String keepDir, int nice,
+                             java.util.Map<String, List<String>> variants) {
     public static final List<String> REFLECTORS = List.of("c-twampd", "twampd", "loopback");
 
     public static final String USAGE = """
             usage: compare-c.sh [--rounds N] [--count N] [--schedule SPEC] [--loss-timeout S]
                                 [--reflectors c-twampd,twampd,loopback] [--ours-args 'ARGS'] [--twampd-args 'ARGS']
-                                [--no-floor] [--keep DIR] [--nice N]
+                                [--no-floor] [--keep DIR] [--nice N] [--variant LABEL=ARGS]...
             environment: TWPING_C, TWAMPD_C (the C binaries; unset = that half is skipped)""";
 
     /** Parses the command line. */
@@ -42,6 +45,7 @@ public record CompareOptions(int rounds, int count, String schedule, double loss
         boolean floor = true;
         String keep = null;
         int nice = 0;
+        java.util.Map<String, List<String>> variants = new java.util.LinkedHashMap<>();
         for (int i = 0; i < args.length; i++) {
             String a = args[i];
             switch (a) {
@@ -74,6 +78,16 @@ public record CompareOptions(int rounds, int count, String schedule, double loss
                 case "--twampd-args" -> twampdArgs = words(value(args, ++i, a));
                 case "--no-floor" -> floor = false;
                 case "--keep" -> keep = value(args, ++i, a);
+                case "--variant" -> {
+                    String v = value(args, ++i, a);
+                    int eq = v.indexOf('=');
+                    String label = eq < 0 ? "" : v.substring(0, eq).trim();
+                    if (eq < 0 || !label.matches("[A-Za-z0-9_.:-]+") || REFLECTORS.contains(label)
+                            || List.of("ours", "C", "ours (again)").contains(label) || variants.containsKey(label)) {
+                        throw new IllegalArgumentException(a + ": expected LABEL=ARGS with a new label of letters, digits, _.:- ('" + v + "')");
+                    }
+                    variants.put(label, words(v.substring(eq + 1)));
+                }
                 case "--nice" -> {
                     String v = value(args, ++i, a);
                     try {
@@ -89,7 +103,7 @@ public record CompareOptions(int rounds, int count, String schedule, double loss
             }
         }
         return new CompareOptions(rounds, count, schedule, lossTimeout, reflectors, oursArgs, twampdArgs, floor, keep,
-                nice);
+                nice, java.util.Collections.unmodifiableMap(variants));
     }
 
     /** The packet rate of the schedule, packets per second. */

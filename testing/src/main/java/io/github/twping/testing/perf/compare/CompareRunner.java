@@ -106,6 +106,11 @@ public final class CompareRunner {
             skipped.add("C twping: skipped, TWPING_C is not set; comparing our client with a second run of itself");
             clients.add(new Client("ours (again)", ours, true));
         }
+        for (Map.Entry<String, List<String>> v : options.variants().entrySet()) {
+            List<String> prefix = new ArrayList<>(ours);
+            prefix.addAll(v.getValue());
+            clients.add(new Client(v.getKey(), prefix, true));
+        }
         String loadStart = loadAverage();
         Instant started = Instant.now();
         List<Reflector> reflectors = new ArrayList<>();
@@ -240,6 +245,9 @@ public final class CompareRunner {
                 options.oursArgs().isEmpty() ? "" : ", ours with `" + String.join(" ", options.oursArgs()) + "`",
                 Runtime.getRuntime().availableProcessors(), loadStart, loadEnd);
         out.println("Each cell: median over the rounds (min–max), µs, exact values from the `-R` records.");
+        for (Map.Entry<String, List<String>> v : options.variants().entrySet()) {
+            out.println("- client `" + v.getKey() + "`: ours with `" + String.join(" ", v.getValue()) + "`");
+        }
         for (String note : skipped) {
             out.println("- " + note);
         }
@@ -314,7 +322,8 @@ public final class CompareRunner {
 
     /** The runs by reflector (in option order), then client (ours first), then round. */
     private List<RunRecord> sortedRuns() {
-        List<String> clientOrder = List.of("ours", "C", "ours (again)");
+        List<String> clientOrder = new ArrayList<>(List.of("ours", "C", "ours (again)"));
+        clientOrder.addAll(options.variants().keySet());
         return runs.stream().sorted(Comparator
                 .comparingInt((RunRecord r) -> options.reflectors().indexOf(r.key().reflector()))
                 .thenComparingInt(r -> clientOrder.indexOf(r.key().client()))

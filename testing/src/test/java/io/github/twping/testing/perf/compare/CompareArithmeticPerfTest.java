@@ -174,6 +174,13 @@ class CompareArithmeticPerfTest {
         CompareOptions o = CompareOptions.parse(new String[] {"--rounds", "5", "--schedule", "0.0001f",
                 "--reflectors", "twampd,loopback", "--ours-args", "--cpu 0  --spin 50", "--no-floor", "--nice", "-10"});
         assertEquals(-10, o.nice());
+        CompareOptions v = CompareOptions.parse(new String[] {"--variant", "spin0=--spin 0", "--variant", "cpu0=--cpu 0 --spin 50"});
+        assertEquals(List.of("spin0", "cpu0"), List.copyOf(v.variants().keySet()));
+        assertEquals(List.of("--cpu", "0", "--spin", "50"), v.variants().get("cpu0"));
+        assertThrows(IllegalArgumentException.class, () -> CompareOptions.parse(new String[] {"--variant", "nolabel"}));
+        assertThrows(IllegalArgumentException.class, () -> CompareOptions.parse(new String[] {"--variant", "ours=--spin 0"}));
+        assertThrows(IllegalArgumentException.class,
+                () -> CompareOptions.parse(new String[] {"--variant", "a=x", "--variant", "a=y"}));
         assertEquals(5, o.rounds());
         assertEquals(10_000, o.rate(), 1e-6);
         assertEquals(List.of("twampd", "loopback"), o.reflectors());
