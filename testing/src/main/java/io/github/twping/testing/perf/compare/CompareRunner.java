@@ -33,6 +33,7 @@ import java.util.stream.Stream;
  */
 public final class CompareRunner {
     private static final long SERVER_START_MS = 60_000;
+    private static final int PRIMING_PACKETS = 2000;
 
     private record Client(String label, List<String> prefix, boolean ours) {
     }
@@ -55,6 +56,7 @@ public final class CompareRunner {
     private final PrintStream out;
     private final PrintStream log;
     private final List<String> skipped = new ArrayList<>();
+    private final List<String> primed = new ArrayList<>();
     private final List<RunRecord> runs = new ArrayList<>();
     private final List<PingPongBaseline.Result> floors = new ArrayList<>();
 
@@ -209,7 +211,9 @@ public final class CompareRunner {
             try (Socket s = new Socket()) {
                 s.connect(address, 200);
                 log.println("compare-c: " + name + " listening on 127.0.0.1:" + port + " (pid " + p.pid() + ")");
-                return new Reflector(name, address, p);
+                Reflector r = new Reflector(name, address, p);
+                prime(r);
+                return r;
             } catch (IOException notYet) {
                 Thread.sleep(100); // polling a port that is not open yet; bounded by the deadline
             }
@@ -218,6 +222,23 @@ public final class CompareRunner {
         String tail = String.join(" | ", Files.readAllLines(work.resolve(name + ".log")).stream().limit(5).toList());
         skipped.add(name + ": did not start listening within " + SERVER_START_MS / 1000 + " s (" + tail + ")");
         return null;
+    }
+
+    /**
+     * One unrecorded session of our client against a freshly started server: a server measured in its first
+     * session after start-up (its JIT still compiling) is not the server a long-running deployment offers.
+     */
+    private void prime(Reflector r) throws IOException, InterruptedException {
+        List<String> command = new ArrayList<>(nicePrefix());
+        command.add(root.resolve("twping").toString());
+        command.addAll(List.of("-c", Integer.toString(PRIMING_PACKETS), "-i", "0.001f", "-L", "1", "-Q",
+                r.address().getAddress().getHostAddress() + ":" + r.address().getPort()));
+        Process p = new ProcessBuilder(command).redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+        if (!p.waitFor(120, TimeUnit.SECONDS)) {
+            p.destroyForcibly();
+        }
+        primed.add(r.name());
     }
 
     /** {@code nice -n N} when --nice was given: every client and server runs at the same priority. */
@@ -250,6 +271,10 @@ public final class CompareRunner {
         }
         for (String note : skipped) {
             out.println("- " + note);
+        }
+        if (!primed.isEmpty()) {
+            out.println("- started for this comparison and primed with one unrecorded session of our client ("
+                    + PRIMING_PACKETS + " packets at 1000/s): " + String.join(", ", primed));
         }
         out.println();
         Map<RunKey, List<SessionMetrics>> byKey = new LinkedHashMap<>();
