@@ -66,12 +66,15 @@ public final class TwpingRun {
     private static final long WARM_UP_MAX_NS = TimeUnit.MILLISECONDS.toNanos(1500);
     /** The warm-up stops waiting this long before the start time. */
     private static final long WARM_UP_MARGIN_NS = TimeUnit.MILLISECONDS.toNanos(50);
+    /** How long the session waits for a stopped warm-up to leave (one round trip, bounded by its receive timeout). */
+    private static final long WARM_UP_STOP_MS = 250;
 
     private final RunContext run;
     private final ReportSink reportSink;
     private final Path tempDirectory;
     private volatile ClientTestSession session;
     private Thread warmUp;
+    private volatile boolean warmUpDone;
 
     /**
      * @param options    the parsed options
@@ -117,7 +120,7 @@ public final class TwpingRun {
     public int execute() {
         // The per-packet socket paths are compiled while the control connection is negotiated (docs/PERFORMANCE.md).
         warmUp = Thread.ofPlatform().daemon(true).name("twping-warmup")
-                .start(() -> SocketWarmUp.run(SocketWarmUp.DEFAULT_ROUND_TRIPS, WARM_UP_MAX_NS));
+                .start(() -> SocketWarmUp.run(SocketWarmUp.DEFAULT_ROUND_TRIPS, WARM_UP_MAX_NS, () -> warmUpDone));
         HostPort server = run.options.serverAddress();
         ControlClient control;
         try {
@@ -305,19 +308,24 @@ public final class TwpingRun {
         run.out.flush();
     }
 
-    /** Waits for the warm-up, at most until shortly before {@code startTimeNtp}. */
+    /**
+     * Waits for the warm-up, at most until shortly before {@code startTimeNtp}, then stops it: it never runs
+     * beside the session's threads.
+     */
     private void awaitWarmUp(long startTimeNtp) {
         Thread w = warmUp;
         if (w == null) {
             return;
         }
         long leftNs = NtpTime.signedDurationToNanos(startTimeNtp - run.clock.nowNtp()) - WARM_UP_MARGIN_NS;
-        if (leftNs > 0) {
-            try {
+        try {
+            if (leftNs > 0) {
                 w.join(Duration.ofNanos(leftNs));
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
             }
+            warmUpDone = true;
+            w.join(Duration.ofMillis(WARM_UP_STOP_MS));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 

@@ -15,9 +15,11 @@ import io.github.twping.ffm.UdpSocket;
  * in CPU.
  *
  * <ul>
- *   <li>{@code block}: sleep in recvmsg until a packet arrives; no CPU while idle, processing time includes
- *   the wake-up (50–150 µs on a virtual machine whose other CPU is idle).</li>
- *   <li>{@code spin[:MICROS]} (the default, 50 µs): after each packet poll the socket without blocking for
+ *   <li>{@code block} (the default): sleep in recvmsg until a packet arrives; no CPU while idle, processing
+ *   time includes the wake-up. On the 2-CPU development machine it gave the lowest processing time at
+ *   500/s under load, and the spin of the other modes took CPU from the client sharing the host
+ *   (docs/PERFORMANCE.md, "Reflector processing time").</li>
+ *   <li>{@code spin[:MICROS]} (50 µs without a value): after each packet poll the socket without blocking for
  *   that long, then sleep; back-to-back packets (high rates, bursts) find the thread awake, a packet after a
  *   longer pause wakes it as {@code block} does. Costs at most MICROS of CPU per packet.</li>
  *   <li>{@code busy-poll}: poll without ever sleeping while the session runs; processing time is the
@@ -33,8 +35,10 @@ public record ReflectorWait(Mode mode, long spinNs) {
 
     /** The default polling window of {@code spin}, µs. */
     public static final long DEFAULT_SPIN_MICROS = 50;
-    /** The default: spin 50 µs after each packet, then block. */
-    public static final ReflectorWait DEFAULT = new ReflectorWait(Mode.SPIN, TimeUnit.MICROSECONDS.toNanos(DEFAULT_SPIN_MICROS));
+    /** {@code spin} without a window: spin 50 µs after each packet, then block. */
+    public static final ReflectorWait SPIN = new ReflectorWait(Mode.SPIN, TimeUnit.MICROSECONDS.toNanos(DEFAULT_SPIN_MICROS));
+    /** The default: block. */
+    public static final ReflectorWait DEFAULT = new ReflectorWait(Mode.BLOCK, 0);
     /** Longest polling window accepted, 1 s. */
     static final long MAX_SPIN_MICROS = 1_000_000;
 
@@ -49,7 +53,7 @@ public record ReflectorWait(Mode mode, long spinNs) {
             case "block":
                 return new ReflectorWait(Mode.BLOCK, 0);
             case "spin":
-                return DEFAULT;
+                return SPIN;
             case "busy-poll":
                 return new ReflectorWait(Mode.BUSY_POLL, 0);
             default:

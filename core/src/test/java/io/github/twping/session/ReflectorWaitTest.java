@@ -20,11 +20,13 @@ class ReflectorWaitTest {
     @Test
     void shouldParseTheStrategies() {
         assertEquals(ReflectorWait.Mode.BLOCK, ReflectorWait.parse("block").mode());
-        assertEquals(ReflectorWait.DEFAULT, ReflectorWait.parse("spin"));
+        assertEquals(ReflectorWait.SPIN, ReflectorWait.parse("spin"));
+        assertEquals(ReflectorWait.DEFAULT, ReflectorWait.parse("block"));
         assertEquals(TimeUnit.MICROSECONDS.toNanos(200), ReflectorWait.parse("SPIN:200").spinNs());
         assertEquals(ReflectorWait.Mode.BLOCK, ReflectorWait.parse("spin:0").mode());
         assertEquals(ReflectorWait.Mode.BUSY_POLL, ReflectorWait.parse(" busy-poll ").mode());
-        assertEquals("spin:50", ReflectorWait.DEFAULT.toString());
+        assertEquals("spin:50", ReflectorWait.SPIN.toString());
+        assertEquals("block", ReflectorWait.DEFAULT.toString());
         assertEquals("busy-poll", ReflectorWait.parse("busy-poll").toString());
         for (String bad : new String[] {"", "spin:", "spin:-1", "spin:1000001", "spin:1e3", "poll", null}) {
             IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> ReflectorWait.parse(bad));

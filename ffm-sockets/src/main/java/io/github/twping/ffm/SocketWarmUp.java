@@ -32,6 +32,11 @@ public final class SocketWarmUp {
      * for at most {@code maxNs}. Any socket failure ends the warm-up quietly (it is an optimisation).
      */
     public static Result run(int roundTrips, long maxNs) {
+        return run(roundTrips, maxNs, () -> false);
+    }
+
+    /** As {@link #run(int, long)}, ending early once {@code stop} returns true (checked every round trip). */
+    public static Result run(int roundTrips, long maxNs, java.util.function.BooleanSupplier stop) {
         long startNs = System.nanoTime();
         int done = 0;
         UdpSocketOptions options = UdpSocketOptions.builder().bindAddress(InetAddress.getLoopbackAddress())
@@ -46,7 +51,7 @@ public final class SocketWarmUp {
             for (int i = 0; i < BATCH; i++) {
                 out.prepareSend(i, 64, b.localAddress());
             }
-            while (done < roundTrips && System.nanoTime() - startNs < maxNs) {
+            while (done < roundTrips && System.nanoTime() - startNs < maxNs && !stop.getAsBoolean()) {
                 if (a.send(data, 64, b.localAddress()) <= 0
                         || b.receive(buffer, meta, RECEIVE_TIMEOUT_NS) < 0
                         || !meta.sourceIs(a.localAddress())

@@ -22,5 +22,6 @@ class SocketWarmUpTest {
         assertTrue(r.roundTrips() < Integer.MAX_VALUE, r.toString());
         assertTrue(r.elapsedNs() >= TimeUnit.MILLISECONDS.toNanos(50), r.toString());
         assertEquals(0, SocketWarmUp.run(0, TimeUnit.SECONDS.toNanos(1)).roundTrips());
+        assertEquals(0, SocketWarmUp.run(1000, TimeUnit.SECONDS.toNanos(60), () -> true).roundTrips());
     }
 }
