@@ -42,7 +42,7 @@ public final class SocketWarmUp {
         UdpSocketOptions options = UdpSocketOptions.builder().bindAddress(InetAddress.getLoopbackAddress())
                 .timestamping(Timestamping.RX_TX_SOFTWARE).receiveTtl(true).receiveTos(true).build();
         try (UdpSocket a = UdpSocket.open(options); UdpSocket b = UdpSocket.open(options);
-             Arena arena = Arena.ofConfined(); DatagramBatch out = new DatagramBatch(BATCH, 128);
+             Arena arena = Arena.ofShared(); DatagramBatch out = new DatagramBatch(BATCH, 128);
              DatagramBatch in = new DatagramBatch(BATCH, 128)) {
             MemorySegment data = arena.allocate(128);
             MemorySegment buffer = arena.allocate(2048);

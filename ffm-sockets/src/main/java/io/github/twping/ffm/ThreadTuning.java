@@ -12,7 +12,8 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
  * Scheduling knobs of the calling thread, through libc: its CPU affinity ({@code sched_setaffinity(2)}), the
  * CPU it runs on ({@code sched_getcpu(3)}) and its timer slack ({@code prctl(PR_SET_TIMERSLACK)}: how late
  * the kernel may fire its sleeps, 50 µs by default). All calls act on the calling thread only; they are
- * for set-up, not per packet (each call allocates a little native memory).
+ * for set-up, not per packet (each call allocates a little native memory, from a shared arena like the
+ * sockets' own, so that the JIT's profiles of the shared libc call paths stay those of the sockets).
  */
 public final class ThreadTuning {
     /** Size of the CPU mask passed to the kernel: 1024 CPUs, glibc's cpu_set_t. */
@@ -38,7 +39,7 @@ public final class ThreadTuning {
         if (cpus.isEmpty() || cpus.length() > MASK_BYTES * 8) {
             throw new IllegalArgumentException("CPU set must name CPUs 0.." + (MASK_BYTES * 8 - 1) + ": " + cpus);
         }
-        try (Arena arena = Arena.ofConfined()) {
+        try (Arena arena = Arena.ofShared()) {
             MemorySegment mask = arena.allocate(MASK_BYTES, 8);
             long[] words = cpus.toLongArray();
             for (int i = 0; i < words.length; i++) {
@@ -54,7 +55,7 @@ public final class ThreadTuning {
     /** The CPUs the calling thread may run on. */
     public static BitSet allowedCpus() throws SocketException {
         requireAvailable();
-        try (Arena arena = Arena.ofConfined()) {
+        try (Arena arena = Arena.ofShared()) {
             MemorySegment mask = arena.allocate(MASK_BYTES, 8);
             int rc = Libc.schedGetaffinity(Libc.allocateCallState(arena), 0, mask);
             if (rc < 0) {
@@ -98,7 +99,7 @@ public final class ThreadTuning {
         if (slackNs < 0) {
             throw new IllegalArgumentException("timer slack must be >= 0: " + slackNs);
         }
-        try (Arena arena = Arena.ofConfined()) {
+        try (Arena arena = Arena.ofShared()) {
             int rc = Libc.prctl(Libc.allocateCallState(arena), PR_SET_TIMERSLACK, slackNs);
             if (rc < 0) {
                 throw SocketException.of("prctl(PR_SET_TIMERSLACK)", rc);
@@ -109,7 +110,7 @@ public final class ThreadTuning {
     /** The calling thread's timer slack, ns. */
     public static long timerSlackNs() throws SocketException {
         requireAvailable();
-        try (Arena arena = Arena.ofConfined()) {
+        try (Arena arena = Arena.ofShared()) {
             int rc = Libc.prctl(Libc.allocateCallState(arena), PR_GET_TIMERSLACK, 0);
             if (rc < 0) {
                 throw SocketException.of("prctl(PR_GET_TIMERSLACK)", rc);
