@@ -49,6 +49,7 @@ public final class TwpingArgs {
     private static final int OPT_TIMEOUT = 266;
     /** Codes of the result options: {@code OPT_RESULTS + index in ResultOptions.LONG_OPTIONS}. */
     private static final int OPT_RESULTS = 300;
+    private static final int OPT_CPU = 267;
 
     /** The long options of this port. */
     public static final List<GetOpt.LongOption> LONG_OPTIONS = withResultOptions(
@@ -62,7 +63,8 @@ public final class TwpingArgs {
             new GetOpt.LongOption("probe-timestamping", GetOpt.ArgKind.NONE, OPT_PROBE),
             new GetOpt.LongOption("max-loss", GetOpt.ArgKind.REQUIRED, OPT_MAX_LOSS),
             new GetOpt.LongOption("max-median-rtt", GetOpt.ArgKind.REQUIRED, OPT_MAX_MEDIAN_RTT),
-            new GetOpt.LongOption("timeout", GetOpt.ArgKind.REQUIRED, OPT_TIMEOUT));
+            new GetOpt.LongOption("timeout", GetOpt.ArgKind.REQUIRED, OPT_TIMEOUT),
+            new GetOpt.LongOption("cpu", GetOpt.ArgKind.REQUIRED, OPT_CPU));
 
     private static List<GetOpt.LongOption> withResultOptions(GetOpt.LongOption... own) {
         List<GetOpt.LongOption> all = new java.util.ArrayList<>(List.of(own));
@@ -378,6 +380,19 @@ public final class TwpingArgs {
                 }
                 s.controlTimeoutSeconds = v;
             }
+            case OPT_CPU -> {
+                java.util.BitSet cpus;
+                try {
+                    cpus = io.github.twping.ffm.ThreadTuning.parseCpuList(arg);
+                } catch (IllegalArgumentException e) {
+                    return usage(msg, Messages.invalidLong("cpu", "CPU list expected (0 or 0,2-3)"), Messages.EXIT_FAILURE);
+                }
+                String unavailable = io.github.twping.ffm.ThreadTuning.unavailableReason(cpus);
+                if (unavailable != null) {
+                    return usage(msg, Messages.invalidLong("cpu", unavailable), Messages.EXIT_FAILURE);
+                }
+                s.cpus = cpus;
+            }
             default -> {
                 int i = c - OPT_RESULTS;
                 if (i < 0 || i >= ResultOptions.LONG_OPTIONS.size()) {
@@ -470,7 +485,7 @@ public final class TwpingArgs {
                         s.summaryDirectory),
                 new TwpingOptions.Extras(s.spinMicros, s.sync, s.esterrorMicros,
                         s.language != null ? s.language : defaultLanguage, s.loopback, s.probe,
-                        s.maxLossPercent, s.maxMedianRttMillis, s.controlTimeoutSeconds, s.results.build(version)));
+                        s.maxLossPercent, s.maxMedianRttMillis, s.controlTimeoutSeconds, s.results.build(version), s.cpus));
         return new Parsed(options);
     }
 
@@ -566,5 +581,6 @@ public final class TwpingArgs {
         double maxMedianRttMillis = Double.NaN;
         double controlTimeoutSeconds;
         final ResultOptions.Builder results = new ResultOptions.Builder();
+        java.util.BitSet cpus;
     }
 }

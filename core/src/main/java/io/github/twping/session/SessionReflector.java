@@ -2,6 +2,7 @@ package io.github.twping.session;
 
 import io.github.twping.ffm.ReceivedPacket;
 import io.github.twping.ffm.SocketException;
+import io.github.twping.ffm.ThreadTuning;
 import io.github.twping.ffm.Timestamping;
 import io.github.twping.ffm.UdpSocket;
 import io.github.twping.ffm.UdpSocketOptions;
@@ -9,8 +10,11 @@ import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.net.InetSocketAddress;
+import java.util.BitSet;
+import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 
 /**
@@ -87,6 +91,10 @@ public final class SessionReflector implements AutoCloseable {
     private long badHmac;
     private long shortPackets;
     private long sendRetries;
+    private ReflectorWait waitStrategy = ReflectorWait.DEFAULT;
+    private BitSet cpus;
+    private long kernelDrops = -1;
+    private final BooleanSupplier stopCheck = () -> stopRequested;
 
     /**
      * @param spec     the session
@@ -162,6 +170,31 @@ public final class SessionReflector implements AutoCloseable {
         return this;
     }
 
+    /** How the thread waits for sender packets (default {@link ReflectorWait#DEFAULT}); set before {@link #start()}. */
+    public SessionReflector waitStrategy(ReflectorWait wait) {
+        this.waitStrategy = Objects.requireNonNull(wait, "wait");
+        return this;
+    }
+
+    /** Pins the reflector thread to {@code cpus} when it starts (null: no pinning); set before {@link #start()}. */
+    public SessionReflector cpus(BitSet cpus) {
+        this.cpus = cpus == null ? null : (BitSet) cpus.clone();
+        return this;
+    }
+
+    /** The wait strategy in use. */
+    public ReflectorWait waitStrategy() {
+        return waitStrategy;
+    }
+
+    /**
+     * Sender packets the kernel dropped at this reflector's socket because its receive buffer was full (loss in
+     * this host, not in the network), read when the session ended; -1 when unknown or still running.
+     */
+    public long kernelDrops() {
+        return kernelDrops;
+    }
+
     /** Starts reflecting on a new platform thread; a second call does nothing. */
     public synchronized void start() {
         if (thread != null || closed) {
@@ -224,11 +257,15 @@ public final class SessionReflector implements AutoCloseable {
     private void run() {
         EndReason reason = EndReason.STOPPED;
         try {
+            if (cpus != null && ThreadTuning.available()) {
+                ThreadTuning.pinCurrentThread(cpus);
+            }
             reason = loop();
         } catch (IOException e) {
             failure = e;
             reason = EndReason.SOCKET_ERROR;
         } finally {
+            kernelDrops = socket.kernelDrops();
             endReason = reason;
             Consumer<SessionReflector> callback = onEnd;
             if (callback != null) {
@@ -242,7 +279,7 @@ public final class SessionReflector implements AutoCloseable {
         final int senderHeader = format.senderHeaderLength();
         final int replyHeader = format.replyHeaderLength();
         while (!stopRequested) {
-            int n = socket.receive(requestWindow, meta, timeoutNs);
+            int n = waitStrategy.receive(socket, requestWindow, meta, timeoutNs, stopCheck);
             if (n == UdpSocket.CLOSED) {
                 return EndReason.STOPPED;
             }
