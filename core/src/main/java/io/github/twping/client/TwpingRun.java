@@ -154,7 +154,7 @@ public final class TwpingRun {
         if (port < 0) {
             throw new UnknownHostException(server.typed());
         }
-        InetAddress[] resolved = InetAddress.getAllByName(server.node());
+        InetAddress[] resolved = HostPort.resolve(server.node());
         List<InetAddress> addresses = new ArrayList<>();
         boolean v4 = conn.family() != TwpingOptions.AddressFamily.IPV6_ONLY;
         boolean v6 = conn.family() != TwpingOptions.AddressFamily.IPV4_ONLY;
@@ -488,7 +488,7 @@ public final class TwpingRun {
     }
 
     private InetAddress testAddress(InetAddress senderAddress) throws UnknownHostException {
-        InetAddress[] resolved = InetAddress.getAllByName(options.testAddress().node());
+        InetAddress[] resolved = HostPort.resolve(options.testAddress().node());
         boolean wantV6 = senderAddress instanceof Inet6Address;
         for (InetAddress a : resolved) {
             InetAddress u = unmapped(a);

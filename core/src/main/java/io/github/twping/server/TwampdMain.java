@@ -119,7 +119,13 @@ public final class TwampdMain {
                 b.confDir(parsed.confDir());
             }
             Path confDir = parsed.confDir() == null ? Path.of("") : parsed.confDir();
-            ServerConfig.load(confDir.resolve(ServerConfig.CONF_FILE), b);
+            Path confFile = confDir.resolve(ServerConfig.CONF_FILE);
+            if (!Files.exists(confFile)) {
+                // C twampd refuses to start without its configuration file (a mistyped -c must not
+                // start a server with defaults on every interface).
+                throw new ConfigException("Unable to open " + confFile);
+            }
+            ServerConfig.load(confFile, b);
             parsed.applyTo(b);
             config = b.build();
             limits = LimitsConfig.load(config.confFile(ServerConfig.LIMITS_FILE));
@@ -132,7 +138,13 @@ public final class TwampdMain {
             return 1;
         }
         ServerLog log = new ServerLog(err, config.verbose());
-        passphrases = loadPassphrases(config, log);
+        try {
+            passphrases = loadPassphrases(config, log);
+        } catch (ConfigException e) {
+            err.println(e.getMessage());
+            err.println("PolicyInit failed");
+            return 1;
+        }
         if (isRoot() && !config.rootFolly()) {
             err.println("twampd: Running twampd as root is folly! Use -f or \"rootfolly\" to allow it"
                     + " (the Java twampd cannot drop privileges; start it as the intended user).");
@@ -186,21 +198,26 @@ public final class TwampdMain {
         return 0;
     }
 
-    private static ServerPassphrases loadPassphrases(ServerConfig config, ServerLog log) {
+    /**
+     * The pass-phrases of {@code twamp-server.pfs}. A missing file is fine for open mode only; when
+     * {@code authmode} offers A, E or M, a missing, unreadable or non-regular file, or one with an invalid
+     * line, stops start-up as C twampd does ({@code PolicyInit failed}).
+     */
+    static ServerPassphrases loadPassphrases(ServerConfig config, ServerLog log) throws ConfigException {
         Path pfs = config.confFile(ServerConfig.PFS_FILE);
-        if (!Files.exists(pfs)) {
-            if ((config.authModes() & ~ServerConfig.MODE_OPEN) != 0) {
-                log.debug("no " + pfs + ": authenticated modes will reject every identity");
-            }
+        boolean keyed = (config.authModes() & ~ServerConfig.MODE_OPEN) != 0;
+        if (!keyed && !Files.exists(pfs)) {
             return ServerPassphrases.none();
         }
-        PassphraseStore.Opened opened = PassphraseStore.open(pfs);
+        PassphraseStore.Opened opened = PassphraseStore.openRegular(pfs);
         if (!opened.ok()) {
-            log.warning(opened.error());
-            return ServerPassphrases.none();
+            throw new ConfigException(opened.error());
         }
         java.util.List<PassphraseStore.Found> all = new java.util.ArrayList<>();
-        opened.store().parseAll(all).ifPresent(e -> log.warning(pfs + ": " + e.describe()));
+        java.util.Optional<PassphraseStore.SyntaxError> bad = opened.store().parseAll(all);
+        if (bad.isPresent()) {
+            throw new ConfigException(pfs + ": Invalid user: " + bad.get().describe());
+        }
         return ServerPassphrases.of(opened.store());
     }
 

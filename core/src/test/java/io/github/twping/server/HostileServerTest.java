@@ -1,0 +1,190 @@
+package io.github.twping.server;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.github.twping.control.ControlClient;
+import io.github.twping.control.ControlClientOptions;
+import io.github.twping.control.ControlException;
+import io.github.twping.protocol.Mode;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.net.SocketException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** Misbehaving peers against the server: slow clients, log injection, accept failures (docs/SERVER.md). */
+class HostileServerTest {
+    private static final byte[] SECRET = "s3cr3t-lab-key".getBytes(StandardCharsets.US_ASCII);
+    private static final InetAddress LOOPBACK = InetAddress.getLoopbackAddress();
+    private final List<AutoCloseable> toClose = new ArrayList<>();
+    private final ByteArrayOutputStream logBytes = new ByteArrayOutputStream();
+    private final PrintStream log = new PrintStream(logBytes, true, StandardCharsets.UTF_8);
+
+    @AfterEach
+    void tearDown() throws Exception {
+        for (int i = toClose.size() - 1; i >= 0; i--) {
+            toClose.get(i).close();
+        }
+    }
+
+    private EmbeddedServer server(EmbeddedServer.Options options) throws Exception {
+        EmbeddedServer s = EmbeddedServer.start(options.passphrase("alice", SECRET).log(log, true));
+        toClose.add(s);
+        return s;
+    }
+
+    private String log() {
+        return logBytes.toString(StandardCharsets.UTF_8);
+    }
+
+    /**
+     * A client dribbling its Set-Up-Response one byte every 50 ms would need 8 s for the 164 bytes; with
+     * {@code controltimeout} 1 s the server must close it long before (a deadline per message, not an
+     * inactivity timer reset by every byte).
+     */
+    @Test
+    void shouldCloseAClientSendingItsSetUpResponseByteByByteAtTheControlTimeout() throws Exception {
+        EmbeddedServer s = server(EmbeddedServer.options().controlTimeoutMs(1000));
+        int written = 0;
+        try (Socket raw = new Socket(LOOPBACK, s.port())) {
+            raw.setSoTimeout(10_000);
+            InputStream in = raw.getInputStream();
+            assertEquals(64, in.readNBytes(64).length, "greeting");
+            OutputStream out = raw.getOutputStream();
+            byte[] setUp = new byte[164];
+            setUp[3] = 1; // mode open
+            try {
+                for (; written < setUp.length; written++) {
+                    out.write(setUp[written]);
+                    out.flush();
+                    if (in.available() > 0 || serverClosed(s)) {
+                        break;
+                    }
+                    Thread.sleep(50); // the slow client's pace (the behaviour under test)
+                }
+            } catch (SocketException closedByServer) {
+                // a reset after the server closed: what we are waiting for
+            }
+            waitUntil(() -> serverClosed(s), "server closed the slow client");
+        }
+        assertTrue(written < 164, "server waited for all " + written + " bytes");
+    }
+
+    private static boolean serverClosed(EmbeddedServer s) {
+        return s.activeConnections() == 0;
+    }
+
+    /** A KeyID with a newline and an ESC sequence is logged escaped: no forged line, no raw control byte. */
+    @Test
+    void shouldEscapePeerSuppliedIdentityInTheLog() throws Exception {
+        EmbeddedServer s = server(EmbeddedServer.options());
+        byte[] evil = "ev\ntwampd[1]: forged\u001b[31m".getBytes(StandardCharsets.US_ASCII);
+        ControlClientOptions o = ControlClientOptions.of(LOOPBACK.getHostAddress(), s.port())
+                .requestedModes(Mode.AUTHENTICATED.bits()).readTimeoutMs(5000).connectTimeoutMs(5000)
+                .identity(evil, SECRET);
+        assertThrows(ControlException.class, () -> {
+            try (ControlClient c = ControlClient.connect(o)) {
+                c.mode();
+            }
+        });
+        waitUntil(() -> log().contains("unknown"), "unknown-identity line");
+        String text = log();
+        assertFalse(text.contains("\u001b"), text);
+        for (String line : text.split("\n", -1)) {
+            assertFalse(line.startsWith("twampd[1]"), "forged line: " + line);
+        }
+        assertTrue(text.contains("ev\\x0atwampd[1]: forged\\x1b[31m"), text);
+    }
+
+    @Test
+    void shouldEscapeControlCharactersAndBackslashes() {
+        assertEquals("plain [::1]:862", ServerLog.escape("plain [::1]:862"));
+        assertEquals("a\\x0ab\\x0d\\x1b\\x7f\\\\c\\x85", ServerLog.escape("a\nb\r\u001b\u007f\\c\u0085"));
+        assertEquals("\u00e9\u0416", ServerLog.escape("\u00e9\u0416"));
+    }
+
+    /**
+     * accept() failing at the fd limit leaves the connection in the backlog, so the loop must back off
+     * instead of spinning: 40 failures take at least the sum of the delays (1, 2, 4 ... 100 ms), and the
+     * log gets one line for them plus one when accepting works again, not one per failure.
+     */
+    @Test
+    void shouldBackOffAndLogOncePerIntervalWhileAcceptFails() throws Exception {
+        int failures = 40;
+        AtomicInteger calls = new AtomicInteger();
+        long[] firstAndLast = new long[2];
+        ServerConfig config = ServerConfig.builder().listen("127.0.0.1", 0).build();
+        TwampServer server = new TwampServer(config, socket -> new ServedConnection() {
+            @Override
+            public String serve() {
+                close();
+                return "test";
+            }
+
+            @Override
+            public void close() {
+                try {
+                    socket.close();
+                } catch (IOException ignored) {
+                    // test double
+                }
+            }
+        }, new ServerLog(log, true));
+        server.socketFactory(() -> {
+            try {
+                return new ServerSocket() {
+                    @Override
+                    public Socket accept() throws IOException {
+                        int n = calls.incrementAndGet();
+                        if (n == 1) {
+                            firstAndLast[0] = System.nanoTime();
+                        }
+                        if (n <= failures) {
+                            firstAndLast[1] = System.nanoTime();
+                            throw new IOException("Too many open files");
+                        }
+                        return super.accept();
+                    }
+                };
+            } catch (IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        });
+        toClose.add(server);
+        server.start();
+        waitUntil(() -> calls.get() > failures, "accept to be retried after the failures");
+        try (Socket ok = new Socket(LOOPBACK, server.port())) {
+            waitUntil(() -> server.servedConnections() == 1, "a connection served after recovery");
+        }
+        long elapsedMs = TimeUnit.NANOSECONDS.toMillis(firstAndLast[1] - firstAndLast[0]);
+        // 1+2+4+...+64 then 100 ms each: the 39 waits between the 40 failures add up to > 3 s.
+        assertTrue(elapsedMs >= 3000, "40 failed accepts within " + elapsedMs + " ms: no back-off");
+        long acceptLines = log().lines().filter(l -> l.contains("accept()")).count();
+        assertEquals(2, acceptLines, log());
+        assertTrue(log().contains("accepting again after 40 failed attempts"), log());
+    }
+
+    private static void waitUntil(java.util.function.BooleanSupplier condition, String what) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("timed out waiting for: " + what);
+            }
+            Thread.sleep(5); // polling interval of a condition wait with a deadline
+        }
+    }
+}
