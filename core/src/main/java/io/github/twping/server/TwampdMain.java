@@ -29,7 +29,11 @@ public final class TwampdMain {
     private final CountDownLatch finished = new CountDownLatch(1);
     private volatile TwampServer server;
 
-    /** Entry point: runs, and exits with the status of {@link #run}. */
+    /**
+     * Entry point: runs, and exits with the status of {@link #run}. SIGTERM, SIGINT and SIGHUP shut the
+     * server down cleanly and the process exits 0, as C twampd does (docs/SERVER.md); their handlers are
+     * installed even when the signal was ignored at start (a background job of a script), as C does.
+     */
     public static void main(String[] args) {
         TwampdMain daemon = new TwampdMain();
         Thread hook = new Thread(() -> {
@@ -37,10 +41,21 @@ public final class TwampdMain {
             daemon.awaitFinished(TimeUnit.SECONDS.toNanos(10)); // let execute() log, close and remove the pid file
         }, "twampd-shutdown");
         Runtime.getRuntime().addShutdownHook(hook);
-        int status = daemon.execute(args, System.out, System.err);
-        if (status != 0) {
-            System.exit(status);
+        int[] numbers = {io.github.twping.ffm.ProcessSignals.SIGTERM, io.github.twping.ffm.ProcessSignals.SIGINT,
+            io.github.twping.ffm.ProcessSignals.SIGHUP};
+        String[] names = {"TERM", "INT", "HUP"};
+        for (int i = 0; i < names.length; i++) {
+            try {
+                io.github.twping.ffm.ProcessSignals.unignore(numbers[i]);
+                sun.misc.Signal.handle(new sun.misc.Signal(names[i]), sig -> daemon.stop());
+            } catch (IllegalArgumentException unavailable) {
+                // the JVM keeps this signal (-Xrs): its default action (shutdown hook) applies
+            }
         }
+        int status = daemon.execute(args, System.out, System.err);
+        System.out.flush();
+        System.err.flush();
+        System.exit(status);
     }
 
     /** Runs twampd until it is stopped; returns the exit status (0 ok, 1 usage/configuration/start-up error). */
