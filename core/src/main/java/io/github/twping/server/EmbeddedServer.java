@@ -139,6 +139,21 @@ public final class EmbeddedServer implements AutoCloseable {
             return this;
         }
 
+        public Options maxPadding(int max) {
+            config.maxPadding(max);
+            return this;
+        }
+
+        public Options maxSessions(int max) {
+            config.maxSessions(max);
+            return this;
+        }
+
+        public Options anySender(boolean on) {
+            config.anySender(on);
+            return this;
+        }
+
         public Options maxControlSessions(int max) {
             config.maxControlSessions(max);
             return this;

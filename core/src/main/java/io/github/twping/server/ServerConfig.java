@@ -54,6 +54,14 @@ public final class ServerConfig {
     private final double endDelaySeconds;
     private final double diskFudge;
     private final int maxControlSessions;
+    private final int maxPadding;
+    private final int maxSessions;
+    private final boolean anySender;
+
+    /** Default {@code maxpadding}: enough for a 9000-byte jumbo frame (docs/SERVER.md). */
+    public static final int DEFAULT_MAX_PADDING = 9000;
+    /** Default {@code maxsessions}: test sessions held at once by the whole server. */
+    public static final int DEFAULT_MAX_SESSIONS = 1024;
 
     private ServerConfig(Builder b) {
         facility = b.facility;
@@ -78,6 +86,9 @@ public final class ServerConfig {
         endDelaySeconds = b.endDelaySeconds;
         diskFudge = b.diskFudge;
         maxControlSessions = b.maxControlSessions;
+        maxPadding = b.maxPadding;
+        maxSessions = b.maxSessions;
+        anySender = b.anySender;
     }
 
     /** A builder holding the C defaults. */
@@ -115,6 +126,9 @@ public final class ServerConfig {
         b.endDelaySeconds = endDelaySeconds;
         b.diskFudge = diskFudge;
         b.maxControlSessions = maxControlSessions;
+        b.maxPadding = maxPadding;
+        b.maxSessions = maxSessions;
+        b.anySender = anySender;
         return b;
     }
 
@@ -168,6 +182,9 @@ public final class ServerConfig {
             case "testtimeout" -> b.testTimeoutMs = parseUnsigned(key, require(key, value)) * 1000L;
             case "pbkdf2_count" -> b.pbkdf2Count(positiveInt(key, require(key, value)));
             case "maxcontrolsessions" -> b.maxControlSessions = intValue(key, parseUnsigned(key, require(key, value)));
+            case "maxpadding" -> b.maxPadding((int) Math.min(Integer.MAX_VALUE, parseUnsigned(key, require(key, value))));
+            case "maxsessions" -> b.maxSessions(intValue(key, parseUnsigned(key, require(key, value))));
+            case "anysender" -> b.anySender = true;
             case "enddelay" -> b.endDelaySeconds = parseDouble(key, require(key, value), 0.0, Double.MAX_VALUE);
             case "diskfudge" -> b.diskFudge = parseDouble(key, require(key, value), 1.0, 10.0);
             default -> throw new IllegalArgumentException("Unknown key=" + rawKey);
@@ -362,6 +379,24 @@ public final class ServerConfig {
         return maxControlSessions;
     }
 
+    /** Largest padding accepted in Request-TW-Session ({@code maxpadding}); larger requests get Accept 3. */
+    public int maxPadding() {
+        return maxPadding;
+    }
+
+    /** Test sessions held at once by the whole server ({@code maxsessions}); 0 = unlimited. */
+    public int maxSessions() {
+        return maxSessions;
+    }
+
+    /**
+     * Whether a session's sender address may differ from the control connection's peer ({@code anysender};
+     * off by default: a third-party sender turns the reflector into an amplifier towards that address).
+     */
+    public boolean anySender() {
+        return anySender;
+    }
+
     /** Resolves a file name against {@link #confDir()}. */
     public Path confFile(String name) {
         return confDir == null ? Path.of(name) : confDir.resolve(name);
@@ -378,7 +413,8 @@ public final class ServerConfig {
                 + (listenHost == null ? "*" : listenHost) + ":" + listenPort
                 + ", testports " + testPortLow + "-" + testPortHigh
                 + ", controltimeout " + controlTimeoutMs / 1000.0 + " s, testtimeout " + testTimeoutMs / 1000.0
-                + " s, pbkdf2_count " + pbkdf2Count + ", maxcontrolsessions " + maxControlSessions;
+                + " s, pbkdf2_count " + pbkdf2Count + ", maxcontrolsessions " + maxControlSessions
+                + ", maxsessions " + maxSessions + ", maxpadding " + maxPadding + (anySender ? ", anysender" : "");
     }
 
     /** Mutable builder; setters validate and throw {@link IllegalArgumentException} with a clear message. */
@@ -405,6 +441,9 @@ public final class ServerConfig {
         private double endDelaySeconds = 1.0;
         private double diskFudge = 1.0;
         private int maxControlSessions;
+        private int maxPadding = DEFAULT_MAX_PADDING;
+        private int maxSessions = DEFAULT_MAX_SESSIONS;
+        private boolean anySender;
 
         private Builder() {
         }
@@ -588,6 +627,28 @@ public final class ServerConfig {
                 throw new IllegalArgumentException("Invalid maxcontrolsessions: " + max);
             }
             maxControlSessions = max;
+            return this;
+        }
+
+        public Builder maxPadding(int max) {
+            if (max < 0 || max > io.github.twping.session.ReflectorSessionSpec.MAX_PADDING) {
+                throw new IllegalArgumentException("Invalid maxpadding: " + max + " (0.."
+                        + io.github.twping.session.ReflectorSessionSpec.MAX_PADDING + ")");
+            }
+            maxPadding = max;
+            return this;
+        }
+
+        public Builder maxSessions(int max) {
+            if (max < 0) {
+                throw new IllegalArgumentException("Invalid maxsessions: " + max);
+            }
+            maxSessions = max;
+            return this;
+        }
+
+        public Builder anySender(boolean on) {
+            anySender = on;
             return this;
         }
 

@@ -8,7 +8,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.github.twping.control.ControlClient;
 import io.github.twping.control.ControlClientOptions;
 import io.github.twping.control.ControlException;
+import io.github.twping.control.SessionAcceptance;
+import io.github.twping.control.SessionRequest;
+import io.github.twping.protocol.AcceptCode;
 import io.github.twping.protocol.Mode;
+import io.github.twping.session.HandBuiltSender;
+import io.github.twping.time.NtpTime;
+import io.github.twping.time.WallClock;
+import java.net.DatagramSocket;
+import java.net.InetSocketAddress;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -176,6 +184,140 @@ class HostileServerTest {
         long acceptLines = log().lines().filter(l -> l.contains("accept()")).count();
         assertEquals(2, acceptLines, log());
         assertTrue(log().contains("accepting again after 40 failed attempts"), log());
+    }
+
+    private ControlClient client(EmbeddedServer s, int modes) throws Exception {
+        ControlClientOptions o = ControlClientOptions.of(LOOPBACK.getHostAddress(), s.port())
+                .requestedModes(modes).readTimeoutMs(5000).connectTimeoutMs(5000);
+        if (modes != Mode.OPEN.bits()) {
+            o.identity("alice".getBytes(StandardCharsets.US_ASCII), SECRET);
+        }
+        ControlClient c = ControlClient.connect(o);
+        toClose.add(c);
+        return c;
+    }
+
+    private HandBuiltSender sender(int mode) throws Exception {
+        HandBuiltSender h = new HandBuiltSender(mode, null, null);
+        toClose.add(h);
+        return h;
+    }
+
+    private static SessionRequest request(InetAddress senderAddress, int senderPort, int padding) {
+        long now = NtpTime.fromEpochNanos(WallClock.system().nowEpochNs());
+        return SessionRequest.forTwping(4, senderAddress, senderPort, LOOPBACK, 0, padding, now,
+                NtpTime.ONE_SECOND * 2, 0);
+    }
+
+    private static int acceptCode(ControlClient c, SessionRequest r) throws Exception {
+        try {
+            return c.requestSession(r).acceptCode();
+        } catch (ControlException e) {
+            return e.acceptCode();
+        }
+    }
+
+    @Test
+    void shouldRefusePaddingAboveMaxpaddingAndCountIt() throws Exception {
+        EmbeddedServer s = server(EmbeddedServer.options());
+        ControlClient c = client(s, Mode.OPEN.bits());
+        InetSocketAddress me = sender(1).address();
+        assertEquals(AcceptCode.UNSUPPORTED.code(), acceptCode(c, request(me.getAddress(), me.getPort(),
+                ServerConfig.DEFAULT_MAX_PADDING + 1)));
+        assertEquals(AcceptCode.UNSUPPORTED.code(), acceptCode(c, request(me.getAddress(), me.getPort(), 65_000)));
+        assertEquals(AcceptCode.ACCEPT.code(), acceptCode(c, request(me.getAddress(), me.getPort(),
+                ServerConfig.DEFAULT_MAX_PADDING)));
+        assertTrue(log().contains("refused: padding 65000 above maxpadding 9000 (2 refused so far)"), log());
+
+        EmbeddedServer big = server(EmbeddedServer.options().maxPadding(65_000));
+        ControlClient c2 = client(big, Mode.OPEN.bits());
+        assertEquals(AcceptCode.ACCEPT.code(), acceptCode(c2, request(me.getAddress(), me.getPort(), 65_000)));
+    }
+
+    /** A sender address other than the control peer would make the reflector answer a third party. */
+    @Test
+    void shouldRefuseASenderAddressOtherThanTheControlPeerUnlessAnysender() throws Exception {
+        InetAddress other = InetAddress.getByName("127.0.0.2"); // loopback, never sent to: the session is refused
+        EmbeddedServer s = server(EmbeddedServer.options());
+        ControlClient c = client(s, Mode.OPEN.bits());
+        assertEquals(AcceptCode.REJECT.code(), acceptCode(c, request(other, 40000, 0)));
+        assertTrue(log().contains("refused: sender address 127.0.0.2 is not the control peer (anysender not set; 1"
+                + " refused so far)"), log());
+        InetSocketAddress me = sender(1).address();
+        assertEquals(AcceptCode.ACCEPT.code(), acceptCode(c, request(me.getAddress(), me.getPort(), 0)));
+
+        EmbeddedServer open = server(EmbeddedServer.options().anySender(true));
+        ControlClient c2 = client(open, Mode.OPEN.bits());
+        assertEquals(AcceptCode.ACCEPT.code(), acceptCode(c2, request(other, 40000, 0)));
+    }
+
+    /** {@code maxsessions} bounds the sessions of all connections together; a closed connection returns its share. */
+    @Test
+    void shouldCapSessionsServerWideAndReleaseThemWithTheConnection() throws Exception {
+        EmbeddedServer s = server(EmbeddedServer.options().maxSessions(3));
+        InetSocketAddress me = sender(1).address();
+        ControlClient a = client(s, Mode.OPEN.bits());
+        ControlClient b = client(s, Mode.OPEN.bits());
+        assertEquals(0, acceptCode(a, request(me.getAddress(), me.getPort(), 0)));
+        assertEquals(0, acceptCode(a, request(me.getAddress(), me.getPort(), 0)));
+        assertEquals(0, acceptCode(b, request(me.getAddress(), me.getPort(), 0)));
+        assertEquals(AcceptCode.UNAVAILABLE_TEMP.code(), acceptCode(b, request(me.getAddress(), me.getPort(), 0)));
+        assertTrue(log().contains("refused: maxsessions (3) reached (1 refused so far)"), log());
+        a.close();
+        waitUntil(() -> {
+            try {
+                return acceptCode(b, request(me.getAddress(), me.getPort(), 0)) == 0;
+            } catch (Exception e) {
+                throw new AssertionError(e);
+            }
+        }, "a slot freed by the closed connection");
+    }
+
+    /** After REFWAIT the reflector's UDP port is free again although the control connection stays open. */
+    @Test
+    void shouldFreeTheReflectorPortAtRefwait() throws Exception {
+        EmbeddedServer s = server(EmbeddedServer.options().testTimeoutMs(300).controlTimeoutMs(60_000));
+        ControlClient c = client(s, Mode.OPEN.bits());
+        InetSocketAddress me = sender(1).address();
+        SessionAcceptance a = c.requestSession(request(me.getAddress(), me.getPort(), 0));
+        c.startSessions();
+        waitUntil(() -> log().contains("REFWAIT"), "REFWAIT");
+        waitUntil(() -> {
+            try (DatagramSocket probe = new DatagramSocket(new InetSocketAddress(LOOPBACK, a.port()))) {
+                return true;
+            } catch (SocketException stillBound) {
+                return false;
+            }
+        }, "reflector port " + a.port() + " released while the control connection is open");
+        assertEquals(1, s.activeConnections());
+    }
+
+    /** With verbose, a flood of forged packets gives one Invalid HMAC line per interval, not one per packet. */
+    @Test
+    void shouldRateLimitBadHmacLinesPerSession() throws Exception {
+        EmbeddedServer s = server(EmbeddedServer.options());
+        ControlClient c = client(s, Mode.AUTHENTICATED.bits());
+        HandBuiltSender probe = new HandBuiltSender(2, null, null);
+        InetSocketAddress me = probe.address();
+        SessionAcceptance a = c.requestSession(request(me.getAddress(), me.getPort(), 0));
+        io.github.twping.crypto.TestSessionKeys keys = c.deriveFromSessionKeys(
+                (aes, hmac) -> io.github.twping.crypto.TestSessionKeys.derive(a.sid(), aes, hmac));
+        probe.close();
+        HandBuiltSender h = new HandBuiltSender(2, keys.aesKey(), keys.hmacKey(), me.getPort());
+        toClose.add(h);
+        c.startSessions();
+        byte[] forged = new byte[48];
+        InetSocketAddress reflector = new InetSocketAddress(LOOPBACK, a.port());
+        for (int i = 0; i < 200; i++) {
+            forged[0] = (byte) i;
+            h.send(forged, reflector);
+        }
+        h.send(h.build(0, 0xE000_0000_0000_0000L, 1, 0), reflector);
+        assertTrue(h.receive().hmacOk(), "a genuine packet after the forged ones is answered");
+        c.stopSessions(0);
+        waitUntil(() -> log().contains("bad HMAC 200"), "session end line with the bad-HMAC count");
+        long lines = log().lines().filter(l -> l.contains("Invalid HMAC")).count();
+        assertTrue(lines >= 1 && lines <= 2, lines + " Invalid HMAC lines:\n" + log());
     }
 
     private static void waitUntil(java.util.function.BooleanSupplier condition, String what) throws Exception {
