@@ -8,8 +8,10 @@ import sun.misc.Signal;
 /**
  * The {@code twping} command: {@link Twping} plus process concerns (exit status, signals).
  *
- * <p>SIGINT, SIGTERM and SIGHUP stop a running test gracefully (partial results, exit 0) as in C; a second
- * signal exits at once with status 2.
+ * <p>SIGINT, SIGTERM and SIGHUP stop a running test gracefully (partial results, exit 0) as in C; before the
+ * test they make a blocked control connect/read/write fail ({@code Read failed: (Interrupted system call)},
+ * exit 1); a second signal exits at once with status 2. The handlers are installed also when the signal
+ * was ignored at start (a background job of a script), as C does.
  */
 public final class Main {
     private Main() {
@@ -19,8 +21,15 @@ public final class Main {
         String argv0 = System.getProperty("twping.argv0", "twping");
         Twping twping = Twping.create(Arrays.asList(args), argv0, System.out, System.err, System.in, System.getenv());
         AtomicInteger signals = new AtomicInteger();
-        for (String name : new String[] {"INT", "TERM", "HUP"}) {
+        int[] numbers = {io.github.twping.ffm.ProcessSignals.SIGINT, io.github.twping.ffm.ProcessSignals.SIGTERM,
+            io.github.twping.ffm.ProcessSignals.SIGHUP};
+        String[] names = {"INT", "TERM", "HUP"};
+        for (int i = 0; i < names.length; i++) {
+            String name = names[i];
             try {
+                // C installs its handlers regardless of the inherited disposition: a script's background
+                // job (SIGINT ignored at start) still stops on SIGINT.
+                io.github.twping.ffm.ProcessSignals.unignore(numbers[i]);
                 Signal.handle(new Signal(name), s -> {
                     if (signals.incrementAndGet() > 1) {
                         Runtime.getRuntime().halt(2);

@@ -80,6 +80,8 @@ public final class TwpingRun {
     private volatile boolean cancelled;
     private volatile ClientTestSession session;
     private volatile ControlClient control;
+    private final io.github.twping.control.ControlCancellation controlCancellation =
+            new io.github.twping.control.ControlCancellation();
 
     /**
      * @param options    the parsed options
@@ -108,12 +110,21 @@ public final class TwpingRun {
         void onSummary(FileChannel dataFile, SessionHeader header);
     }
 
-    /** Stops the run from another thread (Ctrl-C). */
+    /**
+     * Stops the run from another thread (Ctrl-C): during the test gracefully (partial results); before it, a
+     * blocked control connect, read or write fails at once, as the signal's EINTR does in C (docs/CLI.md).
+     */
     public void cancel() {
         cancelled = true;
         ClientTestSession s = session;
         if (s != null) {
             s.cancel();
+            return;
+        }
+        controlCancellation.cancel();
+        ControlClient c = control;
+        if (c != null && session == null) {
+            c.abort();
         }
     }
 
@@ -186,6 +197,7 @@ public final class TwpingRun {
             }
             o.bindAddress(source);
         }
+        o.cancellation(controlCancellation);
         double timeout = options.extras().controlTimeoutSeconds();
         if (timeout > 0) {
             int ms = (int) Math.min(Integer.MAX_VALUE, Math.round(timeout * 1000));
