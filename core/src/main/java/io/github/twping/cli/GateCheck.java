@@ -7,6 +7,7 @@ import java.util.Arrays;
 import java.util.BitSet;
 import java.util.Locale;
 
+import io.github.twping.client.TwpingOptions;
 import io.github.twping.client.TwpingRun;
 import io.github.twping.stats.SessionDataReader;
 import io.github.twping.stats.SessionHeader;

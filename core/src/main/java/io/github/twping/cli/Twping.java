@@ -7,6 +7,8 @@ import java.net.UnknownHostException;
 import java.util.List;
 import java.util.Map;
 
+import io.github.twping.client.HostPort;
+import io.github.twping.client.TwpingOptions;
 import io.github.twping.client.TwpingRun;
 import io.github.twping.ffm.ClockStatus;
 import io.github.twping.ffm.SocketException;

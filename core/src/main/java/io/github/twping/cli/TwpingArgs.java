@@ -1,11 +1,14 @@
 package io.github.twping.cli;
 
+import io.github.twping.client.HostPort;
+import io.github.twping.client.TwpingOptions;
 import io.github.twping.config.CNumbers;
 import io.github.twping.config.DscpParser;
 import io.github.twping.config.PassphraseStore;
 import io.github.twping.config.PercentileList;
 import io.github.twping.config.PortRange;
 import io.github.twping.config.ScheduleSpec;
+import io.github.twping.getopt.GetOpt;
 
 import java.io.IOException;
 import java.io.InputStream;

@@ -2,7 +2,6 @@ package io.github.twping.client;
 
 import java.time.ZoneId;
 
-import io.github.twping.cli.TwpingOptions;
 import io.github.twping.report.Language;
 import io.github.twping.report.OutputOptions;
 

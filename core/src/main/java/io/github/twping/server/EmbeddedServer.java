@@ -81,7 +81,7 @@ public final class EmbeddedServer implements AutoCloseable {
 
     /** Settings of an embedded server (mutable builder). */
     public static final class Options {
-        private final ServerConfig.Builder config = ServerConfig.builder()
+        private final ServerConfigBuilder config = ServerConfig.builder()
                 .listen(InetAddress.getLoopbackAddress().getHostAddress(), 0).diebySeconds(2);
         private LimitsConfig limits = LimitsConfig.permissive();
         private ServerPassphrases passphrases = ServerPassphrases.none();

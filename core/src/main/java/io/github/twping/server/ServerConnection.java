@@ -7,10 +7,11 @@ import io.github.twping.control.SessionAcceptance;
 import io.github.twping.control.SessionIds;
 import io.github.twping.control.SessionRequest;
 import io.github.twping.crypto.TestSessionKeys;
+import io.github.twping.ffm.UdpSocket;
 import io.github.twping.protocol.AcceptCode;
+import io.github.twping.session.FaultInjectingSocket;
 import io.github.twping.session.ReflectorClock;
 import io.github.twping.session.ReflectorSessionSpec;
-import io.github.twping.session.ReflectorSocket;
 import io.github.twping.session.SessionReflector;
 import java.io.IOException;
 import java.net.Inet6Address;
@@ -121,7 +122,7 @@ final class ServerConnection implements ControlSessionHandler {
                     + " failed: test keys for mode " + peer.mode().letter() + " are not available");
             return SessionAcceptance.refused(AcceptCode.FAILURE.code());
         }
-        ReflectorSocket socket;
+        UdpSocket socket;
         try {
             socket = daemon.ports().bind(receiver, request.receiverPort(), tos);
         } catch (IOException e) {
@@ -134,10 +135,13 @@ final class ServerConnection implements ControlSessionHandler {
                 (int) request.paddingLength(), TimeUnit.MILLISECONDS.toNanos(config.testTimeoutMs()),
                 keys);
         String sidHex = HexFormat.of().formatHex(sid);
-        SessionReflector reflector = new SessionReflector(spec, socket, ReflectorClock.system(daemon.wallClock()), daemon.faults(),
+        FaultInjectingSocket faulty = daemon.faults().active()
+                ? FaultInjectingSocket.forMode(socket, daemon.faults(), spec.mode()) : null;
+        SessionReflector reflector = new SessionReflector(spec, faulty == null ? socket : faulty,
+                ReflectorClock.system(daemon.wallClock()),
                 log.verbose() ? new RateLimitedWarning(log, RateLimitedWarning.INTERVAL_NS) : null);
         reflector.onEnd(r -> {
-            logEnd(sidHex, peer, r);
+            logEnd(sidHex, peer, r, faulty);
             if (r.endReason() == SessionReflector.EndReason.REFWAIT_TIMEOUT && noOtherRunning(r)) {
                 armRefwaitTimer();
             }
@@ -179,7 +183,7 @@ final class ServerConnection implements ControlSessionHandler {
         return address;
     }
 
-    private void logEnd(String sidHex, ControlPeer peer, SessionReflector r) {
+    private void logEnd(String sidHex, ControlPeer peer, SessionReflector r, FaultInjectingSocket faulty) {
         ServerLog log = daemon.log();
         if (r.endReason() == SessionReflector.EndReason.REFWAIT_TIMEOUT) {
             log.warning(SessionReflector.REFWAIT_MESSAGE);
@@ -190,8 +194,8 @@ final class ServerConnection implements ControlSessionHandler {
                 + ", reflected " + r.reflected() + ", ignored " + r.ignoredForeign() + ", bad HMAC " + r.badHmac()
                 + ", short " + r.shortPackets()
                 + (r.lastReceivedDscp() < 0 ? "" : String.format(", DSCP received 0x%02x", r.lastReceivedDscp()))
-                + (daemon.faults().active() ? ", faults: dropped " + r.droppedByFault() + ", duplicated "
-                        + r.duplicatedByFault() + ", corrupted " + r.corruptedByFault() : "")
+                + (faulty != null ? ", faults: dropped " + faulty.dropped() + ", duplicated "
+                        + faulty.duplicated() + ", corrupted " + faulty.corrupted() : "")
                 + (r.failure() == null ? "" : ", error " + r.failure().getMessage()));
     }
 

@@ -8,7 +8,7 @@ import io.github.twping.control.ServerPolicy;
 import io.github.twping.protocol.AcceptCode;
 import io.github.twping.protocol.Mode;
 import io.github.twping.session.ReflectorFaultInjection;
-import io.github.twping.session.ReflectorUdpSocket;
+import io.github.twping.session.SessionReflector;
 import io.github.twping.time.DebugTimeOffset;
 import io.github.twping.time.WallClock;
 import java.io.IOException;
@@ -64,7 +64,7 @@ final class ServerSessions implements ServerPolicy {
         this.scheduler = new ScheduledThreadPoolExecutor(1, r -> Thread.ofPlatform().daemon(true)
                 .name("twampd-timers").unstarted(r));
         this.scheduler.setRemoveOnCancelPolicy(true);
-        this.ports = new TestPortAllocator(config.testPortLow(), config.testPortHigh(), ReflectorUdpSocket::open,
+        this.ports = new TestPortAllocator(config.testPortLow(), config.testPortHigh(), SessionReflector::openSocket,
                 random);
     }
 

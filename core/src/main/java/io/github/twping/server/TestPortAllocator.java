@@ -1,6 +1,6 @@
 package io.github.twping.server;
 
-import io.github.twping.session.ReflectorSocket;
+import io.github.twping.ffm.UdpSocket;
 import java.io.IOException;
 import java.net.BindException;
 import java.net.InetAddress;
@@ -17,7 +17,7 @@ final class TestPortAllocator {
     /** Opens a socket bound to an address; throws {@link BindException} (or an in-use error) when taken. */
     @FunctionalInterface
     interface SocketOpener {
-        ReflectorSocket open(InetSocketAddress bind, int tos) throws IOException;
+        UdpSocket open(InetSocketAddress bind, int tos) throws IOException;
     }
 
     private final int low;
@@ -36,7 +36,7 @@ final class TestPortAllocator {
      * @return the bound socket
      * @throws IOException when no port could be bound (the last error), or a non-"in use" bind error
      */
-    ReflectorSocket bind(InetAddress address, int requestedPort, int tos) throws IOException {
+    UdpSocket bind(InetAddress address, int requestedPort, int tos) throws IOException {
         if (low == 0 && high == 0) {
             if (requestedPort == 0) {
                 return opener.open(new InetSocketAddress(address, 0), tos);

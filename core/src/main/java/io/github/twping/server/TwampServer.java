@@ -1,5 +1,7 @@
 package io.github.twping.server;
 
+import io.github.twping.net.AddressText;
+
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -110,11 +112,7 @@ public final class TwampServer implements AutoCloseable {
             return "[?]";
         }
         String host = a.getAddress() == null ? a.getHostString() : a.getAddress().getHostAddress();
-        int pct = host.indexOf('%');
-        if (pct >= 0) {
-            host = host.substring(0, pct);
-        }
-        return "[" + io.github.twping.report.HostInfo.compressIpv6(host) + "]:" + a.getPort();
+        return "[" + AddressText.compressIpv6(AddressText.withoutZone(host)) + "]:" + a.getPort();
     }
 
     /** The bound listening port. */

@@ -6,6 +6,8 @@ import java.util.function.Consumer;
 import io.github.twping.crypto.TestPacketCipher;
 import io.github.twping.crypto.TestSessionKeys;
 import io.github.twping.ffm.UdpSocket;
+import io.github.twping.pacing.ParkThenSpinPacer;
+import io.github.twping.pacing.SystemPacingClock;
 import io.github.twping.schedule.SendSchedule;
 import io.github.twping.stats.SessionDataWriter;
 import io.github.twping.time.WallClock;
@@ -52,8 +54,8 @@ public final class ClientTestSession {
         boolean txStamps = parameters.kernelTxTimestamps() && socket.capabilities().txTimestamps();
         sender = new SessionSender(socket, TestPacketCipher.forMode(modeBits, keys), packetLength, layout.paddingOffset(), parameters.reflector(),
                 parameters.schedule(), parameters.packetCount(), parameters.startTimeNtp(),
-                parameters.lossTimeoutNtp(), new DeadlinePacer(parameters.spinNs()), clock, errors, log, control,
-                latenessNs);
+                parameters.lossTimeoutNtp(), new ParkThenSpinPacer(SystemPacingClock.INSTANCE, parameters.spinNs()),
+                clock, errors, log, control, latenessNs);
         int bufferBytes = Math.max(packetLength, layout.reflectorLength()) + 128;
         receiver = new ReplyReceiver(socket, TestPacketCipher.forMode(modeBits, keys), layout, bufferBytes, writer,
                 log, control, clock, errors, parameters.packetCount(), parameters.lossTimeoutNtp(), txStamps);

@@ -1,6 +1,6 @@
 package io.github.twping.session;
 
-import io.github.twping.ffm.ClockStatus;
+import io.github.twping.ffm.ClockStatusReader;
 import io.github.twping.time.ErrorEstimate;
 
 /**
@@ -8,11 +8,13 @@ import io.github.twping.time.ErrorEstimate;
  * kernel clock state ({@code ntp_adjtime}) as the C twping does, or forced by {@code --sync}/{@code --esterror}.
  *
  * <p>Read once at session start and refreshed by {@link #refresh()} (about once a second, off the packet
- * path); per-packet code only reads the volatile field.
+ * path, by one thread at a time); per-packet code only reads the volatile field. A refresh allocates nothing:
+ * it reuses one {@link ClockStatusReader}.
  */
 public final class ClockErrorEstimate {
     private final boolean forcedSync;
     private final long forcedErrorMicros;
+    private final ClockStatusReader clock = new ClockStatusReader();
     private volatile int field;
     private volatile boolean synchronised;
 
@@ -48,20 +50,18 @@ public final class ClockErrorEstimate {
         return synchronised;
     }
 
-    /** Re-reads the kernel clock state (allocates; call off the packet path). */
+    /** Re-reads the kernel clock state (one ntp_adjtime call, no allocation; call off the packet path). */
     public void refresh() {
         if (forcedSync) {
             long micros = forcedErrorMicros;
             if (micros < 0) {
-                ClockStatus status = ClockStatus.read();
-                micros = status.available() && status.synchronised() ? status.esterrorMicros() : 1;
+                micros = clock.read() && clock.synchronised() ? clock.esterrorMicros() : 1;
             }
             set(true, micros);
             return;
         }
-        ClockStatus status = ClockStatus.read();
-        if (status.available() && status.synchronised()) {
-            set(true, status.esterrorMicros());
+        if (clock.read() && clock.synchronised()) {
+            set(true, clock.esterrorMicros());
         } else {
             set(false, 0);
         }

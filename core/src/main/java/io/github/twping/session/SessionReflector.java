@@ -1,9 +1,13 @@
 package io.github.twping.session;
 
+import io.github.twping.ffm.ReceivedPacket;
+import io.github.twping.ffm.SocketException;
+import io.github.twping.ffm.Timestamping;
+import io.github.twping.ffm.UdpSocket;
+import io.github.twping.ffm.UdpSocketOptions;
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
 import java.net.InetSocketAddress;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
@@ -19,12 +23,21 @@ import java.util.function.Consumer;
  * after {@code refwaitNs} without any datagram (REFWAIT). {@link #close()} releases the socket and keys.
  * Buffers, cipher state and counters are allocated here, at set-up; the per-packet path allocates nothing
  * (apart from what the NIO fallback socket does inside the JDK).
+ *
+ * <p>The socket is an {@code ffm} {@link UdpSocket} opened with {@link #socketOptions}: kernel RX timestamps, the
+ * received TTL and TOS, IP TTL 255 and the requested TOS on replies. Deliberate misbehaviour for tests and the
+ * stand is a socket decorator ({@link FaultInjectingSocket}); the reflector itself has no fault checks.
  */
 public final class SessionReflector implements AutoCloseable {
     /** The warning logged for every sender packet whose HMAC does not verify (same text as C twampd). */
     public static final String INVALID_HMAC_MESSAGE = "run_reflector: Invalid HMAC on received packet: ignoring";
     /** The message for the REFWAIT timeout (same text as C twampd). */
     public static final String REFWAIT_MESSAGE = "run_reflector: Exiting due to REFWAIT timeout";
+
+    /** IP TTL / hop limit of reflected packets (C twampd). */
+    public static final int REPLY_TTL = 255;
+    /** Socket buffers asked for (the kernel caps them at net.core.rmem_max / wmem_max). */
+    static final int SOCKET_BUFFER_BYTES = 4 << 20;
 
     private static final int SEND_RETRIES = 1000;
     private static final long SEND_RETRY_PARK_NS = 10_000;
@@ -42,13 +55,14 @@ public final class SessionReflector implements AutoCloseable {
     }
 
     private final ReflectorSessionSpec spec;
-    private final ReflectorSocket socket;
+    private final UdpSocket socket;
+    private final ReceivedPacket meta = new ReceivedPacket();
     private final ReflectorFormat format;
     private final ReflectorClock clock;
-    private final ReflectorFaultInjection faults;
     private final Consumer<String> warnings;
     private final Arena arena;
     private final MemorySegment request;
+    private final MemorySegment requestWindow;
     private final MemorySegment wire;
     private final int expectedLength;
     private final int replyLength;
@@ -70,9 +84,6 @@ public final class SessionReflector implements AutoCloseable {
     private long ignoredForeign;
     private long badHmac;
     private long shortPackets;
-    private long droppedByFault;
-    private long duplicatedByFault;
-    private long corruptedByFault;
     private long sendRetries;
 
     /**
@@ -80,15 +91,13 @@ public final class SessionReflector implements AutoCloseable {
      * @param socket   the bound reflector socket (owned by this reflector from now on)
      * @param clock    the wall clock for the reflector's timestamps and error estimate (confined to the reflector
      *                 thread; null = a new {@link ReflectorEpochClock})
-     * @param faults   fault injection, or null for none
      * @param warnings receives the per-packet warning lines (bad HMAC) when verbose logging is on; may be null
      */
-    public SessionReflector(ReflectorSessionSpec spec, ReflectorSocket socket, ReflectorClock clock,
-            ReflectorFaultInjection faults, Consumer<String> warnings) {
+    public SessionReflector(ReflectorSessionSpec spec, UdpSocket socket, ReflectorClock clock,
+            Consumer<String> warnings) {
         this.spec = spec;
         this.socket = socket;
         this.clock = clock == null ? ReflectorClock.system() : clock;
-        this.faults = faults == null ? ReflectorFaultInjection.NONE : faults;
         this.warnings = warnings;
         this.sender = spec.sender();
         this.format = ReflectorFormat.forMode(spec.mode(), spec.keys());
@@ -98,8 +107,42 @@ public final class SessionReflector implements AutoCloseable {
         this.arena = Arena.ofShared();
         int requestCapacity = format.senderHeaderLength() + Math.max(spec.paddingLength(), replyPaddingLength);
         this.request = arena.allocate(requestCapacity, 16);
+        this.requestWindow = request.asSlice(0, expectedLength);
         this.wire = arena.allocate(replyLength, 16);
         format.bind(wire);
+    }
+
+    /**
+     * The options of a reflector socket bound on exactly {@code bind} (address and port; port 0 = ephemeral):
+     * IP TTL 255 on replies, received TTL and TOS, kernel RX timestamps, 4 MiB buffers.
+     *
+     * @param tos the TOS / traffic class byte of the replies (DSCP &lt;&lt; 2); 0 leaves the system default
+     */
+    public static UdpSocketOptions.Builder socketOptions(InetSocketAddress bind, int tos) {
+        UdpSocketOptions.Builder b = UdpSocketOptions.builder()
+                .bindAddress(bind.getAddress())
+                .port(bind.getPort())
+                .unicastTtl(REPLY_TTL)
+                .receiveTtl(true)
+                .receiveTos(true)
+                // A burst of a late sender at 20,000 packets/s overflows the 208 KiB default in ~10 ms
+                // (docs/PERFORMANCE.md, high rate); the kernel caps this at net.core.rmem_max.
+                .receiveBufferBytes(SOCKET_BUFFER_BYTES)
+                .sendBufferBytes(SOCKET_BUFFER_BYTES)
+                .timestamping(Timestamping.RX_SOFTWARE);
+        if (tos != 0) {
+            b.tos(tos);
+        }
+        return b;
+    }
+
+    /**
+     * Opens a reflector socket with {@link #socketOptions} (FFM where available, else the NIO fallback).
+     *
+     * @throws io.github.twping.ffm.AddressInUseException when the port is taken
+     */
+    public static UdpSocket openSocket(InetSocketAddress bind, int tos) throws SocketException {
+        return UdpSocket.open(socketOptions(bind, tos).build());
     }
 
     /** Registers a callback run on the reflector thread when the session ends (before the socket is closed). */
@@ -191,15 +234,15 @@ public final class SessionReflector implements AutoCloseable {
         final int senderHeader = format.senderHeaderLength();
         final int replyHeader = format.replyHeaderLength();
         while (!stopRequested) {
-            int n = socket.receive(request, expectedLength, timeoutNs);
-            if (n == ReflectorSocket.CLOSED) {
+            int n = socket.receive(requestWindow, meta, timeoutNs);
+            if (n == UdpSocket.CLOSED) {
                 return EndReason.STOPPED;
             }
-            if (n == ReflectorSocket.TIMEOUT) {
+            if (n == UdpSocket.TIMEOUT) {
                 return stopRequested ? EndReason.STOPPED : EndReason.REFWAIT_TIMEOUT;
             }
-            long receiveNtp = ReflectorClock.toNtp(clock.adjustEpochNs(socket.lastRxEpochNs()));
-            if (!socket.lastSourceIs(sender)) {
+            long receiveNtp = ReflectorClock.toNtp(clock.adjustEpochNs(meta.rxTimestampEpochNs()));
+            if (!meta.sourceIs(sender)) {
                 ignoredForeign++;
                 continue;
             }
@@ -214,11 +257,11 @@ public final class SessionReflector implements AutoCloseable {
                 continue;
             }
             acceptedPackets++;
-            int tos = socket.lastTos();
+            int tos = meta.tos();
             if (tos >= 0) {
                 lastReceivedDscp = tos >>> 2;
             }
-            int ttl = socket.lastTtl();
+            int ttl = meta.ttl();
             int senderTtl = ttl < 0 ? 255 : ttl;
             format.buildReply(request, reflectorSeq, receiveNtp, senderTtl);
             if (replyPaddingLength > 0) {
@@ -234,42 +277,17 @@ public final class SessionReflector implements AutoCloseable {
     }
 
     /**
-     * Stamps, seals and sends the built reply, applying fault injection; false if stopped meanwhile. A send
-     * the kernel refuses (EAGAIN/ENOBUFS) is retried with the reply rebuilt (sealing works in place) and a
-     * fresh timestamp.
+     * Stamps, seals and sends the built reply; false if stopped meanwhile. A send the kernel refuses
+     * (EAGAIN/ENOBUFS) is retried with the reply rebuilt (sealing works in place) and a fresh timestamp.
      */
     private boolean sendReply(long seq, long receiveNtp, int senderTtl) throws IOException {
-        long index = acceptedPackets;
-        boolean drop = faults.dropEveryN() > 0 && index % faults.dropEveryN() == 0;
-        boolean corrupt = faults.corruptHmacEveryN() > 0 && index % faults.corruptHmacEveryN() == 0
-                && format.replyHmacOffset() >= 0;
-        int copies = faults.duplicateEveryN() > 0 && index % faults.duplicateEveryN() == 0 ? 2 : 1;
         for (int attempt = 0; attempt < SEND_RETRIES; attempt++) {
             if (attempt > 0) {
                 format.buildReply(request, seq, receiveNtp, senderTtl);
             }
             format.stampAndSeal(ReflectorClock.toNtp(clock.nowEpochNs()), clock.errorEstimate());
-            if (corrupt) {
-                long off = format.replyHmacOffset();
-                wire.set(ValueLayout.JAVA_BYTE, off, (byte) (wire.get(ValueLayout.JAVA_BYTE, off) ^ 0x01));
-            }
-            if (faults.delayNs() > 0 && !holdFor(faults.delayNs())) {
-                return false;
-            }
-            if (drop) {
-                droppedByFault++;
-                return true;
-            }
-            int sent = socket.send(wire, replyLength, sender);
-            if (sent > 0) {
+            if (socket.send(wire, replyLength, sender) > 0) {
                 repliesSent++;
-                if (corrupt) {
-                    corruptedByFault++;
-                }
-                if (copies == 2 && socket.send(wire, replyLength, sender) > 0) {
-                    repliesSent++;
-                    duplicatedByFault++;
-                }
                 return true;
             }
             sendRetries++;
@@ -279,14 +297,6 @@ public final class SessionReflector implements AutoCloseable {
             }
         }
         return true;
-    }
-
-    private boolean holdFor(long delayNs) {
-        long deadlineNs = System.nanoTime() + delayNs;
-        for (long leftNs = delayNs; leftNs > 0 && !stopRequested; leftNs = deadlineNs - System.nanoTime()) {
-            LockSupport.parkNanos(leftNs);
-        }
-        return !stopRequested;
     }
 
     /** The session this reflector serves. */
@@ -323,12 +333,12 @@ public final class SessionReflector implements AutoCloseable {
         return lastReceivedDscp;
     }
 
-    /** Sender packets accepted and answered (one per reply sequence number, faults included). */
+    /** Sender packets accepted and answered (one per reply sequence number). */
     public long reflected() {
         return acceptedPackets;
     }
 
-    /** Reply datagrams actually sent (duplicates included, dropped ones excluded). */
+    /** Replies the socket accepted (a fault-injecting socket counts its own drops and duplicates). */
     public long repliesSent() {
         return repliesSent;
     }
@@ -346,18 +356,6 @@ public final class SessionReflector implements AutoCloseable {
     /** Datagrams shorter than Lq (still answered, as C does). */
     public long shortPackets() {
         return shortPackets;
-    }
-
-    public long droppedByFault() {
-        return droppedByFault;
-    }
-
-    public long duplicatedByFault() {
-        return duplicatedByFault;
-    }
-
-    public long corruptedByFault() {
-        return corruptedByFault;
     }
 
     /** Sends the kernel refused (EAGAIN/ENOBUFS) and that were retried. */

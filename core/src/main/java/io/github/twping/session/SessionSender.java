@@ -8,6 +8,7 @@ import java.util.SplittableRandom;
 import io.github.twping.crypto.TestPacketCipher;
 import io.github.twping.ffm.SocketException;
 import io.github.twping.ffm.UdpSocket;
+import io.github.twping.pacing.Pacer;
 import io.github.twping.schedule.SendSchedule;
 import io.github.twping.time.NtpTime;
 import io.github.twping.time.WallClock;
@@ -31,7 +32,7 @@ final class SessionSender implements Runnable {
     private final long packetCount;
     private final long startTimeNtp;
     private final long lossTimeoutNtp;
-    private final DeadlinePacer pacer;
+    private final Pacer pacer;
     private final WallClock clock;
     private final ClockErrorEstimate errorEstimate;
     private final SendLog log;
@@ -45,7 +46,7 @@ final class SessionSender implements Runnable {
 
     SessionSender(UdpSocket socket, TestPacketCipher cipher, int packetLength, int paddingOffset,
                   InetSocketAddress reflector, SendSchedule schedule, long packetCount, long startTimeNtp,
-                  long lossTimeoutNtp, DeadlinePacer pacer, WallClock clock, ClockErrorEstimate errorEstimate,
+                  long lossTimeoutNtp, Pacer pacer, WallClock clock, ClockErrorEstimate errorEstimate,
                   SendLog log, SessionControl control, Histogram latenessNs) {
         this.socket = socket;
         this.cipher = cipher;

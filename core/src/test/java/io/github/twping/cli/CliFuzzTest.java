@@ -109,4 +109,32 @@ public class CliFuzzTest {
         Fuzz.report("twping-cli", done, 0, start);
         assertEquals(true, done > 0);
     }
+
+    @Test
+    @Timeout(300)
+    void shouldParseOrRefuseEveryMutatedTwampdCommandLine() {
+        List<String[]> seeds = List.of(new String[] {"-Z", "-c", "/etc/twamp", "-S", "[::1]:8620", "-P", "9000-9100"},
+                new String[] {"-a", "OAEM", "-v", "-R", "/tmp", "-d", "/tmp", "-e", "daemon", "-f"},
+                new String[] {"-U", "twamp", "-G", "twamp", "-S", ":862", "-h"});
+        SplittableRandom r = Fuzz.random("twampd-cli");
+        int inputs = Fuzz.inputs(5000);
+        long start = System.nanoTime();
+        long deadline = Fuzz.deadlineNs();
+        int done = 0;
+        for (; done < inputs && System.nanoTime() < deadline; done++) {
+            String[] argv = mutateArgv(Fuzz.pick(seeds, r), r);
+            try {
+                TwampdArgs.parse(argv);
+            } catch (io.github.twping.server.ConfigException expected) {
+                if (expected.getMessage() == null || expected.getMessage().isEmpty()) {
+                    fail("a refusal without a message: " + String.join("|", argv));
+                }
+            } catch (RuntimeException | Error e) {
+                fail("argv " + done + " (seed " + Fuzz.seed() + "): " + e + "\n" + String.join("|", argv), e);
+            }
+        }
+        Fuzz.report("twampd-cli", done, 0, start);
+        assertEquals(inputs > 0, done > 0);
+    }
+
 }

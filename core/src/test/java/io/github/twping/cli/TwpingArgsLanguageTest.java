@@ -2,6 +2,8 @@ package io.github.twping.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import io.github.twping.client.TwpingOptions;
+
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;

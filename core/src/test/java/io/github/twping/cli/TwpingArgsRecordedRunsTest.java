@@ -1,5 +1,6 @@
 package io.github.twping.cli;
 
+import io.github.twping.client.TwpingOptions;
 import io.github.twping.config.DscpParser;
 import io.github.twping.schedule.ScheduleSlot;
 import io.github.twping.stats.SessionHeader;

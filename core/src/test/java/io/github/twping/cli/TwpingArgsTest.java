@@ -1,5 +1,6 @@
 package io.github.twping.cli;
 
+import io.github.twping.client.TwpingOptions;
 import io.github.twping.config.PortRange;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

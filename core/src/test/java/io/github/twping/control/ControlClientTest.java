@@ -31,7 +31,7 @@ class ControlClientTest {
 
     private static ControlClientOptions options(int port, int modes) {
         return ControlClientOptions.of("127.0.0.1", port).requestedModes(modes)
-                .identity(ALICE, ControlVectors.ALICE_PASSPHRASE).connectTimeoutMs(5_000).readTimeoutMs(10_000);
+                .identity(ALICE, ControlVectors.ALICE_PASSPHRASE).connectTimeoutMs(30_000).readTimeoutMs(60_000);
     }
 
     /** The recorded client script: the same request parameters and random values as the C client used. */
@@ -165,7 +165,8 @@ class ControlClientTest {
         try (FakeServer server = FakeServer.of(new AwaitClose())) {
             ControlException e = assertThrows(ControlException.class,
                     () -> ControlClient.connect(options(server.port(), Mode.ALL_BITS).readTimeoutMs(100)));
-            assertEquals(List.of("Read failed: (Connection timed out)"), e.lines());
+            assertEquals(List.of("Timed out after 0.1 s (--timeout) waiting for the Server-Greeting",
+                    "Read failed: (Connection timed out)"), e.lines());
         }
     }
 
@@ -268,7 +269,7 @@ class ControlClientTest {
              ControlClient client = ControlClient.connect(options(server.port(), Mode.OPEN.bits()))) {
             client.requestSession(ControlLoopbackTest.request(null, null, 0));
             client.startSessions();
-            assertEquals(ControlActivity.DATA_RECEIVED, client.awaitActivity(10_000_000_000L));
+            assertEquals(ControlActivity.DATA_RECEIVED, client.awaitActivity(60_000_000_000L));
         }
     }
 
@@ -318,7 +319,7 @@ class ControlClientTest {
                 new Send(segs.get(2).bytes()), new AwaitClose())) {
             ControlException e = assertThrows(ControlException.class, () -> ControlClient.connect(
                     ControlClientOptions.of("127.0.0.1", server.port()).requestedModes(Mode.AUTHENTICATED.bits())
-                            .identity(ALICE, wrong).readTimeoutMs(10_000).random(new ScriptedRandom(aes, hmac, iv))));
+                            .identity(ALICE, wrong).readTimeoutMs(60_000).random(new ScriptedRandom(aes, hmac, iv))));
             assertEquals(List.of("Server denied access: 127.0.0.1"), e.lines());
             assertEquals(1, e.acceptCode());
             assertArrayEquals(segs.get(1).bytes(), server.received());

@@ -19,7 +19,7 @@ class ControlLoopbackTest {
 
     static ControlClientOptions options(int port, Mode mode) {
         return ControlClientOptions.of("127.0.0.1", port).requestedModes(mode.bits())
-                .identity(ALICE, PASS).connectTimeoutMs(5_000).readTimeoutMs(10_000);
+                .identity(ALICE, PASS).connectTimeoutMs(30_000).readTimeoutMs(60_000);
     }
 
     static SessionRequest request(InetAddress sender, InetAddress receiver, int typeP) {
@@ -174,7 +174,7 @@ class ControlLoopbackTest {
     void shouldDropKeyedModesWithoutIdentity() throws Exception {
         try (LoopbackServer server = LoopbackServer.aliceOnly(Mode.ALL_BITS)) {
             ControlClientOptions o = ControlClientOptions.of("127.0.0.1", server.port())
-                    .requestedModes(Mode.ALL_BITS).readTimeoutMs(10_000);
+                    .requestedModes(Mode.ALL_BITS).readTimeoutMs(60_000);
             try (ControlClient client = ControlClient.connect(o)) {
                 assertEquals(Mode.OPEN, client.mode());
             }
@@ -200,9 +200,9 @@ class ControlLoopbackTest {
             InetAddress lo = InetAddress.getByName("127.0.0.1");
             client.requestSession(request(lo, lo, 0));
             client.startSessions();
-            server.connection.get(10, java.util.concurrent.TimeUnit.SECONDS).close();
+            server.connection.get(60, java.util.concurrent.TimeUnit.SECONDS).close();
             assertEquals(ControlCloseReason.CLOSED_LOCALLY, server.awaitClosed());
-            assertEquals(ControlActivity.PEER_CLOSED, client.awaitActivity(10_000_000_000L));
+            assertEquals(ControlActivity.PEER_CLOSED, client.awaitActivity(60_000_000_000L));
         }
     }
 
@@ -213,7 +213,7 @@ class ControlLoopbackTest {
             java.util.concurrent.CompletableFuture<ControlActivity> watched =
                     java.util.concurrent.CompletableFuture.supplyAsync(() -> client.awaitActivity(-1));
             client.close();
-            ControlActivity a = watched.get(10, java.util.concurrent.TimeUnit.SECONDS);
+            ControlActivity a = watched.get(60, java.util.concurrent.TimeUnit.SECONDS);
             assertEquals(ControlActivity.LOCALLY_CLOSED, a);
         }
     }
@@ -224,7 +224,7 @@ class ControlLoopbackTest {
                 new java.security.SecureRandom(), 200);
              ControlClient client = ControlClient.connect(options(server.port(), Mode.OPEN))) {
             assertEquals(ControlCloseReason.TIMEOUT, server.awaitClosed());
-            assertEquals(ControlActivity.PEER_CLOSED, client.awaitActivity(10_000_000_000L));
+            assertEquals(ControlActivity.PEER_CLOSED, client.awaitActivity(60_000_000_000L));
         }
     }
 
@@ -245,7 +245,7 @@ class ControlLoopbackTest {
         try (LoopbackServer server = new LoopbackServer(v6, Mode.ALL_BITS,
                 java.util.Map.of("alice", PASS), new java.security.SecureRandom(), 10_000);
              ControlClient client = ControlClient.connect(ControlClientOptions.of("::1", server.port())
-                     .requestedModes(mode.bits()).identity(ALICE, PASS).readTimeoutMs(10_000))) {
+                     .requestedModes(mode.bits()).identity(ALICE, PASS).readTimeoutMs(60_000))) {
             assertEquals("::1", client.serverIp());
             SessionAcceptance a = client.requestSession(
                     SessionRequest.forTwping(6, null, 9000, null, 9000, 0, 0, 0, 0));

@@ -61,7 +61,7 @@ class ControlServerConnectionTest {
 
     private static Socket connect(LoopbackServer server) throws IOException {
         Socket s = new Socket(InetAddress.getLoopbackAddress(), server.port());
-        s.setSoTimeout(10_000);
+        s.setSoTimeout(60_000);
         return s;
     }
 

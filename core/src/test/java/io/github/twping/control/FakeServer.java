@@ -43,13 +43,13 @@ final class FakeServer implements AutoCloseable {
 
     /** @return every byte the client sent before the script ended (waits at most 10 s). */
     byte[] received() throws Exception {
-        return received.get(10, TimeUnit.SECONDS);
+        return received.get(60, TimeUnit.SECONDS);
     }
 
     private void serve(List<Step> script) {
         ByteArrayOutputStream got = new ByteArrayOutputStream();
         try (Socket s = listener.accept()) {
-            s.setSoTimeout(10_000);
+            s.setSoTimeout(60_000);
             s.setTcpNoDelay(true);
             InputStream in = s.getInputStream();
             for (Step step : new ArrayList<>(script)) {

@@ -73,7 +73,7 @@ final class LoopbackServer implements AutoCloseable, ServerPolicy, ControlSessio
     }
 
     ControlCloseReason awaitClosed() throws Exception {
-        return closedReason.get(10, TimeUnit.SECONDS);
+        return closedReason.get(60, TimeUnit.SECONDS);
     }
 
     @Override

@@ -327,7 +327,5 @@ class ReportsFeatureTest {
             HostInfo h = HostInfo.numericFrom(reader.header());
             assertEquals(new HostInfo("127.0.0.1", "9417", "127.0.0.1", "127.0.0.1", "18884", "127.0.0.1"), h);
         }
-        assertEquals("::1", HostInfo.compressIpv6("0:0:0:0:0:0:0:1"));
-        assertEquals("fe80::1:0:0:2", HostInfo.compressIpv6("fe80:0:0:0:1:0:0:2"));
     }
 }

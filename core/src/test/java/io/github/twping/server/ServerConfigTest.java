@@ -34,8 +34,8 @@ class ServerConfigTest {
 
     @Test
     void shouldLoadRecordedConfigUnchanged() throws Exception {
-        ServerConfig.Builder b = ServerConfig.builder();
-        assertTrue(ServerConfig.load(Vectors.serverConfig("twamp-server.conf"), b));
+        ServerConfigBuilder b = ServerConfig.builder();
+        assertTrue(ServerConfigParser.load(Vectors.serverConfig("twamp-server.conf"), b));
         ServerConfig c = b.build();
         assertTrue(c.rootFolly());
         assertTrue(c.verbose());
@@ -53,8 +53,8 @@ class ServerConfigTest {
     @ParameterizedTest
     @CsvSource({"twamp-server.conf.enconly-8623, 8623, 4", "twamp-server.conf.openonly-8622, 8622, 1"})
     void shouldLoadRecordedVariants(String file, int port, int modes) throws Exception {
-        ServerConfig.Builder b = ServerConfig.builder();
-        ServerConfig.load(Vectors.serverConfig(file), b);
+        ServerConfigBuilder b = ServerConfig.builder();
+        ServerConfigParser.load(Vectors.serverConfig(file), b);
         ServerConfig c = b.build();
         assertEquals(port, c.listenPort());
         assertEquals(modes, c.authModes());
@@ -79,8 +79,8 @@ class ServerConfigTest {
                 loglevel debug
 
                 """;
-        ServerConfig.Builder b = ServerConfig.builder();
-        ServerConfig.parse("x.conf", text, b);
+        ServerConfigBuilder b = ServerConfig.builder();
+        ServerConfigParser.parse("x.conf", text, b);
         ServerConfig c = b.build();
         assertEquals(ServerConfig.MODE_AUTHENTICATED | ServerConfig.MODE_ENCRYPTED, c.authModes());
         assertEquals(3000, c.controlTimeoutMs());
@@ -125,34 +125,34 @@ class ServerConfigTest {
 
     private static void ServerConfigException(String line, String message) {
         ConfigException e = assertThrows(ConfigException.class,
-                () -> ServerConfig.parse("x.conf", "# first\n" + line + "\n", ServerConfig.builder()));
+                () -> ServerConfigParser.parse("x.conf", "# first\n" + line + "\n", ServerConfig.builder()));
         assertEquals(message, e.getMessage());
     }
 
     @Test
     void shouldRejectBackslashOutsideContinuation() {
         ConfigException e = assertThrows(ConfigException.class,
-                () -> ServerConfig.parse("x.conf", "verbose\ndatadir /a\\b\n", ServerConfig.builder()));
+                () -> ServerConfigParser.parse("x.conf", "verbose\ndatadir /a\\b\n", ServerConfig.builder()));
         assertTrue(e.getMessage().startsWith("x.conf:2: syntax error"), e.getMessage());
     }
 
     @Test
     void shouldReportMissingFileAsAbsent(@TempDir Path dir) throws Exception {
-        assertFalse(ServerConfig.load(dir.resolve("twamp-server.conf"), ServerConfig.builder()));
+        assertFalse(ServerConfigParser.load(dir.resolve("twamp-server.conf"), ServerConfig.builder()));
     }
 
     @Test
     void shouldNameTheFileInErrors(@TempDir Path dir) throws Exception {
         Path f = dir.resolve("twamp-server.conf");
         Files.writeString(f, "verbose\n\nnotakey\n");
-        ConfigException e = assertThrows(ConfigException.class, () -> ServerConfig.load(f, ServerConfig.builder()));
+        ConfigException e = assertThrows(ConfigException.class, () -> ServerConfigParser.load(f, ServerConfig.builder()));
         assertEquals(f + ":3: Unknown key=notakey", e.getMessage());
     }
 
     @ParameterizedTest
     @CsvSource(delimiter = '|', value = {"0|0|0", "0-0|0|0", "9100|9100|9100", "9100-9101xyz|9100|9101", " 10 - 20|10|20"})
     void shouldParsePortRanges(String spec, int low, int high) {
-        int[] r = ServerConfig.parsePortRange(spec);
+        int[] r = ServerConfigBuilder.parsePortRange(spec);
         assertEquals(low, r[0]);
         assertEquals(high, r[1]);
     }
@@ -160,6 +160,6 @@ class ServerConfigTest {
     @ParameterizedTest
     @CsvSource({"00", "10-5", "abc", "70000", "''"})
     void shouldRejectBadPortRanges(String spec) {
-        assertThrows(IllegalArgumentException.class, () -> ServerConfig.parsePortRange(spec));
+        assertThrows(IllegalArgumentException.class, () -> ServerConfigBuilder.parsePortRange(spec));
     }
 }

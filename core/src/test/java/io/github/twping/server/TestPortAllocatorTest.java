@@ -4,9 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.github.twping.session.ReflectorSocket;
+import io.github.twping.session.ScriptedReflectorSocket;
 import java.io.IOException;
-import java.lang.foreign.MemorySegment;
 import java.net.BindException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -30,7 +29,7 @@ class TestPortAllocatorTest {
             if (busy.contains(bind.getPort())) {
                 throw new BindException("Address already in use");
             }
-            return new FakeSocket(bind);
+            return new ScriptedReflectorSocket(bind);
         };
     }
 
@@ -84,45 +83,5 @@ class TestPortAllocatorTest {
         IOException e = assertThrows(IOException.class, () -> a.bind(LOOPBACK, 100, 0));
         assertEquals("bind: Cannot assign requested address", e.getMessage());
         assertEquals(List.of(100, 101), tried);
-    }
-
-    private record FakeSocket(InetSocketAddress localAddress) implements ReflectorSocket {
-        @Override
-        public int receive(MemorySegment buffer, int capacity, long timeoutNs) {
-            return CLOSED;
-        }
-
-        @Override
-        public boolean lastSourceIs(InetSocketAddress expected) {
-            return false;
-        }
-
-        @Override
-        public int lastTtl() {
-            return -1;
-        }
-
-        @Override
-        public long lastRxEpochNs() {
-            return 0;
-        }
-
-        @Override
-        public int send(MemorySegment data, int length, InetSocketAddress destination) {
-            return length;
-        }
-
-        @Override
-        public void wakeup() {
-        }
-
-        @Override
-        public boolean kernelTimestamps() {
-            return false;
-        }
-
-        @Override
-        public void close() {
-        }
     }
 }

@@ -120,11 +120,11 @@ public final class HandBuiltSender implements AutoCloseable {
         }
     }
 
-    /** Receives and opens one reply (waits up to 5 s, else fails). */
+    /** Receives and opens one reply (waits up to 30 s, a generous bound for a loaded machine, else fails). */
     public Reply receive() throws IOException, GeneralSecurityException {
-        Reply r = poll(5000);
+        Reply r = poll(30_000);
         if (r == null) {
-            throw new IOException("no reply within 5 s");
+            throw new IOException("no reply within 30 s");
         }
         return r;
     }

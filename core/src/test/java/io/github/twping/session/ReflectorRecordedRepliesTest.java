@@ -73,7 +73,7 @@ class ReflectorRecordedRepliesTest {
 
         ScriptedReflectorSocket socket = new ScriptedReflectorSocket();
         try (SessionReflector reflector = new SessionReflector(
-                new ReflectorSessionSpec(mode, sender, padding, 0, keys), socket, null, null, null);
+                new ReflectorSessionSpec(mode, sender, padding, 0, keys), socket, null, null);
              HandBuiltSender opener = new HandBuiltSender(mode, aes, hmac)) {
             for (Datagram d : requests) {
                 socket.offer(d.data(), sender, d.ttl());

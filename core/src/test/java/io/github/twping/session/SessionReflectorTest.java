@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.github.twping.ffm.UdpSocket;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
@@ -20,14 +21,14 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
-/** Reflector behaviour over loopback UDP; {@link ReflectorNioSocketTest} runs the same suite over NIO. */
+/** Reflector behaviour over loopback UDP; {@link SessionReflectorNioTest} runs the same suite over NIO. */
 class SessionReflectorTest {
     private static final long FIVE_S_NS = TimeUnit.SECONDS.toNanos(5);
     private final List<AutoCloseable> toClose = new ArrayList<>();
     private final List<String> warnings = new CopyOnWriteArrayList<>();
     private byte[] aesKey;
     private byte[] hmacKey;
-    private ReflectorSocket lastSocket;
+    private UdpSocket lastSocket;
 
     @AfterEach
     void tearDown() throws Exception {
@@ -36,14 +37,19 @@ class SessionReflectorTest {
         }
     }
 
-    /** The transport under test: the ffm socket (native where available). */
-    ReflectorSocket openSocket(InetSocketAddress bind) throws java.io.IOException {
-        return ReflectorUdpSocket.open(bind, 0);
+    /** Whether the suite runs over the NIO fallback ({@code forceNio}) instead of the native socket. */
+    boolean forceNio() {
+        return false;
+    }
+
+    /** The transport under test: the ffm socket with the reflector's options and a TOS byte. */
+    final UdpSocket openSocket(InetSocketAddress bind, int tos) throws java.io.IOException {
+        return UdpSocket.open(SessionReflector.socketOptions(bind, tos).forceNio(forceNio()).build());
     }
 
     /** The Sender TTL the reflector should report: the sender's IP TTL when the transport reads it, else 255. */
-    int expectedSenderTtl(ReflectorSocket socket, HandBuiltSender sender) {
-        if (socket instanceof ReflectorUdpSocket u && u.isNative() && sender.ttlSet()) {
+    int expectedSenderTtl(UdpSocket socket, HandBuiltSender sender) {
+        if (socket.capabilities().receiveTtl() && sender.ttlSet()) {
             return HandBuiltSender.SENDER_TTL;
         }
         return 255;
@@ -62,10 +68,13 @@ class SessionReflectorTest {
 
     private SessionReflector reflector(HandBuiltSender s, int padding, long refwaitNs, ReflectorFaultInjection faults)
             throws Exception {
-        ReflectorSocket socket = openSocket(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+        UdpSocket socket = openSocket(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+        if (faults != null) {
+            socket = FaultInjectingSocket.forMode(socket, faults, s.mode);
+        }
         ReflectorSessionSpec spec = new ReflectorSessionSpec(s.mode, s.address(), padding, refwaitNs,
                 s.auth ? io.github.twping.crypto.TestSessionKeys.of(aesKey, hmacKey) : null);
-        SessionReflector r = new SessionReflector(spec, socket, ReflectorClock.system(), faults, warnings::add);
+        SessionReflector r = new SessionReflector(spec, socket, ReflectorClock.system(), warnings::add);
         toClose.add(r);
         lastSocket = socket;
         return r;
@@ -202,7 +211,8 @@ class SessionReflectorTest {
         }
         List<HandBuiltSender.Reply> replies = collectUntilSenderSeq(s, r, count - 1);
         assertEquals(count - count / 3, replies.size());
-        assertEquals(count / 3, r.droppedByFault());
+        assertEquals(count / 3, ((FaultInjectingSocket) lastSocket).dropped());
+        assertEquals(count, r.reflected(), "a dropped reply still uses up a reflector sequence number");
         assertFalse(replies.stream().anyMatch(x -> (x.senderSeq() + 1) % 3 == 0));
     }
 
@@ -218,7 +228,7 @@ class SessionReflectorTest {
         }
         List<HandBuiltSender.Reply> replies = collectUntilSenderSeq(s, r, count - 1);
         assertEquals(count + count / 3, replies.size());
-        assertEquals(count / 3, r.duplicatedByFault());
+        assertEquals(count / 3, ((FaultInjectingSocket) lastSocket).duplicated());
     }
 
     @ParameterizedTest
@@ -234,6 +244,7 @@ class SessionReflectorTest {
         List<HandBuiltSender.Reply> replies = collectUntilSenderSeq(s, r, count - 1);
         assertEquals(count, replies.size());
         assertEquals(count / 2, replies.stream().filter(x -> !x.hmacOk()).count());
+        assertEquals(count / 2, ((FaultInjectingSocket) lastSocket).corrupted());
     }
 
     @Test
@@ -250,7 +261,7 @@ class SessionReflectorTest {
         ScriptedReflectorSocket socket = new ScriptedReflectorSocket();
         InetSocketAddress from = new InetSocketAddress(InetAddress.getLoopbackAddress(), 40000);
         ReflectorSessionSpec spec = new ReflectorSessionSpec(1, from, 0, 0, null);
-        SessionReflector r = new SessionReflector(spec, socket, ReflectorClock.system(), null, null);
+        SessionReflector r = new SessionReflector(spec, socket, ReflectorClock.system(), null);
         toClose.add(r);
         byte[] p = new byte[14];
         p[3] = 9;
@@ -268,7 +279,7 @@ class SessionReflectorTest {
     void shouldNotAllocatePerPacketOnTheNativeSocket(int mode) throws Exception {
         HandBuiltSender s = sender(mode);
         SessionReflector r = reflector(s, 27, 0, null);
-        org.junit.jupiter.api.Assumptions.assumeTrue(lastSocket instanceof ReflectorUdpSocket u && u.isNative(),
+        org.junit.jupiter.api.Assumptions.assumeTrue(lastSocket.isNative(),
                 "the NIO transports allocate inside the JDK");
         r.start();
         byte[] packet = s.build(1, 1, 1, 27);
@@ -277,7 +288,8 @@ class SessionReflectorTest {
         // Steady state: after the JIT has compiled the loop, a round of packets must allocate (almost) nothing.
         int packets = 2000;
         long allocated = Long.MAX_VALUE;
-        for (int round = 0; round < 20 && allocated >= packets; round++) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        for (int round = 0; round < 100 && allocated >= packets && System.nanoTime() < deadline; round++) {
             long before = mx.getThreadAllocatedBytes(r.threadId());
             for (int i = 0; i < packets; i++) {
                 s.send(packet, r.localAddress());
@@ -292,22 +304,17 @@ class SessionReflectorTest {
     void shouldSendRepliesWithTtl255AndTheRequestedDscp() throws Exception {
         HandBuiltSender s = sender(1);
         org.junit.jupiter.api.Assumptions.assumeTrue(s.readsTtlAndTos(), "sender socket cannot read TTL/TOS");
-        ReflectorSocket socket = openDscpSocket(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0xb8);
-        org.junit.jupiter.api.Assumptions.assumeTrue(socket instanceof ReflectorUdpSocket u && u.isNative(),
+        UdpSocket socket = openSocket(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0xb8);
+        org.junit.jupiter.api.Assumptions.assumeTrue(socket.capabilities().setTtl(),
                 "only the native transport sets the unicast TTL");
         SessionReflector r = new SessionReflector(new ReflectorSessionSpec(1, s.address(), 0, 0, null), socket,
-                null, null, null);
+                null, null);
         toClose.add(r);
         r.start();
         s.send(s.build(1, 1, 1, 0), r.localAddress());
         s.receive();
         assertEquals(255, s.lastReplyTtl());
         assertEquals(0xb8, s.lastReplyTos(), "Type-P EF -> TOS 0xb8 (RFC 5357 §4.2.1)");
-    }
-
-    /** Opens the transport under test with a TOS byte. */
-    ReflectorSocket openDscpSocket(InetSocketAddress bind, int tos) throws java.io.IOException {
-        return ReflectorUdpSocket.open(bind, tos);
     }
 
     @ParameterizedTest
@@ -318,7 +325,7 @@ class SessionReflectorTest {
         socket.refuseNextSends(3);
         ReflectorSessionSpec spec = new ReflectorSessionSpec(mode, s.address(), 0, 0,
                 s.auth ? io.github.twping.crypto.TestSessionKeys.of(aesKey, hmacKey) : null);
-        SessionReflector r = new SessionReflector(spec, socket, null, null, null);
+        SessionReflector r = new SessionReflector(spec, socket, null, null);
         toClose.add(r);
         socket.offer(s.build(42, 7, 1, 0), s.address(), 64);
         r.start();
@@ -329,6 +336,30 @@ class SessionReflectorTest {
         r.stop();
         assertTrue(r.awaitEnd(FIVE_S_NS));
         assertEquals(3, r.sendRetries());
+    }
+
+    @Test
+    void shouldKeepTheFateOfARefusedReplyWhenItIsRetried() throws Exception {
+        HandBuiltSender s = sender(1);
+        ScriptedReflectorSocket scripted = new ScriptedReflectorSocket();
+        scripted.refuseNextSends(1);
+        FaultInjectingSocket faulty = FaultInjectingSocket.forMode(scripted, new ReflectorFaultInjection(2, 0, 0, 0), 1);
+        SessionReflector r = new SessionReflector(new ReflectorSessionSpec(1, s.address(), 0, 0, null), faulty, null,
+                null);
+        toClose.add(r);
+        for (int i = 0; i < 5; i++) {
+            scripted.offer(s.build(i, 7, 1, 0), s.address(), 64);
+        }
+        r.start();
+        assertEquals(0, s.open(scripted.awaitSent(FIVE_S_NS)).senderSeq(), "the refused first reply is retried");
+        assertEquals(2, s.open(scripted.awaitSent(FIVE_S_NS)).senderSeq(), "replies 2 and 4 are dropped");
+        assertEquals(4, s.open(scripted.awaitSent(FIVE_S_NS)).senderSeq());
+        r.stop();
+        assertTrue(r.awaitEnd(FIVE_S_NS));
+        assertNull(scripted.awaitSent(0));
+        assertEquals(5, r.reflected());
+        assertEquals(2, faulty.dropped());
+        assertEquals(1, r.sendRetries());
     }
 
     @Test

@@ -63,7 +63,7 @@ class TestPacketFuzzTest {
         long start = System.nanoTime();
         ScriptedReflectorSocket socket = new ScriptedReflectorSocket();
         try (SessionReflector reflector = new SessionReflector(
-                new ReflectorSessionSpec(mode, sender, padding, 0, keys(vector, mode)), socket, null, null, null)) {
+                new ReflectorSessionSpec(mode, sender, padding, 0, keys(vector, mode)), socket, null, null)) {
             reflector.start();
             for (int i = 0; i < inputs; i++) {
                 socket.offer(Fuzz.mutate(Fuzz.pick(requests, r), Fuzz.pick(requests, r), r), sender, 64);

@@ -1,6 +1,5 @@
 package io.github.twping.ffm;
 
-import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 
 import static java.lang.foreign.ValueLayout.JAVA_INT;
@@ -37,33 +36,27 @@ public final class ClockStatus {
         this.esterrorMicros = esterrorMicros;
     }
 
-    /** Reads the clock state now; never throws (see {@link #available()}). */
+    /** Reads the clock state now; never throws (see {@link #available()}). Allocates: see {@link ClockStatusReader}. */
     public static ClockStatus read() {
-        if (!NativeSupport.isAvailable()) {
-            return unavailable("ntp_adjtime: " + NativeSupport.unavailableReason());
-        }
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment timex = arena.allocate(Structs.TIMEX);
-            MemorySegment callState = Libc.allocateCallState(arena);
-            timex.set(JAVA_INT, Structs.TIMEX_MODES, 0);
-            int rc = Libc.ntpAdjtime(callState, timex);
-            if (rc < 0) {
-                return unavailable("ntp_adjtime: " + Errno.message(-rc));
-            }
-            return fromTimex(rc, timex);
-        }
+        ClockStatusReader reader = new ClockStatusReader();
+        reader.read();
+        return reader.snapshot();
     }
 
     /** Decodes a struct timex filled by ntp_adjtime (package-private for tests on hand-built segments). */
     static ClockStatus fromTimex(int state, MemorySegment timex) {
-        return new ClockStatus(true, null, state,
+        return of(state,
                 timex.get(JAVA_INT, Structs.TIMEX_STATUS),
                 timex.get(JAVA_LONG, Structs.TIMEX_OFFSET),
                 timex.get(JAVA_LONG, Structs.TIMEX_MAXERROR),
                 timex.get(JAVA_LONG, Structs.TIMEX_ESTERROR));
     }
 
-    private static ClockStatus unavailable(String problem) {
+    static ClockStatus of(int state, int status, long offset, long maxerrorMicros, long esterrorMicros) {
+        return new ClockStatus(true, null, state, status, offset, maxerrorMicros, esterrorMicros);
+    }
+
+    static ClockStatus unavailable(String problem) {
         return new ClockStatus(false, problem, TIME_ERROR, STA_UNSYNC, 0, 0, 0);
     }
 

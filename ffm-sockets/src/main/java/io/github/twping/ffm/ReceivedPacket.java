@@ -127,6 +127,29 @@ public final class ReceivedPacket {
         }
     }
 
+    /**
+     * Records the metadata of one datagram for a {@link UdpSocket} implemented outside this module (an in-memory
+     * socket in tests, a decorator). Allocates (the source address is read from {@code source}), so it is not
+     * meant for the per-packet path of a real socket.
+     *
+     * @param length    payload bytes stored in the caller's buffer
+     * @param truncated whether the datagram was longer than the buffer
+     * @param source    the sender's address and port
+     * @param ttl       the received TTL / hop limit, or {@link #UNKNOWN}
+     * @param tos       the received TOS / traffic class byte, or {@link #UNKNOWN}
+     * @param rxEpochNs the receive time, nanoseconds since 1970
+     * @param origin    where the receive time comes from
+     */
+    public void record(int length, boolean truncated, InetSocketAddress source, int ttl, int tos, long rxEpochNs,
+            TimestampSource origin) {
+        reset();
+        length(length, truncated);
+        source(source);
+        ttl(ttl);
+        tos(tos);
+        rxTimestamp(rxEpochNs, origin);
+    }
+
     // ---- written by the socket implementations ----
 
     /** Clears the per-packet metadata before a receive. */

@@ -29,6 +29,30 @@ class ClockStatusTest {
     }
 
     @Test
+    void shouldReadTheSameStateWithTheReusableReaderWithoutAllocating() {
+        ClockStatusReader reader = new ClockStatusReader();
+        assertTrue(reader.read());
+        ClockStatus once = ClockStatus.read();
+        assertEquals(once.synchronised(), reader.synchronised());
+        assertEquals(once.status(), reader.snapshot().status());
+        com.sun.management.ThreadMXBean threads =
+                (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
+        long fewestBytes = Long.MAX_VALUE;
+        // A round of reads, repeated until the JIT has compiled them (bounded in rounds and time: on a loaded
+        // machine the compiler may take seconds to get to it).
+        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(30);
+        for (int round = 0; round < 5_000 && fewestBytes > 0 && System.nanoTime() < deadline; round++) {
+            long before = threads.getCurrentThreadAllocatedBytes();
+            for (int i = 0; i < 1_000; i++) {
+                reader.read();
+            }
+            fewestBytes = Math.min(fewestBytes, threads.getCurrentThreadAllocatedBytes() - before);
+        }
+        assertEquals(0, fewestBytes, "bytes allocated by 1000 reads");
+        assertTrue(reader.available());
+    }
+
+    @Test
     void shouldDecodeHandBuiltTimex() {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment timex = arena.allocate(Structs.TIMEX);

@@ -1,5 +1,8 @@
 package io.github.twping.jmh.pacing;
 
+import io.github.twping.pacing.Pacer;
+import io.github.twping.pacing.PacingClock;
+
 import org.HdrHistogram.Histogram;
 
 /**

@@ -1,5 +1,8 @@
 package io.github.twping.jmh.pacing;
 
+import io.github.twping.pacing.PacerSpecs;
+import io.github.twping.pacing.SystemPacingClock;
+
 import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;

@@ -1,5 +1,9 @@
 package io.github.twping.jmh.pacing;
 
+import io.github.twping.pacing.Pacer;
+import io.github.twping.pacing.PacerSpecs;
+import io.github.twping.pacing.SystemPacingClock;
+
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.util.concurrent.TimeUnit;

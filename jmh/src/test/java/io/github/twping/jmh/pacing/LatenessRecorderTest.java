@@ -1,5 +1,9 @@
 package io.github.twping.jmh.pacing;
 
+import io.github.twping.pacing.Pacer;
+import io.github.twping.pacing.ParkThenSpinPacer;
+import io.github.twping.pacing.SimulatedClock;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -12,33 +16,27 @@ class LatenessRecorderTest {
     private static final long START_NS = 5_000_000_000L;
     private static final long PERIOD_NS = 100_000;
 
-    /** Pacer wrapper that checks the deadlines it is given. */
-    private static final class DeadlineCheckingPacer implements Pacer {
-        private final Pacer delegate;
-        long expectedDeadlineNs;
-        long calls;
-
-        DeadlineCheckingPacer(Pacer delegate, long firstDeadlineNs) {
-            this.delegate = delegate;
-            this.expectedDeadlineNs = firstDeadlineNs;
-        }
-
-        @Override
-        public long awaitDeadline(long deadlineNs) {
-            assertEquals(expectedDeadlineNs, deadlineNs, "deadline of send " + calls);
-            expectedDeadlineNs += PERIOD_NS;
-            calls++;
-            return delegate.awaitDeadline(deadlineNs);
-        }
+    /**
+     * Paces {@code sends} through {@code pacer}, checking that the recorder asks for the absolute deadlines
+     * {@code start + i * period} in order, and returns the recorder.
+     */
+    private static LatenessRecorder paceCheckingDeadlines(Pacer pacer, SimulatedClock clock, int sends) {
+        long[] calls = new long[1];
+        Pacer checking = deadlineNs -> {
+            assertEquals(START_NS + (calls[0] + 1) * PERIOD_NS, deadlineNs, "deadline of send " + calls[0]);
+            calls[0]++;
+            return pacer.awaitDeadline(deadlineNs);
+        };
+        LatenessRecorder recorder = new LatenessRecorder(checking, clock, PERIOD_NS);
+        recorder.paceAll(sends);
+        assertEquals(sends, calls[0]);
+        return recorder;
     }
 
     @Test
     void shouldPaceAgainstAbsoluteDeadlinesAndRecordEverySend() {
         SimulatedClock clock = new SimulatedClock(START_NS, 0, 10, 0);
-        DeadlineCheckingPacer pacer = new DeadlineCheckingPacer(new BusySpinPacer(clock), START_NS + PERIOD_NS);
-        LatenessRecorder recorder = new LatenessRecorder(pacer, clock, PERIOD_NS);
-        recorder.paceAll(1_000);
-        assertEquals(1_000, pacer.calls);
+        LatenessRecorder recorder = paceCheckingDeadlines(ParkThenSpinPacer.spinOnly(clock), clock, 1_000);
         assertEquals(1_000, recorder.latenessNs().getTotalCount());
         assertEquals(0, recorder.latenessNs().getMaxValue());
     }
@@ -48,10 +46,7 @@ class LatenessRecorderTest {
         // Every park overshoots by 2.5 periods; with absolute deadlines the sends that follow a late one
         // go out at once, so lateness stays bounded instead of growing by 2.5 periods per send.
         SimulatedClock clock = new SimulatedClock(START_NS, 0, 10, 250_000);
-        DeadlineCheckingPacer pacer = new DeadlineCheckingPacer(new ParkingPacer(clock), START_NS + PERIOD_NS);
-        LatenessRecorder recorder = new LatenessRecorder(pacer, clock, PERIOD_NS);
-        recorder.paceAll(3_000);
-        Histogram latenessNs = recorder.latenessNs();
+        Histogram latenessNs = paceCheckingDeadlines(ParkThenSpinPacer.parkOnly(clock), clock, 3_000).latenessNs();
         assertEquals(3_000, latenessNs.getTotalCount());
         assertEquals(250_000, latenessNs.getMaxValue(), 250_000 * 0.001);
         // Late by 2.5, 1.5 and 0.5 periods in turn: one park per three sends.
@@ -63,7 +58,7 @@ class LatenessRecorderTest {
     @Test
     void shouldRestartWithAnEmptyHistogramAndAFreshSchedule() {
         SimulatedClock clock = new SimulatedClock(START_NS, 0, 10, 0);
-        LatenessRecorder recorder = new LatenessRecorder(new BusySpinPacer(clock), clock, PERIOD_NS);
+        LatenessRecorder recorder = new LatenessRecorder(ParkThenSpinPacer.spinOnly(clock), clock, PERIOD_NS);
         recorder.paceAll(10);
         clock.nowNs += 7 * PERIOD_NS;
         recorder.start();
@@ -74,7 +69,7 @@ class LatenessRecorderTest {
     @Test
     void shouldClampHugeLatenessButStillCountIt() {
         SimulatedClock clock = new SimulatedClock(START_NS, 0, 10, 0);
-        LatenessRecorder recorder = new LatenessRecorder(new BusySpinPacer(clock), clock, PERIOD_NS);
+        LatenessRecorder recorder = new LatenessRecorder(ParkThenSpinPacer.spinOnly(clock), clock, PERIOD_NS);
         recorder.start();
         clock.nowNs += 3 * LatenessRecorder.HIGHEST_TRACKABLE_NS;
         assertTrue(recorder.paceNext() > LatenessRecorder.HIGHEST_TRACKABLE_NS);

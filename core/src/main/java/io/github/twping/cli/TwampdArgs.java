@@ -1,0 +1,150 @@
+package io.github.twping.cli;
+
+import io.github.twping.getopt.GetOpt;
+import io.github.twping.server.ConfigException;
+import io.github.twping.server.ServerConfigBuilder;
+import java.nio.file.Path;
+
+/**
+ * The twampd command line (docs/SERVER.md): {@code -a authmode -c confdir -d datadir -e facility -f -G group -h
+ * -P portrange -R vardir -S nodename:port -U user -v -Z}. Values given here override the configuration file.
+ * Parsed with {@link GetOpt} (glibc getopt rules and messages).
+ */
+public record TwampdArgs(String authModes, Path confDir, Path dataDir, String facility, boolean rootFolly,
+        String group, boolean help, String testPorts, Path varDir, String srcNode, String user, boolean verbose,
+        boolean foreground) {
+
+    /** The getopt option string of C twampd's options used here. */
+    static final String OPTSTRING = "a:c:d:e:fG:hP:R:S:U:vZ";
+
+    /** The usage text printed by {@code -h} (stdout, exit 0) and after a bad option (stderr, exit 1). */
+    public static final String USAGE = """
+            Usage: twampd [options]
+            Where "options" are:
+
+               -a authmode       Default supported authmodes:[E]ncrypted,[A]uthenticated,[O]pen,[M]ixed
+               -c confdir        Configuration directory
+               -d datadir        Data directory
+               -e facility       Syslog "facility" to log errors
+               -f                Allow twampd to run as root
+               -G group          Run as group "group" :-gid also valid
+               -h                Print this message and exit
+               -P portrange      Port range for reflectors to use (0 or low-high)
+               -R vardir         Location for pid file
+               -S nodename:port  Srcaddr to bind to
+               -U user           Run as user "user" :-uid also valid
+               -v                verbose output
+               -Z                Do not daemonize (run in the foreground, log to stderr)
+            """;
+
+    /**
+     * Parses {@code argv}. Errors (unknown option, missing value, stray operand) become a
+     * {@link ConfigException} whose message is the one-line diagnostic to print before the usage text.
+     */
+    /** A directory argument; a name the file system cannot hold (a NUL byte) is a one-line error. */
+    private static Path path(char option, String value) throws ConfigException {
+        try {
+            return Path.of(value);
+        } catch (java.nio.file.InvalidPathException e) {
+            throw new ConfigException("twampd: invalid path for -" + option + ": " + e.getReason());
+        }
+    }
+
+    public static TwampdArgs parse(String[] argv) throws ConfigException {
+        String a = null;
+        Path c = null;
+        Path d = null;
+        String e = null;
+        boolean f = false;
+        String g = null;
+        boolean h = false;
+        String p = null;
+        Path r = null;
+        String s = null;
+        String u = null;
+        boolean v = false;
+        boolean z = false;
+        java.io.ByteArrayOutputStream errors = new java.io.ByteArrayOutputStream();
+        java.io.PrintStream errStream = new java.io.PrintStream(errors, true, java.nio.charset.StandardCharsets.UTF_8);
+        GetOpt getopt = new GetOpt(argv, "twampd", OPTSTRING, java.util.List.of(), false, errStream);
+        for (int opt = getopt.next(); opt != GetOpt.END; opt = getopt.next()) {
+            String value = getopt.optarg();
+            switch (opt) {
+                case 'a' -> a = value;
+                case 'c' -> c = path('c', value);
+                case 'd' -> d = path('d', value);
+                case 'e' -> e = value;
+                case 'f' -> f = true;
+                case 'G' -> g = value;
+                case 'h' -> h = true;
+                case 'P' -> p = value;
+                case 'R' -> r = path('R', value);
+                case 'S' -> s = value;
+                case 'U' -> u = value;
+                case 'v' -> v = true;
+                case 'Z' -> z = true;
+                default -> throw new ConfigException(errors.toString(java.nio.charset.StandardCharsets.UTF_8).strip());
+            }
+        }
+        if (!getopt.operands().isEmpty()) {
+            throw new ConfigException("twampd: unexpected argument \"" + getopt.operands().get(0) + "\"");
+        }
+        return new TwampdArgs(a, c, d, e, f, g, h, p, r, s, u, v, z);
+    }
+
+    /**
+     * Applies these overrides on top of {@code b} (the command line takes precedence over the file).
+     * Bad values give a one-line {@link ConfigException} naming the option.
+     */
+    public void applyTo(ServerConfigBuilder b) throws ConfigException {
+        try {
+            if (authModes != null) {
+                b.authModes(authModes);
+            }
+        } catch (IllegalArgumentException ex) {
+            throw new ConfigException("twampd: -a: " + ex.getMessage());
+        }
+        try {
+            if (facility != null) {
+                b.facility(facility);
+            }
+        } catch (IllegalArgumentException ex) {
+            throw new ConfigException("twampd: -e: " + ex.getMessage());
+        }
+        try {
+            if (testPorts != null) {
+                b.testPorts(testPorts);
+            }
+        } catch (IllegalArgumentException ex) {
+            throw new ConfigException("twampd: -P: " + ex.getMessage());
+        }
+        try {
+            if (srcNode != null) {
+                b.srcNode(srcNode);
+            }
+        } catch (IllegalArgumentException ex) {
+            throw new ConfigException("twampd: -S: " + ex.getMessage());
+        }
+        if (confDir != null) {
+            b.confDir(confDir);
+        }
+        if (dataDir != null) {
+            b.dataDir(dataDir);
+        }
+        if (varDir != null) {
+            b.varDir(varDir);
+        }
+        if (group != null) {
+            b.group(group);
+        }
+        if (user != null) {
+            b.user(user);
+        }
+        if (rootFolly) {
+            b.rootFolly(true);
+        }
+        if (verbose) {
+            b.verbose(true);
+        }
+    }
+}

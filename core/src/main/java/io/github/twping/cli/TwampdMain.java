@@ -1,0 +1,159 @@
+package io.github.twping.cli;
+
+import io.github.twping.ffm.ProcessSignals;
+import io.github.twping.server.ConfigException;
+import io.github.twping.server.LimitsConfig;
+import io.github.twping.server.ServerConfig;
+import io.github.twping.server.ServerConfigBuilder;
+import io.github.twping.server.ServerConfigParser;
+import io.github.twping.server.Twampd;
+import io.github.twping.session.ReflectorFaultInjection;
+import io.github.twping.time.DebugTimeOffset;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The {@code twampd} command: command line ({@link TwampdArgs}) and configuration files to a running
+ * {@link Twampd}, until SIGTERM/SIGINT/SIGHUP (through the JVM shutdown hook installed by {@link #main}) or
+ * {@link #stop()}.
+ *
+ * <p>The JVM cannot fork, so "daemon mode" (no {@code -Z}) is the {@code ./twampd} launcher starting the JVM
+ * detached; twampd writes {@code twamp-server.pid} in vardir in both modes, and the file named by the
+ * environment variable {@code TWAMPD_READY_FILE} once it listens. Logs go to stderr.
+ */
+public final class TwampdMain {
+    /** Environment variable naming the file written once the server listens (used by the launcher). */
+    public static final String READY_FILE_ENV = "TWAMPD_READY_FILE";
+    /** Environment variable with a fault-injection spec for the test stand ({@code drop=N,dup=N,...}). */
+    public static final String FAULTS_ENV = "TWAMPD_FAULT_INJECTION";
+
+    private final Twampd daemon = new Twampd();
+    private final CountDownLatch finished = new CountDownLatch(1);
+
+    /**
+     * Entry point: runs, and exits with the status of {@link #run}. SIGTERM, SIGINT and SIGHUP shut the
+     * server down cleanly and the process exits 0, as C twampd does (docs/SERVER.md); their handlers are
+     * installed even when the signal was ignored at start (a background job of a script), as C does.
+     */
+    public static void main(String[] args) {
+        TwampdMain twampd = new TwampdMain();
+        Thread hook = new Thread(() -> {
+            twampd.stop();
+            twampd.awaitFinished(TimeUnit.SECONDS.toNanos(10)); // let execute() log, close and remove the pid file
+        }, "twampd-shutdown");
+        Runtime.getRuntime().addShutdownHook(hook);
+        int[] numbers = {ProcessSignals.SIGTERM, ProcessSignals.SIGINT, ProcessSignals.SIGHUP};
+        String[] names = {"TERM", "INT", "HUP"};
+        for (int i = 0; i < names.length; i++) {
+            try {
+                ProcessSignals.unignore(numbers[i]);
+                sun.misc.Signal.handle(new sun.misc.Signal(names[i]), sig -> twampd.stop());
+            } catch (IllegalArgumentException unavailable) {
+                // the JVM keeps this signal (-Xrs): its default action (the shutdown hook) applies
+            }
+        }
+        int status = twampd.execute(args, System.out, System.err);
+        System.out.flush();
+        System.err.flush();
+        System.exit(status);
+    }
+
+    /** Runs twampd until it is stopped; returns the exit status (0 ok, 1 usage/configuration/start-up error). */
+    public static int run(String[] args, PrintStream out, PrintStream err) {
+        return new TwampdMain().execute(args, out, err);
+    }
+
+    /** Asks a running {@link #execute} to shut down (idempotent, any thread). */
+    public void stop() {
+        daemon.stop();
+    }
+
+    /** Waits until {@link #execute} has returned; true if it did within {@code timeoutNs}. */
+    public boolean awaitFinished(long timeoutNs) {
+        try {
+            return finished.await(timeoutNs, TimeUnit.NANOSECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
+    /** Waits until the server listens; true if it does within {@code timeoutNs}. */
+    public boolean awaitReady(long timeoutNs) throws InterruptedException {
+        return daemon.awaitReady(timeoutNs);
+    }
+
+    /** The running server's control port (after {@link #awaitReady}). */
+    public int port() {
+        return daemon.port();
+    }
+
+    /** Runs twampd on this instance until {@link #stop()}; returns the exit status. */
+    public int execute(String[] args, PrintStream out, PrintStream err) {
+        try {
+            return serve(args, out, err);
+        } finally {
+            finished.countDown();
+        }
+    }
+
+    private int serve(String[] args, PrintStream out, PrintStream err) {
+        TwampdArgs parsed;
+        try {
+            parsed = TwampdArgs.parse(args);
+        } catch (ConfigException e) {
+            err.println(e.getMessage());
+            err.print(TwampdArgs.USAGE);
+            err.flush();
+            return 1;
+        }
+        if (parsed.help()) {
+            out.print(TwampdArgs.USAGE);
+            out.flush();
+            return 0;
+        }
+        String debugOffset = System.getenv(DebugTimeOffset.ENVIRONMENT_VARIABLE);
+        if (DebugTimeOffset.parse(debugOffset) == null) {
+            err.println(DebugTimeOffset.invalidMessage(debugOffset));
+            for (String line : DebugTimeOffset.INIT_FAILURE_LINES) {
+                err.println(line);
+            }
+            return 1;
+        }
+        Twampd.Setup setup;
+        try {
+            setup = load(parsed);
+        } catch (ConfigException e) {
+            err.println(e.getMessage());
+            return 1;
+        } catch (IllegalArgumentException e) {
+            err.println("twampd: " + e.getMessage());
+            return 1;
+        }
+        return daemon.serve(setup, err);
+    }
+
+    /** The configuration file under confdir, the command line's overrides on top, the limits file, the faults. */
+    private static Twampd.Setup load(TwampdArgs parsed) throws ConfigException {
+        ServerConfigBuilder b = ServerConfig.builder();
+        if (parsed.confDir() != null) {
+            b.confDir(parsed.confDir());
+        }
+        Path confDir = parsed.confDir() == null ? Path.of("") : parsed.confDir();
+        Path confFile = confDir.resolve(ServerConfig.CONF_FILE);
+        if (!Files.exists(confFile)) {
+            // C twampd refuses to start without its configuration file (a mistyped -c must not start a
+            // server with defaults on every interface).
+            throw new ConfigException("Unable to open " + confFile);
+        }
+        ServerConfigParser.load(confFile, b);
+        parsed.applyTo(b);
+        ServerConfig config = b.build();
+        LimitsConfig limits = LimitsConfig.load(config.confFile(ServerConfig.LIMITS_FILE));
+        ReflectorFaultInjection faults = ReflectorFaultInjection.parse(System.getenv(FAULTS_ENV));
+        return new Twampd.Setup(config, limits, faults, FAULTS_ENV, System.getenv(READY_FILE_ENV));
+    }
+}

@@ -1,0 +1,57 @@
+package io.github.twping.client;
+
+import java.io.PrintStream;
+
+import io.github.twping.time.WallClock;
+
+/**
+ * What every step of a {@link TwpingRun} shares: the options, the output streams, the clock, the language of
+ * the diagnostics and the cancellation flag.
+ */
+final class RunContext {
+    final TwpingOptions options;
+    final PrintStream out;
+    final PrintStream err;
+    final String program;
+    final WallClock clock;
+    private final RunTexts texts;
+    private volatile boolean cancelled;
+
+    RunContext(TwpingOptions options, PrintStream out, PrintStream err, String program, WallClock clock) {
+        this.options = options;
+        this.out = out;
+        this.err = err;
+        this.program = program;
+        this.clock = clock;
+        this.texts = RunTexts.of(Outputs.of(options, program).language());
+    }
+
+    TwpingOptions.Test test() {
+        return options.test();
+    }
+
+    RunTexts texts() {
+        return texts;
+    }
+
+    /** Prints one diagnostic line on stderr, prefixed with the program name, in the run's language. */
+    void diag(String line) {
+        err.println(program + ": " + texts.line(line));
+    }
+
+    /** Prints the lines as diagnostics; @return {@link TwpingRun#EXIT_FAILURE} */
+    int fail(String... lines) {
+        for (String line : lines) {
+            diag(line);
+        }
+        return TwpingRun.EXIT_FAILURE;
+    }
+
+    void cancel() {
+        cancelled = true;
+    }
+
+    boolean cancelled() {
+        return cancelled;
+    }
+}

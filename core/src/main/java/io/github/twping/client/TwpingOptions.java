@@ -1,0 +1,148 @@
+package io.github.twping.client;
+
+import io.github.twping.config.PortRange;
+import io.github.twping.config.ScheduleSpec;
+import io.github.twping.schedule.ScheduleSlot;
+
+/**
+ * Everything a twping run needs, parsed and validated from argv by {@link TwpingArgs}; the engine never
+ * sees {@code String[]}. Values are final: post-parse interactions (docs/CLI.md), identity dropping and the
+ * default padding (docs/PROTOCOL-TEST.md) have already been applied.
+ *
+ * @param testAddress   testaddr (destination of test packets); null only with {@code --loopback} or
+ *                      {@code --probe-timestamping} without an address
+ * @param serverAddress servaddr (TWAMP-Control server); equals {@code testAddress} when not given
+ * @param test          what to send
+ * @param connection    how to connect
+ * @param output        what to print
+ * @param extras        options of this port that C twping does not have
+ */
+public record TwpingOptions(HostPort testAddress, HostPort serverAddress, Test test, Connection connection,
+                            Output output, Extras extras) {
+
+    /** Mode bit: open. */
+    public static final int MODE_OPEN = 1;
+    /** Mode bit: authenticated. */
+    public static final int MODE_AUTHENTICATED = 2;
+    /** Mode bit: encrypted. */
+    public static final int MODE_ENCRYPTED = 4;
+    /** Mode bit: mixed (encrypted control, open test packets). */
+    public static final int MODE_MIXED = 8;
+
+    /** @return a copy with other test and server addresses (e.g. the embedded server of {@code --loopback}). */
+    public TwpingOptions withAddresses(HostPort test, HostPort server) {
+        return new TwpingOptions(test, server, this.test, connection, output, extras);
+    }
+
+    /** The control service port used when servaddr has no port: {@code servaddr}'s port or "862". */
+    public String controlService() {
+        return serverAddress.serviceOr(HostPort.DEFAULT_CONTROL_PORT);
+    }
+
+    /**
+     * Test-session options.
+     *
+     * @param packetCount        {@code -c}, uint32 (0 is accepted by the parser), default 100
+     * @param schedule           {@code -i}, default one exponential slot of float 0.1 s
+     * @param lossTimeoutSeconds {@code -L}; 0 = default (control RTT bound + 2 s)
+     * @param paddingBytes       padding per packet, 0..65000: {@code -s} clamped, or the default of docs/PROTOCOL-TEST.md
+     * @param paddingGiven       true when {@code -s} set it (a value of 4294967295 counts as not given)
+     * @param startDelaySeconds  {@code -z}, default 0
+     * @param endDelaySeconds    {@code -E}, parsed and ignored (as in C), default 1.0
+     * @param dscp               {@code -D}, 0..63, default 0
+     * @param portRange          {@code -P}, default 8760-9960
+     * @param saveFile           {@code -F} path, or null
+     */
+    public record Test(long packetCount, ScheduleSpec schedule, double lossTimeoutSeconds, int paddingBytes,
+                       boolean paddingGiven, double startDelaySeconds, double endDelaySeconds, int dscp,
+                       PortRange portRange, String saveFile) {
+        /** @return the schedule slots (a new array each call) */
+        public ScheduleSlot[] scheduleSlots() {
+            return schedule.slots();
+        }
+    }
+
+    /**
+     * Control-connection options.
+     *
+     * @param modeMask      requested modes ({@code MODE_*} bits): {@code -A}, else 15 with an identity, else 1
+     * @param identity      {@code -u} KeyID, null if not given or dropped (no pass-phrase); the control
+     *                      layer truncates it to 80 bytes for the KeyID field
+     * @param passphrase    pass-phrase bytes, null exactly when {@code identity} is null
+     * @param sourceAddress {@code -S} address or interface name, or null
+     * @param bindInterface {@code -B} interface (truncated to 16 characters), or null
+     * @param zeroAddresses {@code -Z}
+     * @param family        {@code -4} / {@code -6}
+     */
+    public record Connection(int modeMask, String identity, byte[] passphrase, String sourceAddress,
+                             String bindInterface, boolean zeroAddresses, AddressFamily family) {
+        /** Size of the KeyID field of Set-Up-Response; longer identities are cut (C behaviour). */
+        public static final int KEY_ID_BYTES = 80;
+
+        /** @return a copy of the pass-phrase, or null */
+        @Override
+        public byte[] passphrase() {
+            return passphrase == null ? null : passphrase.clone();
+        }
+
+        /** @return the identity as sent in the KeyID field: UTF-8, at most 80 bytes (null without identity) */
+        public byte[] keyIdBytes() {
+            if (identity == null) {
+                return null;
+            }
+            byte[] bytes = identity.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+            return bytes.length <= KEY_ID_BYTES ? bytes : java.util.Arrays.copyOf(bytes, KEY_ID_BYTES);
+        }
+    }
+
+    /** Address families allowed by {@code -4}/{@code -6}. */
+    public enum AddressFamily { ANY, IPV4_ONLY, IPV6_ONLY }
+
+    /**
+     * Output options.
+     *
+     * @param raw                {@code -R} raw records
+     * @param machine            {@code -M} machine summary (cleared by {@code -Q}/{@code -R})
+     * @param quiet              {@code -Q}, also set by {@code -R}
+     * @param verbose            {@code -v} per-packet lines (cleared by quiet or {@code -M})
+     * @param recordLimit        N of {@code -vN}: records processed for the summaries and {@code -v} lines
+     *                           (0 = all); stays in force when {@code verbose} was cleared (C quirk:
+     *                           {@code -M -v5} summarises 5 records) but does not limit {@code -R} raw output
+     * @param unixTimestamps     {@code -U}
+     * @param units              {@code -n}: 'n', 'u', 'm' (default) or 's' (lower case)
+     * @param percentiles        {@code -a} list as 32-bit floats (empty if none)
+     * @param bucketWidthSeconds {@code -b}, float, default 0.0001
+     * @param subsessionPackets  {@code -N}, 0 = off
+     * @param summaryFiles       {@code -p}
+     * @param summaryDirectory   {@code -d}, or null (current directory)
+     */
+    public record Output(boolean raw, boolean machine, boolean quiet, boolean verbose, long recordLimit,
+                         boolean unixTimestamps, char units, float[] percentiles, float bucketWidthSeconds,
+                         long subsessionPackets, boolean summaryFiles, String summaryDirectory) {
+        /** @return a copy of the percentile list */
+        @Override
+        public float[] percentiles() {
+            return percentiles.clone();
+        }
+    }
+
+    /**
+     * Options of this port (long options).
+     *
+     * @param spinMicros             {@code --spin}: busy-wait window before each send, default 100 (capped at a quarter of the interval)
+     * @param assumeSynchronised     {@code --sync} (also set by {@code --esterror})
+     * @param esterrorMicros         {@code --esterror}, or -1 when not given
+     * @param language               {@code --lang}: "en" (default) or "ru"
+     * @param loopback               {@code --loopback}: test against an in-process server
+     * @param probeTimestamping      {@code --probe-timestamping}: report kernel timestamping and exit
+     * @param maxLossPercent         {@code --max-loss} gate, or NaN
+     * @param maxMedianRttMillis     {@code --max-median-rtt} gate, or NaN
+     * @param controlTimeoutSeconds  {@code --timeout} for control I/O, or 0 for none
+     */
+    public record Extras(long spinMicros, boolean assumeSynchronised, long esterrorMicros, String language,
+                         boolean loopback, boolean probeTimestamping, double maxLossPercent,
+                         double maxMedianRttMillis, double controlTimeoutSeconds) {
+        /** Default {@code --spin}. */
+        public static final long DEFAULT_SPIN_MICROS = 100;
+    }
+}

@@ -1,0 +1,76 @@
+package io.github.twping.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.github.twping.server.ConfigException;
+import io.github.twping.server.ServerConfig;
+import io.github.twping.server.ServerConfigBuilder;
+import io.github.twping.server.ServerConfigParser;
+import io.github.twping.testdata.RecordedVectors;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+class TwampdArgsTest {
+
+    @Test
+    void shouldParseAllFlags() throws Exception {
+        TwampdArgs a = TwampdArgs.parse(new String[] {"-a", "AE", "-c", "/etc/t", "-d/data", "-e", "local3", "-fvZ",
+            "-G", "grp", "-P", "1000-2000", "-R", "/run", "-S", ":8620", "-U", "usr"});
+        assertEquals("AE", a.authModes());
+        assertEquals(Path.of("/etc/t"), a.confDir());
+        assertEquals(Path.of("/data"), a.dataDir());
+        assertEquals("local3", a.facility());
+        assertTrue(a.rootFolly());
+        assertTrue(a.verbose());
+        assertTrue(a.foreground());
+        assertEquals("grp", a.group());
+        assertEquals("1000-2000", a.testPorts());
+        assertEquals(Path.of("/run"), a.varDir());
+        assertEquals(":8620", a.srcNode());
+        assertEquals("usr", a.user());
+        assertFalse(a.help());
+    }
+
+    @Test
+    void shouldOverrideFileSettings() throws Exception {
+        ServerConfigBuilder b = ServerConfig.builder();
+        ServerConfigParser.load(RecordedVectors.dir().resolve("server-config").resolve("twamp-server.conf"), b);
+        TwampdArgs.parse(new String[] {"-a", "E", "-S", "127.0.0.1:9555", "-P", "0"}).applyTo(b);
+        ServerConfig c = b.build();
+        assertEquals(ServerConfig.MODE_ENCRYPTED, c.authModes());
+        assertEquals(9555, c.listenPort());
+        assertEquals(0, c.testPortLow());
+        assertEquals("local5", c.facility());
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+        "-x|twampd: invalid option -- 'x'",
+        "-a|twampd: option requires an argument -- 'a'",
+        "-Z extra|twampd: unexpected argument \"extra\""})
+    void shouldRejectBadCommandLines(String argv, String message) {
+        ConfigException e = assertThrows(ConfigException.class, () -> TwampdArgs.parse(argv.split(" ")));
+        assertEquals(message, e.getMessage());
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+        "-a X|twampd: -a: Invalid authmode \"X\": use the letters O, A, E and M",
+        "-P 9-1|twampd: -P: Invalid port range \"9-1\"",
+        "-e bad|twampd: -e: Invalid syslog facility: bad"})
+    void shouldRejectBadValues(String argv, String message) throws Exception {
+        TwampdArgs a = TwampdArgs.parse(argv.split(" "));
+        ConfigException e = assertThrows(ConfigException.class, () -> a.applyTo(ServerConfig.builder()));
+        assertEquals(message, e.getMessage());
+    }
+
+    @Test
+    void shouldStopAtDoubleDash() throws Exception {
+        assertTrue(TwampdArgs.parse(new String[] {"-h", "--"}).help());
+    }
+}

@@ -1,0 +1,204 @@
+package io.github.twping.pacing;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.agrona.concurrent.IdleStrategy;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+class PacersTest {
+    private static final long START_NS = 1_000_000_000L;
+
+    @ParameterizedTest
+    @ValueSource(strings = {"busy-spin", "park", "park-then-spin-0us", "park-then-spin-50us"})
+    void shouldNeverReturnBeforeTheDeadlineAndReportTheTrueLateness(String spec) {
+        SimulatedClock clock = new SimulatedClock(START_NS, 7, 13, 30_000);
+        Pacer pacer = PacerSpecs.create(spec, clock);
+        for (int i = 1; i <= 200; i++) {
+            long deadlineNs = START_NS + i * 100_000L;
+            long lateNs = pacer.awaitDeadline(deadlineNs);
+            // The pacer's last clock read is the instant it returned; it cost readCostNs to make.
+            assertEquals(clock.nowNs - clock.readCostNs - deadlineNs, lateNs, spec + " send " + i);
+            assertTrue(lateNs >= 0, spec + " returned early by " + -lateNs + " ns");
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"busy-spin", "park", "park-then-spin-100us", "backoff-1000us"})
+    void shouldReturnAtOnceWhenTheDeadlineHasPassed(String spec) {
+        SimulatedClock clock = new SimulatedClock(START_NS, 5, 13, 30_000);
+        long lateNs = PacerSpecs.create(spec, clock).awaitDeadline(START_NS - 42_000);
+        assertEquals(42_000, lateNs);
+        assertEquals(0, clock.parks);
+        assertEquals(0, clock.spins);
+        assertEquals(START_NS + 5, clock.nowNs, "exactly one clock read");
+    }
+
+    @Test
+    void shouldParkOnlyUntilTheSpinWindowThenSpinToTheDeadline() {
+        SimulatedClock clock = new SimulatedClock(START_NS, 10, 20, 0);
+        ParkThenSpinPacer pacer = new ParkThenSpinPacer(clock, 100_000);
+        long deadlineNs = START_NS + 1_000_000;
+        long lateNs = pacer.awaitDeadline(deadlineNs);
+        assertEquals(1, clock.parks);
+        assertEquals(900_000, clock.lastParkRequestNs, "park ends where the spin window starts");
+        assertTrue(clock.spins >= 100_000 / 30 - 1, "spun through the window: " + clock.spins);
+        assertTrue(lateNs < 30, "a spin overshoots by less than one step plus one read: " + lateNs);
+    }
+
+    @Test
+    void shouldNotParkInsideTheSpinWindow() {
+        SimulatedClock clock = new SimulatedClock(START_NS, 10, 20, 0);
+        new ParkThenSpinPacer(clock, 100_000).awaitDeadline(START_NS + 60_000);
+        assertEquals(0, clock.parks);
+        assertTrue(clock.spins > 0);
+    }
+
+    @Test
+    void shouldNotSpinWhenTheParkOvershootsTheWholeWindow() {
+        SimulatedClock clock = new SimulatedClock(START_NS, 0, 20, 150_000);
+        long lateNs = new ParkThenSpinPacer(clock, 100_000).awaitDeadline(START_NS + 1_000_000);
+        assertEquals(0, clock.spins);
+        assertEquals(50_000, lateNs);
+    }
+
+    @Test
+    void shouldParkForTheTimeLeftAndAgainAfterAnEarlyWakeUp() {
+        SimulatedClock clock = new SimulatedClock(START_NS, 0, 20, 0);
+        clock.spuriousWakeUps = 2;
+        long lateNs = ParkThenSpinPacer.parkOnly(clock).awaitDeadline(START_NS + 1_000_000);
+        assertEquals(3, clock.parks);
+        assertEquals(250_000, clock.lastParkRequestNs, "the time left after two half parks");
+        assertEquals(0, clock.spins);
+        assertEquals(0, lateNs);
+    }
+
+    @Test
+    void shouldBusySpinWithoutParking() {
+        SimulatedClock clock = new SimulatedClock(START_NS, 10, 20, 0);
+        long lateNs = ParkThenSpinPacer.spinOnly(clock).awaitDeadline(START_NS + 10_000);
+        assertEquals(0, clock.parks);
+        assertEquals(10_000 / 30 + 1, clock.spins);
+        assertTrue(lateNs < 30, "late by " + lateNs);
+    }
+
+    @Test
+    void shouldResetTheIdleStrategyOncePerDeadlineAndIdleUntilIt() {
+        SimulatedClock clock = new SimulatedClock(START_NS, 0, 0, 0);
+        CountingIdleStrategy idle = new CountingIdleStrategy(clock, 1_000);
+        BackoffPacer pacer = new BackoffPacer(clock, idle);
+        assertEquals(0, pacer.awaitDeadline(START_NS + 10_000));
+        assertEquals(1, idle.resets);
+        assertEquals(10, idle.idles);
+        pacer.awaitDeadline(START_NS + 20_500);
+        assertEquals(2, idle.resets);
+        assertEquals(21, idle.idles);
+    }
+
+    @Test
+    void shouldCreateThePacerEachNameStandsFor() {
+        SimulatedClock clock = new SimulatedClock(0, 0, 0, 0);
+        assertEquals(Long.MAX_VALUE, assertInstanceOf(ParkThenSpinPacer.class, PacerSpecs.create("busy-spin", clock))
+                .spinNs(), "busy-spin: the window is the whole wait");
+        assertEquals(0, assertInstanceOf(ParkThenSpinPacer.class, PacerSpecs.create("park", clock)).spinNs());
+        assertInstanceOf(BackoffPacer.class, PacerSpecs.create("backoff-50us", clock));
+        ParkThenSpinPacer parkThenSpin = assertInstanceOf(ParkThenSpinPacer.class,
+                PacerSpecs.create("park-then-spin-50us", clock));
+        assertEquals(50_000, parkThenSpin.spinNs());
+        for (String spec : PacerSpecs.DEFAULTS) {
+            assertTrue(PacerSpecs.create(spec, clock) != null, spec);
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"", "spin", "park-then-spin", "park-then-spin--5us", "park-then-spin-5ms", "backoff-0us",
+            "park-then-spin-99999999us"})
+    void shouldRejectUnknownNames(String spec) {
+        assertNull(PacerSpecs.create(spec, new SimulatedClock(0, 0, 0, 0)));
+    }
+
+    @Test
+    void shouldCapTheSpinWindowAtAQuarterOfTheInterval() {
+        SimulatedClock clock = new SimulatedClock(START_NS, 0, 20, 0);
+        ParkThenSpinPacer pacer = new ParkThenSpinPacer(clock, 100_000);
+        long deadlineNs = START_NS + 200_000;
+        long lateNs = pacer.awaitDeadlineAfter(deadlineNs, deadlineNs - 200_000);
+        assertEquals(1, clock.parks);
+        assertEquals(150_000, clock.lastParkRequestNs, "a 200 us interval spins for at most 50 us");
+        assertEquals(50_000 / 20, clock.spins);
+        assertEquals(0, lateNs);
+    }
+
+    @Test
+    void shouldUseTheWholeWindowWhenTheIntervalIsLong() {
+        SimulatedClock clock = new SimulatedClock(START_NS, 0, 20, 0);
+        long deadlineNs = START_NS + 1_000_000;
+        new ParkThenSpinPacer(clock, 100_000).awaitDeadlineAfter(deadlineNs, START_NS);
+        assertEquals(900_000, clock.lastParkRequestNs);
+        assertEquals(100_000 / 20, clock.spins);
+    }
+
+    @Test
+    void shouldOnlyParkWhenTheIntervalIsZero() {
+        SimulatedClock clock = new SimulatedClock(START_NS, 0, 20, 0);
+        long deadlineNs = START_NS + 1_000_000;
+        assertEquals(0, new ParkThenSpinPacer(clock, 100_000).awaitDeadlineAfter(deadlineNs, deadlineNs));
+        assertEquals(1, clock.parks);
+        assertEquals(0, clock.spins);
+    }
+
+    @Test
+    void shouldReturnAtOnceFromAnInterruptedPark() {
+        SimulatedClock clock = new SimulatedClock(START_NS, 0, 20, 0);
+        clock.spuriousWakeUps = 1;
+        Thread.currentThread().interrupt();
+        try {
+            long lateNs = new ParkThenSpinPacer(clock, 0).awaitDeadline(START_NS + 1_000_000);
+            assertEquals(-500_000, lateNs, "woke after half the park and did not park again");
+            assertEquals(1, clock.parks);
+        } finally {
+            assertTrue(Thread.interrupted());
+        }
+    }
+
+    @Test
+    void shouldRejectANegativeSpinWindow() {
+        assertThrows(IllegalArgumentException.class, () -> new ParkThenSpinPacer(new SimulatedClock(0, 0, 0, 0), -1));
+    }
+
+    /** Idle strategy that advances the simulated clock by a fixed step per idle and counts calls. */
+    private static final class CountingIdleStrategy implements IdleStrategy {
+        private final SimulatedClock clock;
+        private final long stepNs;
+        long idles;
+        long resets;
+
+        CountingIdleStrategy(SimulatedClock clock, long stepNs) {
+            this.clock = clock;
+            this.stepNs = stepNs;
+        }
+
+        @Override
+        public void idle(int workCount) {
+            if (workCount <= 0) {
+                idle();
+            }
+        }
+
+        @Override
+        public void idle() {
+            idles++;
+            clock.nowNs += stepNs;
+        }
+
+        @Override
+        public void reset() {
+            resets++;
+        }
+    }
+}
