@@ -1,5 +1,10 @@
 package io.github.twping.cli;
 
+import java.io.BufferedOutputStream;
+import java.io.FileDescriptor;
+import java.io.FileOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -18,6 +23,11 @@ public final class Main {
     }
 
     public static void main(String[] args) {
+        // One encoding for everything written: the reports encode UTF-8 themselves, so the other lines
+        // (Approximately..., diagnostics) must not follow a locale that may be missing (ASCII: '?').
+        System.setOut(new PrintStream(new BufferedOutputStream(new FileOutputStream(FileDescriptor.out), 8192),
+                true, StandardCharsets.UTF_8));
+        System.setErr(new PrintStream(new FileOutputStream(FileDescriptor.err), true, StandardCharsets.UTF_8));
         String argv0 = System.getProperty("twping.argv0", "twping");
         Twping twping = Twping.create(Arrays.asList(args), argv0, System.out, System.err, System.in, System.getenv());
         AtomicInteger signals = new AtomicInteger();

@@ -50,6 +50,15 @@ final class AddressResolver {
         return addresses;
     }
 
+    /** Whether a network interface of that name exists ({@code -B}). */
+    static boolean interfaceExists(String name) {
+        try {
+            return NetworkInterface.getByName(name) != null;
+        } catch (SocketException e) {
+            return false;
+        }
+    }
+
     /** {@code -S}: an interface name (its first address of the server's family) or an address; null if neither. */
     static InetAddress sourceAddress(String source, InetAddress serverAddress) {
         try {

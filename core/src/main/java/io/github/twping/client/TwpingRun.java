@@ -140,6 +140,11 @@ public final class TwpingRun {
     /** Step 1: the control connection (RFC 4656 §3.1) to servaddr's addresses in the C client's order. */
     private ControlClient connect(HostPort server) throws ControlException, UnknownHostException {
         TwpingOptions.Connection conn = run.options.connection();
+        if (conn.bindInterface() != null && !AddressResolver.interfaceExists(conn.bindInterface())) {
+            // C binds the control socket to -B's device first and fails there, before connecting
+            throw new ControlException(ControlStage.OPEN_CONNECTION, ControlException.NO_ACCEPT_CODE,
+                    List.of("SO_BINDTODEVICE " + conn.bindInterface() + ": No such device"));
+        }
         int port = AddressResolver.parseService(server.serviceOr(HostPort.DEFAULT_CONTROL_PORT));
         if (port < 0) {
             throw new UnknownHostException(server.typed());

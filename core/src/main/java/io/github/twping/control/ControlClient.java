@@ -427,6 +427,7 @@ public final class ControlClient implements AutoCloseable {
         }
         IOException last = null;
         String timedOut = null;
+        String bindFailure = null;
         for (InetAddress address : ordered) {
             Socket socket = new Socket();
             if (o.cancellation != null && !o.cancellation.register(socket)) {
@@ -435,7 +436,13 @@ public final class ControlClient implements AutoCloseable {
             }
             try {
                 if (o.bindAddress != null) {
-                    socket.bind(new InetSocketAddress(o.bindAddress, 0));
+                    try {
+                        socket.bind(new InetSocketAddress(o.bindAddress, 0));
+                    } catch (IOException e) {
+                        // C prints the bind failure before its final line (-S with an address not on this host)
+                        bindFailure = "bind(): " + bindReason(e);
+                        throw e;
+                    }
                 }
                 socket.connect(new InetSocketAddress(address, o.port), o.connectTimeoutMs);
                 return socket;
@@ -451,8 +458,24 @@ public final class ControlClient implements AutoCloseable {
                 }
             }
         }
-        throw new ControlException(ControlStage.OPEN_CONNECTION, ControlException.NO_ACCEPT_CODE,
-                timedOut == null ? List.of() : List.of(timedOut), last);
+        List<String> lines = new ArrayList<>();
+        if (bindFailure != null) {
+            lines.add(bindFailure);
+        }
+        if (timedOut != null) {
+            lines.add(timedOut);
+        }
+        throw new ControlException(ControlStage.OPEN_CONNECTION, ControlException.NO_ACCEPT_CODE, lines, last);
+    }
+
+    /** The strerror text of a failed bind (the JDK appends " (Bind failed)" on some versions). */
+    private static String bindReason(IOException e) {
+        String m = e.getMessage();
+        if (m == null) {
+            return "Cannot assign requested address";
+        }
+        int paren = m.indexOf(" (");
+        return paren > 0 ? m.substring(0, paren) : m;
     }
 
     private static void closeQuietly(Socket socket) {

@@ -32,9 +32,15 @@ class TwpingSignalsTest {
     Path dir;
 
     private Process start(int port, boolean ignored, String signal, String... extra) throws IOException {
+        return start(port, ignored, signal, List.of(), extra);
+    }
+
+    private Process start(int port, boolean ignored, String signal, List<String> jvmArgs, String... extra)
+            throws IOException {
         String java = ProcessHandle.current().info().command().orElseThrow();
-        List<String> cmd = new ArrayList<>(List.of(java, "--enable-native-access=ALL-UNNAMED", "-cp",
-                System.getProperty("java.class.path"), Main.class.getName()));
+        List<String> cmd = new ArrayList<>(List.of(java, "--enable-native-access=ALL-UNNAMED"));
+        cmd.addAll(jvmArgs);
+        cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), Main.class.getName()));
         cmd.addAll(List.of(extra));
         cmd.add("127.0.0.1:" + port);
         StringBuilder sh = new StringBuilder(ignored ? "trap '' " + signal + "; exec" : "exec");
@@ -96,6 +102,30 @@ class TwpingSignalsTest {
             } finally {
                 p.destroyForcibly();
             }
+        }
+    }
+
+    /**
+     * A locale that is not installed leaves the JVM's console encoding at ASCII: the lines twping writes
+     * itself must still come out in the reports' encoding (UTF-8), not as '?'.
+     */
+    @Test
+    @Timeout(value = 120, unit = TimeUnit.SECONDS)
+    void shouldWriteEveryLineInOneEncoding() throws Exception {
+        int closedPort;
+        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            closedPort = s.getLocalPort();
+        }
+        Process p = start(closedPort, false, "INT", List.of("-Dstdout.encoding=US-ASCII", "-Dstderr.encoding=US-ASCII"),
+                "--lang", "ru");
+        try {
+            assertTrue(p.waitFor(60, TimeUnit.SECONDS));
+            assertEquals(1, p.exitValue(), output());
+            String text = output();
+            assertTrue(text.contains("Не удалось открыть управляющее соединение с 127.0.0.1:" + closedPort), text);
+            assertTrue(!text.contains("??"), text);
+        } finally {
+            p.destroyForcibly();
         }
     }
 

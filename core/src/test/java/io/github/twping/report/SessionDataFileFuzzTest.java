@@ -57,7 +57,7 @@ class SessionDataFileFuzzTest {
             OutputOptions.defaults().withZone(ZoneOffset.UTC).withRaw(true),
             OutputOptions.defaults().withZone(ZoneOffset.UTC).withVerbose(true, 0).withSubsession(7)};
         SplittableRandom r = Fuzz.random("datafile");
-        int inputs = Fuzz.inputs(250);
+        int inputs = Fuzz.inputs(1000);
         long start = System.nanoTime();
         long deadline = Fuzz.deadlineNs();
         int done = 0;
