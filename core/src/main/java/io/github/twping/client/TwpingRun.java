@@ -147,7 +147,9 @@ public final class TwpingRun {
         }
         int port = AddressResolver.parseService(server.serviceOr(HostPort.DEFAULT_CONTROL_PORT));
         if (port < 0) {
-            throw new UnknownHostException(server.typed());
+            // getaddrinfo's EAI_SERVICE for a port with trailing garbage ("host:862x")
+            throw new ControlException(ControlStage.OPEN_CONNECTION, ControlException.NO_ACCEPT_CODE,
+                    List.of("getaddrinfo(): Servname not supported for ai_socktype"));
         }
         List<InetAddress> addresses = AddressResolver.controlAddresses(server.node(), conn.family());
         if (addresses.isEmpty()) {
@@ -185,9 +187,11 @@ public final class TwpingRun {
         double lossSeconds = StartTimes.lossTimeoutSeconds(test.lossTimeoutSeconds(), rttBoundNtp);
         float bucketWidth = run.options.output().bucketWidthSeconds();
         if (lossSeconds < bucketWidth) {
-            return run.fail(String.format(Locale.ROOT,
-                    "Invalid test specification: LossThreshold(%f) '-L' < BucketWidth (%f) '-b'",
-                    lossSeconds, (double) bucketWidth));
+            // C's %f: "inf" for -b 1e40 (a float overflow), never Java's "Infinity"
+            StringBuilder line = new StringBuilder("Invalid test specification: LossThreshold(");
+            io.github.twping.report.CFormat.f(line, lossSeconds, 6).append(") '-L' < BucketWidth (");
+            io.github.twping.report.CFormat.f(line, bucketWidth, 6).append(") '-b'");
+            return run.fail(line.toString());
         }
         if (run.cancelled()) {
             return EXIT_INTERRUPTED;

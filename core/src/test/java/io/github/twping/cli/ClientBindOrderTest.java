@@ -60,4 +60,20 @@ class ClientBindOrderTest {
                     + "twping: Unable to open control connection to " + server + ".\n", r.err());
         }
     }
+
+    /** {@code -b 1e40} overflows the float bucket width: C's %f prints it as {@code inf}. */
+    @Test
+    void shouldPrintAnInfiniteBucketWidthAsC() {
+        Run r = run("--loopback", "-b", "1e40", "-c", "1");
+        assertEquals(1, r.status(), r.err());
+        org.junit.jupiter.api.Assertions.assertTrue(r.err().contains("< BucketWidth (inf) '-b'\n"), r.err());
+    }
+
+    @Test
+    void shouldReportAServiceWithTrailingGarbageAsGetaddrinfoDoes() {
+        Run r = run("-c", "1", "127.0.0.1:862x");
+        assertEquals(1, r.status(), r.err());
+        assertEquals("twping: getaddrinfo(): Servname not supported for ai_socktype\n"
+                + "twping: Unable to open control connection to 127.0.0.1:862x.\n", r.err());
+    }
 }
