@@ -76,4 +76,16 @@ class ClientBindOrderTest {
         assertEquals("twping: getaddrinfo(): Servname not supported for ai_socktype\n"
                 + "twping: Unable to open control connection to 127.0.0.1:862x.\n", r.err());
     }
+
+    @Test
+    void shouldReportAnEmptyOrDirectorySaveFileAsFopenDoes(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) {
+        Run empty = run("--loopback", "-c", "1", "-F", "");
+        assertEquals(1, empty.status(), empty.err());
+        org.junit.jupiter.api.Assertions.assertTrue(empty.err().contains("twping: fopen(): No such file or directory\n"),
+                empty.err());
+        Run directory = run("--loopback", "-c", "1", "-F", dir.toString());
+        assertEquals(1, directory.status(), directory.err());
+        org.junit.jupiter.api.Assertions.assertTrue(directory.err().contains("twping: fopen(" + dir + "): Is a directory\n"),
+                directory.err());
+    }
 }
