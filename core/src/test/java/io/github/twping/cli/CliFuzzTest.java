@@ -137,4 +137,14 @@ public class CliFuzzTest {
         assertEquals(inputs > 0, done > 0);
     }
 
+
+    /** Found by the fuzzer: a NUL in a path argument was an uncaught InvalidPathException. */
+    @Test
+    void shouldRefuseANulInATwampdPathArgument() {
+        for (String option : new String[] {"-c", "-d", "-R"}) {
+            io.github.twping.server.ConfigException e = org.junit.jupiter.api.Assertions.assertThrows(
+                    io.github.twping.server.ConfigException.class, () -> TwampdArgs.parse(new String[] {option, "a\0b"}));
+            assertEquals("twampd: invalid path for " + option + ": Nul character not allowed", e.getMessage());
+        }
+    }
 }

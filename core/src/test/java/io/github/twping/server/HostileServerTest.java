@@ -219,7 +219,10 @@ class HostileServerTest {
 
     @Test
     void shouldRefusePaddingAboveMaxpaddingAndCountIt() throws Exception {
-        EmbeddedServer s = server(EmbeddedServer.options());
+        assertEquals(9000, ServerConfig.defaults().maxPadding(), "twampd's default");
+        assertEquals(1024, ServerConfig.defaults().maxSessions(), "twampd's default");
+        assertFalse(ServerConfig.defaults().anySender(), "twampd's default");
+        EmbeddedServer s = server(EmbeddedServer.options().maxPadding(ServerConfig.DEFAULT_MAX_PADDING));
         ControlClient c = client(s, Mode.OPEN.bits());
         InetSocketAddress me = sender(1).address();
         assertEquals(AcceptCode.UNSUPPORTED.code(), acceptCode(c, request(me.getAddress(), me.getPort(),
@@ -229,7 +232,7 @@ class HostileServerTest {
                 ServerConfig.DEFAULT_MAX_PADDING)));
         assertTrue(log().contains("refused: padding 65000 above maxpadding 9000 (2 refused so far)"), log());
 
-        EmbeddedServer big = server(EmbeddedServer.options().maxPadding(65_000));
+        EmbeddedServer big = server(EmbeddedServer.options()); // in-process default: up to 65000
         ControlClient c2 = client(big, Mode.OPEN.bits());
         assertEquals(AcceptCode.ACCEPT.code(), acceptCode(c2, request(me.getAddress(), me.getPort(), 65_000)));
     }
