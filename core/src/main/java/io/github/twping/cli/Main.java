@@ -13,9 +13,9 @@ import sun.misc.Signal;
 /**
  * The {@code twping} command: {@link Twping} plus process concerns (exit status, signals).
  *
- * <p>SIGINT, SIGTERM and SIGHUP stop a running test gracefully (partial results, exit 0) as in C; before the
- * test they make a blocked control connect/read/write fail ({@code Read failed: (Interrupted system call)},
- * exit 1); a second signal exits at once with status 2. The handlers are installed also when the signal
+ * <p>SIGINT, SIGTERM and SIGHUP stop a running test gracefully (partial results, exit 0) as in C; while the
+ * control connection is being opened they make the blocked connect/read fail
+ * ({@code Read failed: (Interrupted system call)}, exit 1); a second signal exits at once with status 2. The handlers are installed also when the signal
  * was ignored at start (a background job of a script), as C does.
  */
 public final class Main {

@@ -9,6 +9,8 @@ import io.github.twping.config.PercentileList;
 import io.github.twping.config.PortRange;
 import io.github.twping.config.ScheduleSpec;
 import io.github.twping.getopt.GetOpt;
+import io.github.twping.protocol.Mode;
+import io.github.twping.report.results.ResultOptions;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -45,9 +47,11 @@ public final class TwpingArgs {
     private static final int OPT_MAX_LOSS = 264;
     private static final int OPT_MAX_MEDIAN_RTT = 265;
     private static final int OPT_TIMEOUT = 266;
+    /** Codes of the result options: {@code OPT_RESULTS + index in ResultOptions.LONG_OPTIONS}. */
+    private static final int OPT_RESULTS = 300;
 
     /** The long options of this port. */
-    public static final List<GetOpt.LongOption> LONG_OPTIONS = List.of(
+    public static final List<GetOpt.LongOption> LONG_OPTIONS = withResultOptions(
             new GetOpt.LongOption("spin", GetOpt.ArgKind.REQUIRED, OPT_SPIN),
             new GetOpt.LongOption("sync", GetOpt.ArgKind.NONE, OPT_SYNC),
             new GetOpt.LongOption("esterror", GetOpt.ArgKind.REQUIRED, OPT_ESTERROR),
@@ -59,6 +63,16 @@ public final class TwpingArgs {
             new GetOpt.LongOption("max-loss", GetOpt.ArgKind.REQUIRED, OPT_MAX_LOSS),
             new GetOpt.LongOption("max-median-rtt", GetOpt.ArgKind.REQUIRED, OPT_MAX_MEDIAN_RTT),
             new GetOpt.LongOption("timeout", GetOpt.ArgKind.REQUIRED, OPT_TIMEOUT));
+
+    private static List<GetOpt.LongOption> withResultOptions(GetOpt.LongOption... own) {
+        List<GetOpt.LongOption> all = new java.util.ArrayList<>(List.of(own));
+        List<ResultOptions.LongOption> results = ResultOptions.LONG_OPTIONS;
+        for (int i = 0; i < results.size(); i++) {
+            all.add(new GetOpt.LongOption(results.get(i).name(),
+                    results.get(i).hasArgument() ? GetOpt.ArgKind.REQUIRED : GetOpt.ArgKind.NONE, OPT_RESULTS + i));
+        }
+        return List.copyOf(all);
+    }
 
     /** {@code -s} value that C cannot tell from "not given". */
     static final long PADDING_UNSET = 0xFFFF_FFFFL;
@@ -364,7 +378,17 @@ public final class TwpingArgs {
                 }
                 s.controlTimeoutSeconds = v;
             }
-            default -> throw new IllegalStateException("option without handler: " + c);
+            default -> {
+                int i = c - OPT_RESULTS;
+                if (i < 0 || i >= ResultOptions.LONG_OPTIONS.size()) {
+                    throw new IllegalStateException("option without handler: " + c);
+                }
+                String name = ResultOptions.LONG_OPTIONS.get(i).name();
+                String problem = s.results.set(name, arg);
+                if (problem != null) {
+                    return usage(msg, Messages.invalidLong(name, problem), Messages.EXIT_FAILURE);
+                }
+            }
         }
         return CONTINUE;
     }
@@ -403,8 +427,8 @@ public final class TwpingArgs {
             return new Exit(usage(msg, Messages.PATH_TOO_LONG, Messages.EXIT_FAILURE));
         }
 
-        int minOperands = s.loopback || s.probe ? 0 : 1;
-        int maxOperands = s.loopback ? 0 : s.probe ? 1 : 2;
+        int minOperands = s.loopback || s.probe || s.results.reporting() ? 0 : 1;
+        int maxOperands = s.loopback || s.results.reporting() ? 0 : s.probe ? 1 : 2;
         if (operands.size() < minOperands || operands.size() > maxOperands) {
             return new Exit(usage(msg, null, Messages.EXIT_FAILURE));
         }
@@ -425,26 +449,13 @@ public final class TwpingArgs {
 
         int modeMask;
         if (s.authMode != null) {
-            modeMask = 0;
-            for (int i = 0; i < s.authMode.length(); ) {
-                int cp = s.authMode.codePointAt(i);
-                switch (Character.toUpperCase(cp)) {
-                    case 'O' -> modeMask |= TwpingOptions.MODE_OPEN;
-                    case 'A' -> modeMask |= TwpingOptions.MODE_AUTHENTICATED;
-                    case 'E' -> modeMask |= TwpingOptions.MODE_ENCRYPTED;
-                    case 'M' -> modeMask |= TwpingOptions.MODE_MIXED;
-                    default -> {
-                        msg.error("Invalid -authmode " + Character.toString(cp));
-                        return new Exit(usage(msg, null, Messages.EXIT_FAILURE));
-                    }
-                }
-                i += Character.charCount(cp);
+            modeMask = Mode.parseLetters(s.authMode);
+            if (modeMask < 0) {
+                msg.error("Invalid -authmode " + Character.toString(s.authMode.codePointAt(-1 - modeMask)));
+                return new Exit(usage(msg, null, Messages.EXIT_FAILURE));
             }
         } else {
-            modeMask = identity != null
-                    ? TwpingOptions.MODE_OPEN | TwpingOptions.MODE_AUTHENTICATED | TwpingOptions.MODE_ENCRYPTED
-                    | TwpingOptions.MODE_MIXED
-                    : TwpingOptions.MODE_OPEN;
+            modeMask = identity != null ? Mode.ALL_BITS : Mode.OPEN.bits();
         }
 
         boolean paddingGiven = s.padding != PADDING_UNSET;
@@ -462,7 +473,7 @@ public final class TwpingArgs {
                         s.summaryDirectory),
                 new TwpingOptions.Extras(s.spinMicros, s.sync, s.esterrorMicros,
                         s.language != null ? s.language : defaultLanguage, s.loopback, s.probe,
-                        s.maxLossPercent, s.maxMedianRttMillis, s.controlTimeoutSeconds));
+                        s.maxLossPercent, s.maxMedianRttMillis, s.controlTimeoutSeconds, s.results.build(version)));
         return new Parsed(options);
     }
 
@@ -471,11 +482,8 @@ public final class TwpingArgs {
      * exactly open or exactly mixed 27, exactly authenticated or exactly encrypted 64, anything else 0.
      */
     public static int defaultPadding(int modeMask) {
-        return switch (modeMask) {
-            case TwpingOptions.MODE_OPEN, TwpingOptions.MODE_MIXED -> 27;
-            case TwpingOptions.MODE_AUTHENTICATED, TwpingOptions.MODE_ENCRYPTED -> 64;
-            default -> 0;
-        };
+        Mode only = Mode.fromBits(modeMask);
+        return only == null ? 0 : only.authenticatedTestPackets() ? 64 : 27;
     }
 
     /** Returned by {@link #fromStore} for a key file above the size bound: the run stops with status 1. */
@@ -563,5 +571,6 @@ public final class TwpingArgs {
         double maxLossPercent = Double.NaN;
         double maxMedianRttMillis = Double.NaN;
         double controlTimeoutSeconds;
+        final ResultOptions.Builder results = new ResultOptions.Builder();
     }
 }

@@ -2,6 +2,7 @@ package io.github.twping.client;
 
 import io.github.twping.config.PortRange;
 import io.github.twping.config.ScheduleSpec;
+import io.github.twping.report.results.ResultOptions;
 import io.github.twping.schedule.ScheduleSlot;
 
 /**
@@ -19,15 +20,6 @@ import io.github.twping.schedule.ScheduleSlot;
  */
 public record TwpingOptions(HostPort testAddress, HostPort serverAddress, Test test, Connection connection,
                             Output output, Extras extras) {
-
-    /** Mode bit: open. */
-    public static final int MODE_OPEN = 1;
-    /** Mode bit: authenticated. */
-    public static final int MODE_AUTHENTICATED = 2;
-    /** Mode bit: encrypted. */
-    public static final int MODE_ENCRYPTED = 4;
-    /** Mode bit: mixed (encrypted control, open test packets). */
-    public static final int MODE_MIXED = 8;
 
     /** @return a copy with other test and server addresses (e.g. the embedded server of {@code --loopback}). */
     public TwpingOptions withAddresses(HostPort test, HostPort server) {
@@ -65,7 +57,7 @@ public record TwpingOptions(HostPort testAddress, HostPort serverAddress, Test t
     /**
      * Control-connection options.
      *
-     * @param modeMask      requested modes ({@code MODE_*} bits): {@code -A}, else 15 with an identity, else 1
+     * @param modeMask      requested modes (a {@code protocol.Mode} mask): {@code -A}, else 15 with an identity, else 1
      * @param identity      {@code -u} KeyID, null if not given or dropped (no pass-phrase); the control
      *                      layer truncates it to 80 bytes for the KeyID field
      * @param passphrase    pass-phrase bytes, null exactly when {@code identity} is null
@@ -138,10 +130,11 @@ public record TwpingOptions(HostPort testAddress, HostPort serverAddress, Test t
      * @param maxLossPercent         {@code --max-loss} gate, or NaN
      * @param maxMedianRttMillis     {@code --max-median-rtt} gate, or NaN
      * @param controlTimeoutSeconds  {@code --timeout} for control I/O, or 0 for none
+     * @param results                the result outputs ({@code --exact}, {@code --json}, ... {@code --report})
      */
     public record Extras(long spinMicros, boolean assumeSynchronised, long esterrorMicros, String language,
                          boolean loopback, boolean probeTimestamping, double maxLossPercent,
-                         double maxMedianRttMillis, double controlTimeoutSeconds) {
+                         double maxMedianRttMillis, double controlTimeoutSeconds, ResultOptions results) {
         /** Default {@code --spin}. */
         public static final long DEFAULT_SPIN_MICROS = 100;
     }

@@ -26,6 +26,7 @@ import io.github.twping.ffm.UdpSocket;
 import io.github.twping.net.AddressText;
 import io.github.twping.report.HostInfo;
 import io.github.twping.report.Reports;
+import io.github.twping.report.results.ResultOutputs;
 import io.github.twping.schedule.ScheduleSlot;
 import io.github.twping.schedule.SendSchedule;
 import io.github.twping.schedule.StartTimes;
@@ -66,8 +67,8 @@ public final class TwpingRun {
     private final ReportSink reportSink;
     private final Path tempDirectory;
     private volatile ClientTestSession session;
-    private volatile ControlClient control;
     private final ControlCancellation controlCancellation = new ControlCancellation();
+    private ResultOutputs results;                 // the result outputs (docs/CLI.md), or null
 
     /**
      * @param options    the parsed options
@@ -97,8 +98,10 @@ public final class TwpingRun {
     }
 
     /**
-     * Stops the run from another thread (Ctrl-C): during the test gracefully (partial results); before it, a
-     * blocked control connect, read or write fails at once, as the signal's EINTR does in C (docs/CLI.md).
+     * Stops the run from another thread (Ctrl-C): during the test gracefully (partial results); while the
+     * control connection is being opened (connect, Server-Greeting, Server-Start) the blocked call fails at
+     * once, as the signal's EINTR does in C (docs/CLI.md, signals); in between, the flag is checked before
+     * each step.
      */
     public void cancel() {
         run.cancel();
@@ -108,10 +111,6 @@ public final class TwpingRun {
             return;
         }
         controlCancellation.cancel();
-        ControlClient c = control;
-        if (c != null && session == null) {
-            c.abort();
-        }
     }
 
     /** The times a session is requested with (RFC 4656 §3.5): the control RTT bound, loss timeout and start. */
@@ -131,7 +130,6 @@ public final class TwpingRun {
             return run.fail("getaddrinfo(): Name or service not known",
                     "Unable to open control connection to " + server.typed() + ".");
         }
-        this.control = control;
         try (control) {
             return withControl(control);
         }
@@ -272,6 +270,7 @@ public final class TwpingRun {
         printApproximately(slots, timing);
 
         SessionOutcome outcome;
+        results = ResultRun.create(run.options, run.program, run.out, run.err);
         if (writer == null) {
             // -c 0 (or an unwritable data file): the C worker fails at once (docs/CLI.md, -c).
             if (test.packetCount() == 0) {
@@ -280,8 +279,9 @@ public final class TwpingRun {
             }
             outcome = SessionOutcome.DATA_FILE_FAILED;
         } else {
-            outcome = test(control, socket, reflector, sid, slots, keys, writer, timing);
+            outcome = test(control, socket, reflector, sid, slots, keys, writer, timing, file, header);
             if (outcome == null) {
+                stopResults();
                 run.diag(TEST_FAILED);
                 file.discard();
                 return EXIT_FAILURE;
@@ -290,13 +290,13 @@ public final class TwpingRun {
         try {
             control.stopSessions(outcome.stopSessionsAccept());
         } catch (ControlException e) {
+            stopResults();
             run.diag(TEST_FAILED);
             file.discard();
             return run.cancelled() ? EXIT_INTERRUPTED : EXIT_FAILURE;
         }
         control.close();
-        report(file, header, localAddress);
-        return EXIT_OK;
+        return report(file, header, localAddress) ? EXIT_OK : ResultOutputs.EXIT_OUTPUT_FAILED;
     }
 
     private SessionRequest request(int ipvn, InetSocketAddress local, InetAddress reflectorAddress, Timing timing) {
@@ -320,16 +320,20 @@ public final class TwpingRun {
 
     /** Step 5: the test session under the control watch; @return its outcome, or null when control failed */
     private SessionOutcome test(ControlClient control, UdpSocket socket, InetSocketAddress reflector, byte[] sid,
-                                ScheduleSlot[] slots, TestSessionKeys keys, SessionDataWriter writer, Timing timing) {
+                                ScheduleSlot[] slots, TestSessionKeys keys, SessionDataWriter writer, Timing timing,
+                                SessionDataFile file, SessionHeader header) {
         TwpingOptions.Test test = run.test();
         TwpingOptions.Extras extras = run.options.extras();
         ClockErrorEstimate errors = ClockErrorEstimate.of(extras.assumeSynchronised(), extras.esterrorMicros());
         ClientTestSession s = new ClientTestSession(new ClientTestSession.Parameters(reflector,
                 new SendSchedule(sid, slots, test.packetCount()), test.packetCount(), test.paddingBytes(),
                 timing.startTimeNtp(), timing.lossTimeoutNtp(), TimeUnit.MICROSECONDS.toNanos(extras.spinMicros()),
-                true), socket, control.mode().bits(), keys, writer, run.clock, errors, run::diag);
+                true), socket, control.mode(), keys, writer, run.clock, errors, run::diag);
         session = s;
         s.start();
+        ResultRun.startLive(results, file.channel(), header, writer, s, run.clock,
+                StartTimes.sessionDurationSeconds(test.packetCount(), slots, NtpTime.toDouble(timing.lossTimeoutNtp()),
+                        timing.rttBoundNtp()));
         if (run.cancelled()) {
             s.cancel();
         }
@@ -341,13 +345,27 @@ public final class TwpingRun {
         return s.outcome();
     }
 
-    /** Step 6: statistics from the data file (docs/STATISTICS.md); their failures do not change the status. */
-    private void report(SessionDataFile file, SessionHeader header, InetAddress localAddress) {
-        Reports.writeChannel(Outputs.of(run.options, run.program), file.channel(), hostInfo(header, localAddress),
+    /**
+     * Step 6: statistics from the data file (docs/STATISTICS.md); their failures do not change the status.
+     * Then the result outputs (docs/CLI.md, result outputs).
+     *
+     * @return false when a result output could not be written
+     */
+    private boolean report(SessionDataFile file, SessionHeader header, InetAddress localAddress) {
+        HostInfo hosts = hostInfo(header, localAddress);
+        Reports.writeChannel(Outputs.of(run.options, run.program), file.channel(), hosts,
                 ScheduleDeltas.of(header), run.out, run.err);
         run.out.flush();
+        boolean written = ResultRun.finish(results, run.options, file.channel(), session, hosts, run.err, run.program);
         if (reportSink != null) {
             reportSink.onSummary(file.channel(), header);
+        }
+        return written;
+    }
+
+    private void stopResults() {
+        if (results != null) {
+            results.stopLive();
         }
     }
 

@@ -347,14 +347,6 @@ public final class ControlClient implements AutoCloseable {
     }
 
     /** Closes the connection and wipes the session keys. Safe to call from any thread, more than once. */
-    /**
-     * Closes the socket only, from any thread: a blocked control read or write fails at once (a signal
-     * before the test); the keys are wiped by {@link #close()} on the owning thread.
-     */
-    public void abort() {
-        stream.close();
-    }
-
     @Override
     public void close() {
         stream.close();

@@ -1,5 +1,6 @@
 package io.github.twping.crypto;
 
+import io.github.twping.protocol.TestPacketLayout;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.Arrays;
@@ -15,8 +16,8 @@ import org.bouncycastle.crypto.params.KeyParameter;
  * Not thread-safe.
  */
 final class TestBlockCrypto {
-    static final int BLOCK = 16;
-    static final int HMAC_LENGTH = 16;
+    private static final int BLOCK = TestPacketLayout.BLOCK;
+    private static final int HMAC_LENGTH = TestPacketLayout.HMAC_LENGTH;
 
     private final BlockCipher encryptor = AESEngine.newInstance();
     private final BlockCipher decryptor = AESEngine.newInstance();
@@ -26,9 +27,11 @@ final class TestBlockCrypto {
     private final byte[] chain = new byte[BLOCK];
     private final byte[] nextChain = new byte[BLOCK];
     private final byte[] macOutput = new byte[20];
-    private final byte[] macInput = new byte[6 * BLOCK];
+    private final byte[] macInput;
 
-    TestBlockCrypto(TestSessionKeys keys) {
+    /** @param macInputCapacity the longest range {@link #macUpdate} is given */
+    TestBlockCrypto(TestSessionKeys keys, int macInputCapacity) {
+        macInput = new byte[macInputCapacity];
         KeyParameter aesKey = new KeyParameter(keys.aesKey());
         encryptor.init(true, aesKey);
         decryptor.init(false, aesKey);
@@ -61,19 +64,17 @@ final class TestBlockCrypto {
         MemorySegment.copy(out, 0, segment, ValueLayout.JAVA_BYTE, offset, BLOCK);
     }
 
-    /** CBC-encrypts {@code blocks} blocks from offset 0 in place with IV 0. */
-    void encryptCbc(MemorySegment segment, int blocks) {
-        resetChain();
-        for (int b = 0; b < blocks; b++) {
-            encryptBlock(segment, (long) b * BLOCK);
+    /** Encrypts the blocks of {@code [from, to)} in place, chained on the current chaining value. */
+    void encrypt(MemorySegment segment, int from, int to) {
+        for (int offset = from; offset < to; offset += BLOCK) {
+            encryptBlock(segment, offset);
         }
     }
 
-    /** CBC-decrypts {@code blocks} blocks from offset 0 in place with IV 0. */
-    void decryptCbc(MemorySegment segment, int blocks) {
-        resetChain();
-        for (int b = 0; b < blocks; b++) {
-            decryptBlock(segment, (long) b * BLOCK);
+    /** Decrypts the blocks of {@code [from, to)} in place, chained on the current chaining value. */
+    void decrypt(MemorySegment segment, int from, int to) {
+        for (int offset = from; offset < to; offset += BLOCK) {
+            decryptBlock(segment, offset);
         }
     }
 
@@ -82,10 +83,13 @@ final class TestBlockCrypto {
         hmac.reset();
     }
 
-    /** Feeds {@code length} plaintext bytes at {@code offset} into the running HMAC. */
-    void macUpdate(MemorySegment segment, long offset, int length) {
-        MemorySegment.copy(segment, ValueLayout.JAVA_BYTE, offset, macInput, 0, length);
-        hmac.update(macInput, 0, length);
+    /** Feeds the plaintext bytes of {@code [from, to)} into the running HMAC (nothing when the range is empty). */
+    void macUpdate(MemorySegment segment, int from, int to) {
+        int length = to - from;
+        if (length > 0) {
+            MemorySegment.copy(segment, ValueLayout.JAVA_BYTE, from, macInput, 0, length);
+            hmac.update(macInput, 0, length);
+        }
     }
 
     /** Completes the HMAC and writes its first 16 bytes at {@code macOffset}. */

@@ -1,76 +1,55 @@
 package io.github.twping.crypto;
 
 import io.github.twping.protocol.Mode;
+import io.github.twping.protocol.TestPacketLayout;
 import java.lang.foreign.MemorySegment;
 
 /**
- * Protection of TWAMP-Test packets for one session, chosen once at set-up by mode (RFC 5357 §4.1.2).
+ * Protection of TWAMP-Test packets for one session, chosen once at set-up by {@link Mode} (RFC 5357 §4.1.2).
  *
- * <p>All operations work in place on a packet at offset 0 of the given segment, in the layouts of
- * {@code SenderPacket}/{@code AuthSenderPacket} and {@code ReflectorPacket}/{@code AuthReflectorPacket}.
- * They allocate nothing per packet and keep per-instance buffers, so one instance belongs to one thread.
- * An {@code open} that fails (short packet, bad HMAC) returns false and never throws; the packet bytes are
- * then unspecified.
+ * <p>A cipher writes no field: the flyweights ({@code SenderPacket}, {@code ReflectorPacket}) write the
+ * plaintext, the cipher only encrypts/decrypts and HMACs the byte ranges that
+ * {@link TestPacketLayout#protection(Mode)} names for its mode, in place on a packet at offset 0 of the given
+ * segment. It allocates nothing per packet and keeps per-instance buffers, so one instance belongs to one thread.
+ * An {@code open} that fails (short packet, bad HMAC) returns false and never throws; the packet bytes are then
+ * unspecified.
  *
- * <p>Sending is split in two steps so the send timestamp can be taken as late as possible:
- * {@link #prepareSender} writes the sequence number (and in modes A/E encrypts block 0 and, in A, writes the
- * HMAC); {@link #finishSender} writes the timestamp and error estimate and completes the protection.
+ * <p>Sending is split in two steps so the send timestamp can be taken as late as possible: after the
+ * sequence number and MBZ are written, {@link #sealSenderHead} protects the blocks before the timestamp's block
+ * (modes A/E: encrypts block 0; A also writes the HMAC); after the timestamp and error estimate are written,
+ * {@link #sealSenderTail} completes the protection (E: block 1 and the HMAC).
  */
 public interface TestPacketCipher {
-    /** Mode bit of Open (unauthenticated control and test). */
-    int MODE_OPEN = 1;
-    /** Mode bit of Authenticated. */
-    int MODE_AUTHENTICATED = 2;
-    /** Mode bit of Encrypted. */
-    int MODE_ENCRYPTED = 4;
-    /** Mode bit of Mixed (encrypted control, open test). */
-    int MODE_MIXED = 8;
 
     /**
      * Returns the cipher for a negotiated mode.
      *
-     * @param modeBits one of 1 (Open), 2 (Authenticated), 4 (Encrypted), 8 (Mixed)
-     * @param keys     the test keys; required for 2 and 4, ignored (may be null) for 1 and 8
-     * @throws IllegalArgumentException for any other mode value or missing keys (a set-up error)
+     * @param keys the test keys; required for {@link Mode#AUTHENTICATED} and {@link Mode#ENCRYPTED}, ignored
+     *             (may be null) for Open and Mixed
+     * @throws IllegalArgumentException when a keyed mode has no keys (a set-up error)
      */
-    static TestPacketCipher forMode(int modeBits, TestSessionKeys keys) {
-        return switch (modeBits) {
-            case MODE_OPEN, MODE_MIXED -> UnauthenticatedTestPacketCipher.INSTANCE;
-            case MODE_AUTHENTICATED -> new AuthenticatedTestPacketCipher(requireKeys(keys));
-            case MODE_ENCRYPTED -> new EncryptedTestPacketCipher(requireKeys(keys));
-            default -> throw new IllegalArgumentException("no TWAMP-Test cipher for mode " + modeBits);
-        };
-    }
-
-    /** Returns the cipher for a negotiated {@link Mode}; same rules as {@link #forMode(int, TestSessionKeys)}. */
     static TestPacketCipher forMode(Mode mode, TestSessionKeys keys) {
-        return forMode(mode.bits(), keys);
-    }
-
-    private static TestSessionKeys requireKeys(TestSessionKeys keys) {
+        if (!mode.authenticatedTestPackets()) {
+            return UnauthenticatedTestPacketCipher.INSTANCE;
+        }
         if (keys == null) {
             throw new IllegalArgumentException("authenticated and encrypted modes need test session keys");
         }
-        return keys;
+        return new KeyedTestPacketCipher(keys, TestPacketLayout.senderFor(mode), TestPacketLayout.reflectorFor(mode),
+                mode);
     }
 
-    /** Returns the minimum Session-Sender packet length: 14 or 48. */
-    int senderLength();
+    /** Returns the Session-Sender layout this cipher protects. */
+    TestPacketLayout senderLayout();
 
-    /** Returns the minimum Session-Reflector packet length: 41 or 112. */
-    int reflectorLength();
+    /** Returns the Session-Reflector layout this cipher protects. */
+    TestPacketLayout reflectorLayout();
 
-    /** Sender, step 1: writes the sequence number and MBZ, and protects what does not depend on the time. */
-    void prepareSender(MemorySegment packet, long sequenceNumber);
+    /** Sender, step 1 (sequence number and MBZ written): protects what does not depend on the time. */
+    void sealSenderHead(MemorySegment packet);
 
-    /** Sender, step 2: writes timestamp and error estimate and completes the protection (after step 1). */
-    void finishSender(MemorySegment packet, long timestampNtp, int errorEstimate);
-
-    /** Seals a sender packet in one call: {@link #prepareSender} then {@link #finishSender}. */
-    default void sealSender(MemorySegment packet, long sequenceNumber, long timestampNtp, int errorEstimate) {
-        prepareSender(packet, sequenceNumber);
-        finishSender(packet, timestampNtp, errorEstimate);
-    }
+    /** Sender, step 2 (timestamp and error estimate written, after step 1): completes the protection. */
+    void sealSenderTail(MemorySegment packet);
 
     /**
      * Reflector side: decrypts a received sender packet in place and verifies its HMAC.
@@ -80,7 +59,7 @@ public interface TestPacketCipher {
      */
     boolean openSender(MemorySegment packet, int length);
 
-    /** Reflector side: protects a reflector packet whose plaintext fields (bytes 0..95 or 0..40) are written. */
+    /** Reflector side: protects a reflector packet whose plaintext fields are written. */
     void sealReflector(MemorySegment packet);
 
     /**

@@ -38,31 +38,31 @@ public final class AcceptSession {
 
     /** @return the Accept octet 0..255; see {@link AcceptCode#isValid(int)}. */
     public int accept() {
-        return ControlWire.uint8(segment, ACCEPT_OFFSET);
+        return Wire.uint8(segment, ACCEPT_OFFSET);
     }
 
     public AcceptSession accept(int acceptCode) {
-        ControlWire.uint8(segment, ACCEPT_OFFSET, acceptCode);
+        Wire.uint8(segment, ACCEPT_OFFSET, acceptCode);
         return this;
     }
 
     /** @return the UDP port of the Session-Reflector. */
     public int port() {
-        return ControlWire.uint16(segment, PORT_OFFSET);
+        return Wire.uint16(segment, PORT_OFFSET);
     }
 
     public AcceptSession port(int port) {
-        ControlWire.uint16(segment, PORT_OFFSET, port);
+        Wire.uint16(segment, PORT_OFFSET, port);
         return this;
     }
 
     public AcceptSession copySidTo(byte[] dst16) {
-        ControlWire.copyOut(segment, SID_OFFSET, dst16, SID_LENGTH);
+        Wire.copyOut(segment, SID_OFFSET, dst16, SID_LENGTH);
         return this;
     }
 
     public AcceptSession sid(byte[] src16) {
-        ControlWire.copyIn(src16, segment, SID_OFFSET, SID_LENGTH);
+        Wire.copyIn(src16, segment, SID_OFFSET, SID_LENGTH);
         return this;
     }
 }

@@ -31,17 +31,17 @@ public final class AddressField {
         if (address.length != IPV4_LENGTH && address.length != IPV6_LENGTH) {
             throw new IllegalArgumentException("address length " + address.length);
         }
-        ControlWire.copyIn(address, segment, offset, address.length);
+        Wire.copyIn(address, segment, offset, address.length);
     }
 
     /** Copies the first {@code dst.length} (4 or 16) bytes of the field at {@code offset} into {@code dst}. */
     public static void read(MemorySegment segment, long offset, byte[] dst) {
-        ControlWire.copyOut(segment, offset, dst, Math.min(dst.length, LENGTH));
+        Wire.copyOut(segment, offset, dst, Math.min(dst.length, LENGTH));
     }
 
     /** @return true when the address part for {@code ipvn} (4: bytes 0..3, else all 16) is zero. */
     public static boolean isUnspecified(MemorySegment segment, long offset, int ipvn) {
-        return ControlWire.isZero(segment, offset, ipvn == 4 ? IPV4_LENGTH : IPV6_LENGTH);
+        return Wire.isZero(segment, offset, ipvn == 4 ? IPV4_LENGTH : IPV6_LENGTH);
     }
 
     /** @return the address length for an IP version number: 4 for IPVN 4, 16 for IPVN 6, -1 otherwise. */

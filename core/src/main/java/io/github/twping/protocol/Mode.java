@@ -108,6 +108,26 @@ public enum Mode {
         return mask;
     }
 
+    /** @return the letters of the modes in {@code mask}, in the order O, A, E, M ({@code ""} for none). */
+    public static String letters(int mask) {
+        StringBuilder sb = new StringBuilder(4);
+        for (Mode mode : values()) {
+            if (mode.isIn(mask)) {
+                sb.append(mode.letter);
+            }
+        }
+        return sb.toString();
+    }
+
+    /** @return the mask of the given modes. */
+    public static int mask(Mode... modes) {
+        int mask = 0;
+        for (Mode mode : modes) {
+            mask |= mode.bits;
+        }
+        return mask;
+    }
+
     /** @return the mask with the keyed modes (A, E, M) removed, as when no identity is in effect. */
     public static int withoutKeyedModes(int mask) {
         return mask & OPEN.bits;

@@ -52,83 +52,83 @@ public final class RequestTwSession {
     }
 
     public int command() {
-        return ControlWire.uint8(segment, COMMAND_OFFSET);
+        return Wire.uint8(segment, COMMAND_OFFSET);
     }
 
     public RequestTwSession command(int command) {
-        ControlWire.uint8(segment, COMMAND_OFFSET, command);
+        Wire.uint8(segment, COMMAND_OFFSET, command);
         return this;
     }
 
     /** @return the IP version number (low nibble of octet 1). */
     public int ipvn() {
-        return ControlWire.uint8(segment, IPVN_OFFSET) & 0x0F;
+        return Wire.uint8(segment, IPVN_OFFSET) & 0x0F;
     }
 
     /** @return the MBZ high nibble of octet 1 (must be zero). */
     public int ipvnMbz() {
-        return ControlWire.uint8(segment, IPVN_OFFSET) >>> 4;
+        return Wire.uint8(segment, IPVN_OFFSET) >>> 4;
     }
 
     /** Sets the IPVN (4 or 6) and clears the MBZ nibble. */
     public RequestTwSession ipvn(int ipvn) {
-        ControlWire.uint8(segment, IPVN_OFFSET, ipvn & 0x0F);
+        Wire.uint8(segment, IPVN_OFFSET, ipvn & 0x0F);
         return this;
     }
 
     public int confSender() {
-        return ControlWire.uint8(segment, CONF_SENDER_OFFSET);
+        return Wire.uint8(segment, CONF_SENDER_OFFSET);
     }
 
     public RequestTwSession confSender(int value) {
-        ControlWire.uint8(segment, CONF_SENDER_OFFSET, value);
+        Wire.uint8(segment, CONF_SENDER_OFFSET, value);
         return this;
     }
 
     public int confReceiver() {
-        return ControlWire.uint8(segment, CONF_RECEIVER_OFFSET);
+        return Wire.uint8(segment, CONF_RECEIVER_OFFSET);
     }
 
     public RequestTwSession confReceiver(int value) {
-        ControlWire.uint8(segment, CONF_RECEIVER_OFFSET, value);
+        Wire.uint8(segment, CONF_RECEIVER_OFFSET, value);
         return this;
     }
 
     /** @return Number of Schedule Slots (unsigned 32 bits; must be 0 for TWAMP). */
     public long scheduleSlots() {
-        return ControlWire.uint32(segment, SCHEDULE_SLOTS_OFFSET);
+        return Wire.uint32(segment, SCHEDULE_SLOTS_OFFSET);
     }
 
     public RequestTwSession scheduleSlots(long value) {
-        ControlWire.uint32(segment, SCHEDULE_SLOTS_OFFSET, value);
+        Wire.uint32(segment, SCHEDULE_SLOTS_OFFSET, value);
         return this;
     }
 
     /** @return Number of Packets (unsigned 32 bits; must be 0 for TWAMP). */
     public long packets() {
-        return ControlWire.uint32(segment, PACKETS_OFFSET);
+        return Wire.uint32(segment, PACKETS_OFFSET);
     }
 
     public RequestTwSession packets(long value) {
-        ControlWire.uint32(segment, PACKETS_OFFSET, value);
+        Wire.uint32(segment, PACKETS_OFFSET, value);
         return this;
     }
 
     public int senderPort() {
-        return ControlWire.uint16(segment, SENDER_PORT_OFFSET);
+        return Wire.uint16(segment, SENDER_PORT_OFFSET);
     }
 
     public RequestTwSession senderPort(int port) {
-        ControlWire.uint16(segment, SENDER_PORT_OFFSET, port);
+        Wire.uint16(segment, SENDER_PORT_OFFSET, port);
         return this;
     }
 
     public int receiverPort() {
-        return ControlWire.uint16(segment, RECEIVER_PORT_OFFSET);
+        return Wire.uint16(segment, RECEIVER_PORT_OFFSET);
     }
 
     public RequestTwSession receiverPort(int port) {
-        ControlWire.uint16(segment, RECEIVER_PORT_OFFSET, port);
+        Wire.uint16(segment, RECEIVER_PORT_OFFSET, port);
         return this;
     }
 
@@ -157,52 +157,52 @@ public final class RequestTwSession {
     }
 
     public RequestTwSession copySidTo(byte[] dst16) {
-        ControlWire.copyOut(segment, SID_OFFSET, dst16, SID_LENGTH);
+        Wire.copyOut(segment, SID_OFFSET, dst16, SID_LENGTH);
         return this;
     }
 
     public RequestTwSession sid(byte[] src16) {
-        ControlWire.copyIn(src16, segment, SID_OFFSET, SID_LENGTH);
+        Wire.copyIn(src16, segment, SID_OFFSET, SID_LENGTH);
         return this;
     }
 
     /** @return Padding Length in bytes (unsigned 32 bits). */
     public long paddingLength() {
-        return ControlWire.uint32(segment, PADDING_LENGTH_OFFSET);
+        return Wire.uint32(segment, PADDING_LENGTH_OFFSET);
     }
 
     public RequestTwSession paddingLength(long bytes) {
-        ControlWire.uint32(segment, PADDING_LENGTH_OFFSET, bytes);
+        Wire.uint32(segment, PADDING_LENGTH_OFFSET, bytes);
         return this;
     }
 
     /** @return the absolute start time as a raw NTP Num64. */
     public long startTimeNtp() {
-        return segment.get(ControlWire.LONG_BE, START_TIME_OFFSET);
+        return segment.get(Wire.LONG_BE, START_TIME_OFFSET);
     }
 
     public RequestTwSession startTimeNtp(long ntp) {
-        segment.set(ControlWire.LONG_BE, START_TIME_OFFSET, ntp);
+        segment.set(Wire.LONG_BE, START_TIME_OFFSET, ntp);
         return this;
     }
 
     /** @return the session Timeout as an NTP Num64 duration (seconds in the high 32 bits). */
     public long timeoutNtp() {
-        return segment.get(ControlWire.LONG_BE, TIMEOUT_OFFSET);
+        return segment.get(Wire.LONG_BE, TIMEOUT_OFFSET);
     }
 
     public RequestTwSession timeoutNtp(long ntp) {
-        segment.set(ControlWire.LONG_BE, TIMEOUT_OFFSET, ntp);
+        segment.set(Wire.LONG_BE, TIMEOUT_OFFSET, ntp);
         return this;
     }
 
     /** @return the Type-P Descriptor word (DSCP in bits 24..29 for twping). */
     public int typePDescriptor() {
-        return segment.get(ControlWire.INT_BE, TYPE_P_OFFSET);
+        return segment.get(Wire.INT_BE, TYPE_P_OFFSET);
     }
 
     public RequestTwSession typePDescriptor(int typeP) {
-        segment.set(ControlWire.INT_BE, TYPE_P_OFFSET, typeP);
+        segment.set(Wire.INT_BE, TYPE_P_OFFSET, typeP);
         return this;
     }
 }

@@ -39,41 +39,41 @@ public final class ServerGreeting {
 
     /** @return the offered modes bit mask (unsigned 32 bits, only the low bits are defined). */
     public int modes() {
-        return segment.get(ControlWire.INT_BE, MODES_OFFSET);
+        return segment.get(Wire.INT_BE, MODES_OFFSET);
     }
 
     public ServerGreeting modes(int modes) {
-        segment.set(ControlWire.INT_BE, MODES_OFFSET, modes);
+        segment.set(Wire.INT_BE, MODES_OFFSET, modes);
         return this;
     }
 
     public ServerGreeting copyChallengeTo(byte[] dst16) {
-        ControlWire.copyOut(segment, CHALLENGE_OFFSET, dst16, CHALLENGE_LENGTH);
+        Wire.copyOut(segment, CHALLENGE_OFFSET, dst16, CHALLENGE_LENGTH);
         return this;
     }
 
     public ServerGreeting challenge(byte[] src16) {
-        ControlWire.copyIn(src16, segment, CHALLENGE_OFFSET, CHALLENGE_LENGTH);
+        Wire.copyIn(src16, segment, CHALLENGE_OFFSET, CHALLENGE_LENGTH);
         return this;
     }
 
     public ServerGreeting copySaltTo(byte[] dst16) {
-        ControlWire.copyOut(segment, SALT_OFFSET, dst16, SALT_LENGTH);
+        Wire.copyOut(segment, SALT_OFFSET, dst16, SALT_LENGTH);
         return this;
     }
 
     public ServerGreeting salt(byte[] src16) {
-        ControlWire.copyIn(src16, segment, SALT_OFFSET, SALT_LENGTH);
+        Wire.copyIn(src16, segment, SALT_OFFSET, SALT_LENGTH);
         return this;
     }
 
     /** @return the PBKDF2 iteration count as an unsigned 32-bit value (not validated by the C client). */
     public long count() {
-        return ControlWire.uint32(segment, COUNT_OFFSET);
+        return Wire.uint32(segment, COUNT_OFFSET);
     }
 
     public ServerGreeting count(long count) {
-        ControlWire.uint32(segment, COUNT_OFFSET, count);
+        Wire.uint32(segment, COUNT_OFFSET, count);
         return this;
     }
 }

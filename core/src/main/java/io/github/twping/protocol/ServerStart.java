@@ -42,31 +42,31 @@ public final class ServerStart {
 
     /** @return the Accept octet 0..255; see {@link AcceptCode#isValid(int)}. */
     public int accept() {
-        return ControlWire.uint8(segment, ACCEPT_OFFSET);
+        return Wire.uint8(segment, ACCEPT_OFFSET);
     }
 
     public ServerStart accept(int acceptCode) {
-        ControlWire.uint8(segment, ACCEPT_OFFSET, acceptCode);
+        Wire.uint8(segment, ACCEPT_OFFSET, acceptCode);
         return this;
     }
 
     public ServerStart copyServerIvTo(byte[] dst16) {
-        ControlWire.copyOut(segment, SERVER_IV_OFFSET, dst16, SERVER_IV_LENGTH);
+        Wire.copyOut(segment, SERVER_IV_OFFSET, dst16, SERVER_IV_LENGTH);
         return this;
     }
 
     public ServerStart serverIv(byte[] src16) {
-        ControlWire.copyIn(src16, segment, SERVER_IV_OFFSET, SERVER_IV_LENGTH);
+        Wire.copyIn(src16, segment, SERVER_IV_OFFSET, SERVER_IV_LENGTH);
         return this;
     }
 
     /** @return the server start time as a raw NTP Num64 (ignored by twping). */
     public long startTimeNtp() {
-        return segment.get(ControlWire.LONG_BE, START_TIME_OFFSET);
+        return segment.get(Wire.LONG_BE, START_TIME_OFFSET);
     }
 
     public ServerStart startTimeNtp(long startTimeNtp) {
-        segment.set(ControlWire.LONG_BE, START_TIME_OFFSET, startTimeNtp);
+        segment.set(Wire.LONG_BE, START_TIME_OFFSET, startTimeNtp);
         return this;
     }
 }

@@ -38,11 +38,11 @@ public final class SetUpResponse {
 
     /** @return the raw Mode word; {@link Mode#fromBits(int)} validates it. */
     public int mode() {
-        return segment.get(ControlWire.INT_BE, MODE_OFFSET);
+        return segment.get(Wire.INT_BE, MODE_OFFSET);
     }
 
     public SetUpResponse mode(int modeBits) {
-        segment.set(ControlWire.INT_BE, MODE_OFFSET, modeBits);
+        segment.set(Wire.INT_BE, MODE_OFFSET, modeBits);
         return this;
     }
 
@@ -50,7 +50,7 @@ public final class SetUpResponse {
     public SetUpResponse keyId(byte[] identity) {
         segment.asSlice(KEY_ID_OFFSET, KEY_ID_LENGTH).fill((byte) 0);
         if (identity != null) {
-            ControlWire.copyIn(identity, segment, KEY_ID_OFFSET, Math.min(identity.length, KEY_ID_LENGTH));
+            Wire.copyIn(identity, segment, KEY_ID_OFFSET, Math.min(identity.length, KEY_ID_LENGTH));
         }
         return this;
     }
@@ -68,27 +68,27 @@ public final class SetUpResponse {
     /** Copies the KeyID bytes before the first NUL into a new array (set-up time only). */
     public byte[] keyIdBytes() {
         byte[] id = new byte[keyIdLength()];
-        ControlWire.copyOut(segment, KEY_ID_OFFSET, id, id.length);
+        Wire.copyOut(segment, KEY_ID_OFFSET, id, id.length);
         return id;
     }
 
     public SetUpResponse copyTokenTo(byte[] dst64) {
-        ControlWire.copyOut(segment, TOKEN_OFFSET, dst64, TOKEN_LENGTH);
+        Wire.copyOut(segment, TOKEN_OFFSET, dst64, TOKEN_LENGTH);
         return this;
     }
 
     public SetUpResponse token(byte[] src64) {
-        ControlWire.copyIn(src64, segment, TOKEN_OFFSET, TOKEN_LENGTH);
+        Wire.copyIn(src64, segment, TOKEN_OFFSET, TOKEN_LENGTH);
         return this;
     }
 
     public SetUpResponse copyClientIvTo(byte[] dst16) {
-        ControlWire.copyOut(segment, CLIENT_IV_OFFSET, dst16, CLIENT_IV_LENGTH);
+        Wire.copyOut(segment, CLIENT_IV_OFFSET, dst16, CLIENT_IV_LENGTH);
         return this;
     }
 
     public SetUpResponse clientIv(byte[] src16) {
-        ControlWire.copyIn(src16, segment, CLIENT_IV_OFFSET, CLIENT_IV_LENGTH);
+        Wire.copyIn(src16, segment, CLIENT_IV_OFFSET, CLIENT_IV_LENGTH);
         return this;
     }
 }

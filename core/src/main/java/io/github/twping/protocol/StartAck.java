@@ -30,11 +30,11 @@ public final class StartAck {
 
     /** @return the Accept octet 0..255; see {@link AcceptCode#isValid(int)}. */
     public int accept() {
-        return ControlWire.uint8(segment, ACCEPT_OFFSET);
+        return Wire.uint8(segment, ACCEPT_OFFSET);
     }
 
     public StartAck accept(int acceptCode) {
-        ControlWire.uint8(segment, ACCEPT_OFFSET, acceptCode);
+        Wire.uint8(segment, ACCEPT_OFFSET, acceptCode);
         return this;
     }
 }

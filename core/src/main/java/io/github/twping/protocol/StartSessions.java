@@ -32,11 +32,11 @@ public final class StartSessions {
     }
 
     public int command() {
-        return ControlWire.uint8(segment, COMMAND_OFFSET);
+        return Wire.uint8(segment, COMMAND_OFFSET);
     }
 
     public StartSessions command(int command) {
-        ControlWire.uint8(segment, COMMAND_OFFSET, command);
+        Wire.uint8(segment, COMMAND_OFFSET, command);
         return this;
     }
 }

@@ -39,31 +39,31 @@ public final class StopSessions {
     }
 
     public int command() {
-        return ControlWire.uint8(segment, COMMAND_OFFSET);
+        return Wire.uint8(segment, COMMAND_OFFSET);
     }
 
     public StopSessions command(int command) {
-        ControlWire.uint8(segment, COMMAND_OFFSET, command);
+        Wire.uint8(segment, COMMAND_OFFSET, command);
         return this;
     }
 
     /** @return the Accept octet 0..255 (the client's test outcome). */
     public int accept() {
-        return ControlWire.uint8(segment, ACCEPT_OFFSET);
+        return Wire.uint8(segment, ACCEPT_OFFSET);
     }
 
     public StopSessions accept(int acceptCode) {
-        ControlWire.uint8(segment, ACCEPT_OFFSET, acceptCode);
+        Wire.uint8(segment, ACCEPT_OFFSET, acceptCode);
         return this;
     }
 
     /** @return Number of Sessions (unsigned 32 bits). */
     public long numberOfSessions() {
-        return ControlWire.uint32(segment, NUMBER_OF_SESSIONS_OFFSET);
+        return Wire.uint32(segment, NUMBER_OF_SESSIONS_OFFSET);
     }
 
     public StopSessions numberOfSessions(long count) {
-        ControlWire.uint32(segment, NUMBER_OF_SESSIONS_OFFSET, count);
+        Wire.uint32(segment, NUMBER_OF_SESSIONS_OFFSET, count);
         return this;
     }
 }

@@ -1,5 +1,6 @@
 package io.github.twping.server;
 
+import io.github.twping.protocol.Mode;
 import java.math.BigInteger;
 import java.net.Inet6Address;
 import java.net.InetAddress;
@@ -361,7 +362,7 @@ public final class LimitsConfig {
         if (c == null) {
             return 0;
         }
-        return c.openModeAllowed() ? configured : configured & ~ServerConfig.MODE_OPEN;
+        return c.openModeAllowed() ? configured : configured & ~Mode.OPEN.bits();
     }
 
     /** The class named {@code name}, or null. */

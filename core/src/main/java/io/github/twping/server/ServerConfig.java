@@ -1,6 +1,7 @@
 package io.github.twping.server;
 
 import io.github.twping.config.PortRange;
+import io.github.twping.protocol.Mode;
 import java.nio.file.Path;
 
 /**
@@ -10,12 +11,6 @@ import java.nio.file.Path;
  * C twampd 5.2.3.
  */
 public final class ServerConfig {
-    /** Mode bits as on the wire (RFC 5357 §3.1, RFC 5618). */
-    public static final int MODE_OPEN = 1;
-    public static final int MODE_AUTHENTICATED = 2;
-    public static final int MODE_ENCRYPTED = 4;
-    public static final int MODE_MIXED = 8;
-    public static final int MODE_ALL = 15;
     public static final int DEFAULT_PORT = 862;
     public static final String CONF_FILE = "twamp-server.conf";
     public static final String LIMITS_FILE = "twamp-server.limits";
@@ -123,42 +118,18 @@ public final class ServerConfig {
         return b;
     }
 
-    /** Parses an authmode letter string ({@code O A E M}, case-insensitive) into a mode bit mask. */
+    /** Parses an authmode letter string ({@code O A E M}, case-insensitive) into a {@link Mode} mask. */
     public static int parseAuthModes(String letters) {
-        int mask = 0;
-        for (int i = 0; i < letters.length(); i++) {
-            char c = Character.toUpperCase(letters.charAt(i));
-            mask |= switch (c) {
-                case 'O' -> MODE_OPEN;
-                case 'A' -> MODE_AUTHENTICATED;
-                case 'E' -> MODE_ENCRYPTED;
-                case 'M' -> MODE_MIXED;
-                default -> throw new IllegalArgumentException("Invalid authmode \"" + letters
-                        + "\": use the letters O, A, E and M");
-            };
-        }
-        if (mask == 0) {
-            throw new IllegalArgumentException("Invalid authmode \"\": use the letters O, A, E and M");
+        int mask = Mode.parseLetters(letters);
+        if (mask <= 0) {
+            throw new IllegalArgumentException("Invalid authmode \"" + letters + "\": use the letters O, A, E and M");
         }
         return mask;
     }
 
     /** Renders a mode mask as letters in the order O A E M. */
     public static String authModeLetters(int mask) {
-        StringBuilder sb = new StringBuilder();
-        if ((mask & MODE_OPEN) != 0) {
-            sb.append('O');
-        }
-        if ((mask & MODE_AUTHENTICATED) != 0) {
-            sb.append('A');
-        }
-        if ((mask & MODE_ENCRYPTED) != 0) {
-            sb.append('E');
-        }
-        if ((mask & MODE_MIXED) != 0) {
-            sb.append('M');
-        }
-        return sb.toString();
+        return Mode.letters(mask);
     }
 
     public String facility() {

@@ -1,5 +1,7 @@
 package io.github.twping.server;
 
+import io.github.twping.protocol.Mode;
+
 import io.github.twping.config.PortRange;
 import java.nio.file.Path;
 
@@ -20,7 +22,7 @@ public final class ServerConfigBuilder {
     Path varDir;
     String user;
     String group;
-    int authModes = ServerConfig.MODE_ALL;
+    int authModes = Mode.ALL_BITS;
     String listenHost;
     int listenPort = ServerConfig.DEFAULT_PORT;
     int testPortLow;
@@ -86,7 +88,7 @@ public final class ServerConfigBuilder {
 
     /** Mode bit mask (1..15). */
     public ServerConfigBuilder authModes(int mask) {
-        if (mask < 1 || mask > ServerConfig.MODE_ALL) {
+        if (mask < 1 || mask > Mode.ALL_BITS) {
             throw new IllegalArgumentException("Invalid authmode mask: " + mask);
         }
         authModes = mask;

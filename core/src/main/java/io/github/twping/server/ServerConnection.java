@@ -131,7 +131,7 @@ final class ServerConnection implements ControlSessionHandler {
             return null; // C closes the connection without an Accept-Session
         }
         InetSocketAddress senderAddress = new InetSocketAddress(sender, request.senderPort());
-        ReflectorSessionSpec spec = new ReflectorSessionSpec(peer.mode().bits(), senderAddress,
+        ReflectorSessionSpec spec = new ReflectorSessionSpec(peer.mode(), senderAddress,
                 (int) request.paddingLength(), TimeUnit.MILLISECONDS.toNanos(config.testTimeoutMs()),
                 keys);
         String sidHex = HexFormat.of().formatHex(sid);

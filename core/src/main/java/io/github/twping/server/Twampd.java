@@ -1,5 +1,7 @@
 package io.github.twping.server;
 
+import io.github.twping.protocol.Mode;
+
 import io.github.twping.config.PassphraseStore;
 import io.github.twping.session.ReflectorFaultInjection;
 import java.io.IOException;
@@ -123,7 +125,7 @@ public final class Twampd {
      */
     static ServerPassphrases loadPassphrases(ServerConfig config) throws ConfigException {
         Path pfs = config.confFile(ServerConfig.PFS_FILE);
-        boolean keyed = (config.authModes() & ~ServerConfig.MODE_OPEN) != 0;
+        boolean keyed = (config.authModes() & ~Mode.OPEN.bits()) != 0;
         if (!keyed && !Files.exists(pfs)) {
             return ServerPassphrases.none();
         }

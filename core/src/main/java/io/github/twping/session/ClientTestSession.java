@@ -8,7 +8,9 @@ import io.github.twping.crypto.TestSessionKeys;
 import io.github.twping.ffm.UdpSocket;
 import io.github.twping.pacing.ParkThenSpinPacer;
 import io.github.twping.pacing.SystemPacingClock;
+import io.github.twping.protocol.Mode;
 import io.github.twping.schedule.SendSchedule;
+import io.github.twping.stats.RecordSources;
 import io.github.twping.stats.SessionDataWriter;
 import io.github.twping.time.WallClock;
 import org.HdrHistogram.Histogram;
@@ -30,6 +32,8 @@ public final class ClientTestSession {
     private final SessionControl control;
     private final SessionSender sender;
     private final ReplyReceiver receiver;
+    private final SendLog log;
+    private final RecordSources sources;
     private final Histogram latenessNs = new Histogram(MAX_LATENESS_NS, 3);
     private final Thread senderThread;
     private final Thread receiverThread;
@@ -37,28 +41,31 @@ public final class ClientTestSession {
     /**
      * @param parameters  what to send and when
      * @param socket      the bound test socket (TTL, DSCP and timestamping already configured)
-     * @param modeBits    negotiated mode (1, 2, 4, 8): selects the packet layout and protection
-     * @param keys        test-session keys (modes 2 and 4), or null
+     * @param mode        the negotiated mode: selects the packet layouts and their protection
+     * @param keys        test-session keys (Authenticated and Encrypted), or null
      * @param writer      the session data file, header written
      * @param clock       wall clock (with any debug offset)
      * @param errors      the error estimate put on our timestamps
      * @param diagnostics where the C-compatible diagnostic lines go (e.g. {@code twping: ...} on stderr)
      */
-    public ClientTestSession(Parameters parameters, UdpSocket socket, int modeBits, TestSessionKeys keys,
+    public ClientTestSession(Parameters parameters, UdpSocket socket, Mode mode, TestSessionKeys keys,
                              SessionDataWriter writer, WallClock clock, ClockErrorEstimate errors,
                              Consumer<String> diagnostics) {
-        ReflectedPacketLayout layout = ReflectedPacketLayout.forMode(modeBits);
-        int packetLength = layout.senderLength() + parameters.paddingBytes();
-        SendLog log = new SendLog(parameters.packetCount(), MAX_IN_FLIGHT);
+        // one cipher per thread: the keyed ciphers keep chaining and HMAC state
+        TestPacketCipher senderCipher = TestPacketCipher.forMode(mode, keys);
+        TestPacketCipher receiverCipher = TestPacketCipher.forMode(mode, keys);
+        int packetLength = senderCipher.senderLayout().packetLength(parameters.paddingBytes());
+        log = new SendLog(parameters.packetCount(), MAX_IN_FLIGHT);
+        sources = RecordSources.forPacketCount(parameters.packetCount());
         control = new SessionControl(diagnostics);
         boolean txStamps = parameters.kernelTxTimestamps() && socket.capabilities().txTimestamps();
-        sender = new SessionSender(socket, TestPacketCipher.forMode(modeBits, keys), packetLength, layout.paddingOffset(), parameters.reflector(),
+        sender = new SessionSender(socket, senderCipher, packetLength, parameters.reflector(),
                 parameters.schedule(), parameters.packetCount(), parameters.startTimeNtp(),
                 parameters.lossTimeoutNtp(), new ParkThenSpinPacer(SystemPacingClock.INSTANCE, parameters.spinNs()),
                 clock, errors, log, control, latenessNs);
-        int bufferBytes = Math.max(packetLength, layout.reflectorLength()) + 128;
-        receiver = new ReplyReceiver(socket, TestPacketCipher.forMode(modeBits, keys), layout, bufferBytes, writer,
-                log, control, clock, errors, parameters.packetCount(), parameters.lossTimeoutNtp(), txStamps);
+        int bufferBytes = Math.max(packetLength, receiverCipher.reflectorLayout().length()) + 128;
+        receiver = new ReplyReceiver(socket, receiverCipher, bufferBytes, writer,
+                sources, log, control, clock, errors, parameters.packetCount(), parameters.lossTimeoutNtp(), txStamps);
         senderThread = Thread.ofPlatform().name("twping-sender").daemon(true).unstarted(sender);
         receiverThread = Thread.ofPlatform().name("twping-receiver").daemon(true).unstarted(receiver);
     }
@@ -102,6 +109,19 @@ public final class ClientTestSession {
     /** @return receiver counters (call after the session ended). */
     public ReceiverCounters counters() {
         return receiver.counters();
+    }
+
+    /**
+     * @return the timestamp sources and reply DSCP per data-file record; entries below the writer's
+     * {@code visibleRecords()} may be read from any thread
+     */
+    public RecordSources recordSources() {
+        return sources;
+    }
+
+    /** @return sequence numbers the sender has handled so far (sent or skipped); any thread, a volatile read */
+    public long sequencesHandled() {
+        return log.published();
     }
 
     /** @return packets sent (call after the session ended). */

@@ -5,7 +5,8 @@ import io.github.twping.ffm.ReceivedPacket;
 import io.github.twping.ffm.SocketException;
 import io.github.twping.ffm.TxTimestampHandler;
 import io.github.twping.ffm.UdpSocket;
-import io.github.twping.protocol.AuthReflectorPacket;
+import io.github.twping.protocol.Mode;
+import io.github.twping.protocol.TestPacketLayout;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.net.InetSocketAddress;
@@ -48,10 +49,10 @@ public final class FaultInjectingSocket implements UdpSocket {
         this.hmacOffset = hmacOffset;
     }
 
-    /** Wraps the socket of a session in {@code mode} (1 Open, 2 Authenticated, 4 Encrypted, 8 Mixed). */
-    public static FaultInjectingSocket forMode(UdpSocket socket, ReflectorFaultInjection faults, int mode) {
-        boolean authenticated = mode == 2 || mode == 4;
-        return new FaultInjectingSocket(socket, faults, authenticated ? AuthReflectorPacket.HMAC_OFFSET : -1);
+    /** Wraps the socket of a session in {@code mode}; corruption targets the HMAC where the mode has one. */
+    public static FaultInjectingSocket forMode(UdpSocket socket, ReflectorFaultInjection faults, Mode mode) {
+        return new FaultInjectingSocket(socket, faults, mode.authenticatedTestPackets()
+                ? TestPacketLayout.reflectorFor(mode).hmacOffset() : -1);
     }
 
     @Override

@@ -5,9 +5,12 @@ import java.lang.foreign.MemorySegment;
 
 import io.github.twping.crypto.TestPacketCipher;
 import io.github.twping.ffm.ReceivedPacket;
+import io.github.twping.ffm.TimestampSource;
 import io.github.twping.ffm.SocketException;
 import io.github.twping.ffm.TxTimestampHandler;
 import io.github.twping.ffm.UdpSocket;
+import io.github.twping.protocol.ReflectorPacket;
+import io.github.twping.stats.RecordSources;
 import io.github.twping.stats.SessionDataWriter;
 import io.github.twping.stats.TwoWayRecord;
 import io.github.twping.time.ErrorEstimate;
@@ -24,14 +27,18 @@ final class ReplyReceiver implements Runnable {
     private static final long TICK_NS = 20_000_000L;
     private static final long CLOCK_REFRESH_NS = 1_000_000_000L;
     private static final int TTL_UNKNOWN = 255;
+    /** Buffered records reach the data file at least this often, for readers of the file during the test. */
+    private static final long VISIBILITY_NS = 200_000_000L;
 
     private final UdpSocket socket;
     private final TestPacketCipher cipher;
-    private final ReflectedPacketLayout layout;
     private final MemorySegment buffer;
+    private final ReflectorPacket reply;
+    private final int replyHeaderLength;
     private final ReceivedPacket meta = new ReceivedPacket();
     private final TwoWayRecord record = new TwoWayRecord();
     private final SessionDataWriter writer;
+    private final RecordSources sources;
     private final SendLog log;
     private final SessionControl control;
     private final WallClock clock;
@@ -49,16 +56,19 @@ final class ReplyReceiver implements Runnable {
     private long late;
     private long kernelRxStamps;
     private long kernelTxStamps;
+    private int rxSource;
 
-    ReplyReceiver(UdpSocket socket, TestPacketCipher cipher, ReflectedPacketLayout layout, int bufferBytes,
-                  SessionDataWriter writer, SendLog log, SessionControl control, WallClock clock,
+    ReplyReceiver(UdpSocket socket, TestPacketCipher cipher, int bufferBytes,
+                  SessionDataWriter writer, RecordSources sources, SendLog log, SessionControl control, WallClock clock,
                   ClockErrorEstimate errorEstimate, long packetCount, long lossTimeoutNtp,
                   boolean useKernelTxTimestamps) {
         this.socket = socket;
         this.cipher = cipher;
-        this.layout = layout;
         this.buffer = MemorySegment.ofArray(new byte[bufferBytes]);
+        this.reply = new ReflectorPacket(cipher.reflectorLayout()).wrap(buffer);
+        this.replyHeaderLength = cipher.reflectorLayout().length();
         this.writer = writer;
+        this.sources = sources;
         this.log = log;
         this.control = control;
         this.clock = clock;
@@ -66,7 +76,7 @@ final class ReplyReceiver implements Runnable {
         this.packetCount = packetCount;
         this.lossTimeoutNtp = lossTimeoutNtp;
         this.useKernelTxTimestamps = useKernelTxTimestamps;
-        this.txHandler = (packetId, epochNs, hardware) -> log.txTimestamp(packetId, epochNs);
+        this.txHandler = (packetId, epochNs, hardware) -> log.txTimestamp(packetId, epochNs, hardware);
     }
 
     ReceiverCounters counters() {
@@ -102,6 +112,7 @@ final class ReplyReceiver implements Runnable {
 
     private void receiveAll() throws IOException {
         long nextClockRefreshNs = System.nanoTime() + CLOCK_REFRESH_NS;
+        long nextVisibilityNs = System.nanoTime() + VISIBILITY_NS;
         while (control.running() && firstPending < packetCount) {
             long timeoutNs = receiveTimeoutNs();
             int length = socket.receive(buffer, meta, timeoutNs);
@@ -118,6 +129,7 @@ final class ReplyReceiver implements Runnable {
                     kernelRxStamps++;
                 }
                 nowNtp = rxEpochNs > 0 ? NtpTime.fromEpochNanos(rxEpochNs + clock.offsetNs()) : clock.nowNtp();
+                rxSource = rxEpochNs > 0 ? sourceCode(meta.timestampSource()) : RecordSources.USER;
             } else {
                 nowNtp = clock.nowNtp();
             }
@@ -129,6 +141,10 @@ final class ReplyReceiver implements Runnable {
             if (monoNs - nextClockRefreshNs >= 0) {
                 errorEstimate.refresh();
                 nextClockRefreshNs = monoNs + CLOCK_REFRESH_NS;
+            }
+            if (monoNs - nextVisibilityNs >= 0) {
+                writer.flush();                      // one batch write at most every 200 ms, not per packet
+                nextVisibilityNs = monoNs + VISIBILITY_NS;
             }
         }
     }
@@ -143,8 +159,16 @@ final class ReplyReceiver implements Runnable {
         return TICK_NS;
     }
 
+    private static int sourceCode(TimestampSource source) {
+        return switch (source) {
+            case KERNEL_HARDWARE -> RecordSources.KERNEL_HARDWARE;
+            case KERNEL_SOFTWARE -> RecordSources.KERNEL_SOFTWARE;
+            case USER -> RecordSources.USER;
+        };
+    }
+
     private void process(int length, long rxNtp) throws IOException {
-        if (length < layout.reflectorLength()) {
+        if (length < replyHeaderLength) {
             tooShort++;                              // treated like "nothing received" (docs/PROTOCOL-TEST.md)
             return;
         }
@@ -153,7 +177,7 @@ final class ReplyReceiver implements Runnable {
             control.diagnostic("run_tw_test: Invalid HMAC on received packet: ignoring");
             return;
         }
-        long senderSeq = layout.senderSequence(buffer);
+        long senderSeq = reply.senderSequenceNumber();
         if (senderSeq >= log.published()) {
             control.fail(SessionOutcome.ENDED_BY_REPLY, "Invalid reflected sender sequence number!");
             return;
@@ -162,8 +186,8 @@ final class ReplyReceiver implements Runnable {
             late++;                                  // already flushed as lost
             return;
         }
-        int senderError = layout.senderErrorEstimate(buffer);
-        int reflectorError = layout.errorEstimate(buffer);
+        int senderError = reply.senderErrorEstimate();
+        int reflectorError = reply.errorEstimate();
         if (!ErrorEstimate.isValid(senderError)) {
             control.fail(SessionOutcome.ENDED_BY_REPLY, "Invalid sent send timestamp!");
             return;
@@ -172,11 +196,14 @@ final class ReplyReceiver implements Runnable {
             control.fail(SessionOutcome.ENDED_BY_REPLY, "Invalid sent recv timestamp!");
             return;
         }
-        long sendNtp = layout.senderTimestampNtp(buffer);
+        long sendNtp = reply.senderTimestampNtp();
+        int sendSource = RecordSources.USER;
         if (useKernelTxTimestamps) {
             long txEpochNs = log.txTimestampEpochNs(senderSeq);
             if (txEpochNs > 0) {
                 sendNtp = NtpTime.fromEpochNanos(txEpochNs + clock.offsetNs());
+                sendSource = log.txTimestampHardware(senderSeq) ? RecordSources.KERNEL_HARDWARE
+                        : RecordSources.KERNEL_SOFTWARE;
             }
         }
         // Keep the file readable by the owamp statistics (docs/STATISTICS.md step 1): a received record flushes every
@@ -187,16 +214,17 @@ final class ReplyReceiver implements Runnable {
         r.sentSeq = senderSeq;
         r.sentSendNtp = sendNtp;
         r.sentSendErr = senderError;
-        r.sentRecvNtp = layout.receiveTimestampNtp(buffer);
+        r.sentRecvNtp = reply.receiveTimestampNtp();
         r.sentRecvErr = reflectorError;
-        r.sentTtl = layout.senderTtl(buffer);
-        r.reflSeq = layout.sequence(buffer);
-        r.reflSendNtp = layout.timestampNtp(buffer);
+        r.sentTtl = reply.senderTtl();
+        r.reflSeq = reply.sequenceNumber();
+        r.reflSendNtp = reply.timestampNtp();
         r.reflSendErr = reflectorError;
         r.reflRecvNtp = rxNtp;
         r.reflRecvErr = errorEstimate.field();
         int ttl = meta.ttl();
         r.reflTtl = ttl < 0 ? TTL_UNKNOWN : ttl;
+        sources.set(writer.recordsWritten(), RecordSources.pack(sendSource, rxSource, meta.tos()));
         writer.append(r);                           // duplicates are recorded too (docs/CLIENT.md)
         if (log.hit(senderSeq)) {
             duplicates++;

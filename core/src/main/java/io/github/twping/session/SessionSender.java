@@ -9,6 +9,7 @@ import io.github.twping.crypto.TestPacketCipher;
 import io.github.twping.ffm.SocketException;
 import io.github.twping.ffm.UdpSocket;
 import io.github.twping.pacing.Pacer;
+import io.github.twping.protocol.SenderPacket;
 import io.github.twping.schedule.SendSchedule;
 import io.github.twping.time.NtpTime;
 import io.github.twping.time.WallClock;
@@ -25,6 +26,7 @@ final class SessionSender implements Runnable {
     private final UdpSocket socket;
     private final TestPacketCipher cipher;
     private final MemorySegment packet;
+    private final SenderPacket fields;
     private final int packetLength;
     private final int paddingOffset;
     private final InetSocketAddress reflector;
@@ -44,15 +46,16 @@ final class SessionSender implements Runnable {
     private long sentCount;
     private long skippedCount;
 
-    SessionSender(UdpSocket socket, TestPacketCipher cipher, int packetLength, int paddingOffset,
-                  InetSocketAddress reflector, SendSchedule schedule, long packetCount, long startTimeNtp,
+    SessionSender(UdpSocket socket, TestPacketCipher cipher, int packetLength, InetSocketAddress reflector,
+                  SendSchedule schedule, long packetCount, long startTimeNtp,
                   long lossTimeoutNtp, Pacer pacer, WallClock clock, ClockErrorEstimate errorEstimate,
                   SendLog log, SessionControl control, Histogram latenessNs) {
         this.socket = socket;
         this.cipher = cipher;
         this.packetLength = packetLength;
-        this.paddingOffset = paddingOffset;
+        this.paddingOffset = cipher.senderLayout().paddingOffset();
         this.packet = MemorySegment.ofArray(new byte[Math.max(packetLength, 128)]);
+        this.fields = new SenderPacket(cipher.senderLayout()).wrap(packet);
         this.reflector = reflector;
         this.schedule = schedule;
         this.packetCount = packetCount;
@@ -104,7 +107,7 @@ final class SessionSender implements Runnable {
                 return;
             }
             fillPadding();
-            cipher.prepareSender(packet, seq);
+            sealHead(seq);
             long deadlineNs = baseMonoNs + NtpTime.signedDurationToNanos(scheduledNtp - baseNtp);
             long latenessNs = pacer.awaitDeadlineAfter(deadlineNs, previousDeadlineNs);
             previousDeadlineNs = deadlineNs;
@@ -118,7 +121,7 @@ final class SessionSender implements Runnable {
                 skippedCount++;
                 continue;
             }
-            cipher.finishSender(packet, nowNtp, errorEstimate.field());
+            sealTail(nowNtp);
             // Published before the send: on loopback the reply can arrive before send() returns.
             log.publishSent(seq, scheduledNtp, nowNtp, socket.sentPacketCount());
             int retries = 0;
@@ -126,12 +129,24 @@ final class SessionSender implements Runnable {
                 // ENOBUFS/EAGAIN: rebuild with a fresh timestamp and retry at once, as C does.
                 Thread.onSpinWait();
                 nowNtp = clock.nowNtp();
-                cipher.prepareSender(packet, seq);
-                cipher.finishSender(packet, nowNtp, errorEstimate.field());
+                sealHead(seq);
+                sealTail(nowNtp);
             }
             lateness.recordValue(Math.min(Math.max(latenessNs, 0), lateness.getHighestTrackableValue()));
             sentCount++;
         }
+    }
+
+    /** Step 1: sequence number and MBZ, then what the cipher protects before the timestamp. */
+    private void sealHead(long seq) {
+        fields.clearMbz().sequenceNumber(seq);
+        cipher.sealSenderHead(packet);
+    }
+
+    /** Step 2, at the last moment: timestamp and error estimate, then the rest of the protection. */
+    private void sealTail(long nowNtp) {
+        fields.timestampNtp(nowNtp).errorEstimate(errorEstimate.field());
+        cipher.sealSenderTail(packet);
     }
 
     private void fillPadding() {

@@ -10,6 +10,7 @@ import io.github.twping.server.ServerConfig;
 import io.github.twping.server.ServerConfigBuilder;
 import io.github.twping.server.ServerConfigParser;
 import io.github.twping.testdata.RecordedVectors;
+import io.github.twping.protocol.Mode;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -42,7 +43,7 @@ class TwampdArgsTest {
         ServerConfigParser.load(RecordedVectors.dir().resolve("server-config").resolve("twamp-server.conf"), b);
         TwampdArgs.parse(new String[] {"-a", "E", "-S", "127.0.0.1:9555", "-P", "0"}).applyTo(b);
         ServerConfig c = b.build();
-        assertEquals(ServerConfig.MODE_ENCRYPTED, c.authModes());
+        assertEquals(Mode.ENCRYPTED.bits(), c.authModes());
         assertEquals(9555, c.listenPort());
         assertEquals(0, c.testPortLow());
         assertEquals("local5", c.facility());

@@ -2,6 +2,7 @@ package io.github.twping.cli;
 
 import io.github.twping.client.TwpingOptions;
 import io.github.twping.config.ScheduleSpec;
+import io.github.twping.protocol.Mode;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -47,18 +48,18 @@ class TwpingArgsMatrixTest {
             Map.entry("twping -u alice -k nonexistent.pfs -A A -c 3 -i 0.01f 127.0.0.1:8700",
                     new Continues(1, o -> {
                         assertNull(o.connection().identity());
-                        assertEquals(TwpingOptions.MODE_AUTHENTICATED, o.connection().modeMask());
+                        assertEquals(Mode.AUTHENTICATED.bits(), o.connection().modeMask());
                     })),
             Map.entry("twping -u alice -k nonexistent.pfs -c 3 -i 0.01f -Q 127.0.0.1:8700",
                     new Continues(1, o -> {
                         assertNull(o.connection().identity());
-                        assertEquals(TwpingOptions.MODE_OPEN, o.connection().modeMask());
+                        assertEquals(Mode.OPEN.bits(), o.connection().modeMask());
                         assertEquals(27, o.test().paddingBytes());
                     })),
             Map.entry("twping -u carol -k server-config/alice.pfs -c 3 -i 0.01f -Q 127.0.0.1:8700",
                     new Continues(1, o -> {
                         assertNull(o.connection().identity());
-                        assertEquals(TwpingOptions.MODE_OPEN, o.connection().modeMask());
+                        assertEquals(Mode.OPEN.bits(), o.connection().modeMask());
                     })),
             Map.entry("twping -u alice -A A -c 3 -i 0.01f -Q 127.0.0.1:8700",
                     new Continues(1, o -> {

@@ -2,6 +2,7 @@ package io.github.twping.cli;
 
 import io.github.twping.client.TwpingOptions;
 import io.github.twping.config.PortRange;
+import io.github.twping.protocol.Mode;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -67,7 +68,7 @@ class TwpingArgsTest {
         assertFalse(o.test().paddingGiven());
         assertEquals(PortRange.DEFAULT, o.test().portRange());
         assertEquals(1.0, o.test().endDelaySeconds());
-        assertEquals(TwpingOptions.MODE_OPEN, o.connection().modeMask());
+        assertEquals(Mode.OPEN.bits(), o.connection().modeMask());
         assertNull(o.connection().identity());
         assertNull(o.connection().passphrase());
         assertEquals(TwpingOptions.AddressFamily.ANY, o.connection().family());
@@ -111,7 +112,7 @@ class TwpingArgsTest {
         assertEquals(TwpingOptions.AddressFamily.IPV4_ONLY, o.connection().family());
         assertEquals("10.0.0.1", o.connection().sourceAddress());
         assertEquals("eth0", o.connection().bindInterface());
-        assertEquals(TwpingOptions.MODE_OPEN | TwpingOptions.MODE_AUTHENTICATED, o.connection().modeMask());
+        assertEquals(Mode.OPEN.bits() | Mode.AUTHENTICATED.bits(), o.connection().modeMask());
         assertEquals("127.0.0.1", o.testAddress().node());
         assertEquals("::1", o.serverAddress().node());
         assertEquals("8701", o.controlService());

@@ -10,10 +10,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.twping.crypto.TestVectors.Datagram;
 import io.github.twping.crypto.TestVectors.RawRecord;
-import io.github.twping.protocol.AuthReflectorPacket;
-import io.github.twping.protocol.AuthSenderPacket;
+import io.github.twping.protocol.Mode;
 import io.github.twping.protocol.ReflectorPacket;
 import io.github.twping.protocol.SenderPacket;
+import io.github.twping.protocol.TestPacketLayout;
 import io.github.twping.time.ErrorEstimate;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -26,12 +26,12 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 class TestPacketCipherTest {
 
-    private static int modeBits(String mode) {
+    private static Mode mode(String mode) {
         return switch (mode) {
-            case "open" -> 1;
-            case "auth" -> 2;
-            case "enc" -> 4;
-            case "mixed" -> 8;
+            case "open" -> Mode.OPEN;
+            case "auth" -> Mode.AUTHENTICATED;
+            case "enc" -> Mode.ENCRYPTED;
+            case "mixed" -> Mode.MIXED;
             default -> throw new IllegalArgumentException(mode);
         };
     }
@@ -49,7 +49,16 @@ class TestPacketCipherTest {
     }
 
     private static TestPacketCipher cipher(String mode) throws Exception {
-        return TestPacketCipher.forMode(modeBits(mode), recordedKeys(mode));
+        return TestPacketCipher.forMode(mode(mode), recordedKeys(mode));
+    }
+
+    /** The sender's two steps as the Session-Sender does them: fields by the flyweight, protection by the cipher. */
+    private static void sealSender(TestPacketCipher cipher, MemorySegment packet, long seq, long timestampNtp, int err) {
+        SenderPacket fields = new SenderPacket(cipher.senderLayout()).wrap(packet);
+        fields.clearMbz().sequenceNumber(seq);
+        cipher.sealSenderHead(packet);
+        fields.timestampNtp(timestampNtp).errorEstimate(err);
+        cipher.sealSenderTail(packet);
     }
 
     private static MemorySegment copyOf(byte[] bytes) {
@@ -69,20 +78,17 @@ class TestPacketCipherTest {
         List<Datagram> datagrams = TestVectors.datagrams(mode);
         Map<Long, RawRecord> records = TestVectors.rawRecordsBySentSeq(mode);
         TestPacketCipher cipher = cipher(mode);
-        boolean auth = authenticatedLayout(mode);
-        SenderPacket sender = new SenderPacket();
-        AuthSenderPacket authSender = new AuthSenderPacket();
-        ReflectorPacket reflector = new ReflectorPacket();
-        AuthReflectorPacket authReflector = new AuthReflectorPacket();
+        SenderPacket sender = new SenderPacket(cipher.senderLayout());
+        ReflectorPacket reflector = new ReflectorPacket(cipher.reflectorLayout());
         int senders = 0;
         int reflections = 0;
         for (Datagram d : datagrams) {
             MemorySegment packet = copyOf(d.bytes());
             if (isSender(datagrams, d)) {
                 assertTrue(cipher.openSender(packet, d.bytes().length), mode + " sender HMAC");
-                long seq = auth ? authSender.wrap(packet).sequenceNumber() : sender.wrap(packet).sequenceNumber();
-                long timestamp = auth ? authSender.timestampNtp() : sender.timestampNtp();
-                int err = auth ? authSender.errorEstimate() : sender.errorEstimate();
+                long seq = sender.wrap(packet).sequenceNumber();
+                long timestamp = sender.timestampNtp();
+                int err = sender.errorEstimate();
                 RawRecord r = records.get(seq);
                 assertNotNull(r, "no -R record for sender seq " + seq);
                 assertEquals(r.sentSendNtp(), timestamp, "STIME of seq " + seq);
@@ -91,35 +97,15 @@ class TestPacketCipherTest {
                 senders++;
             } else {
                 assertTrue(cipher.openReflector(packet, d.bytes().length), mode + " reflector HMAC");
-                long senderSeq;
-                long senderTimestamp;
-                long receiveTimestamp;
-                long reflectorTimestamp;
-                long reflectorSeq;
-                int senderTtl;
-                int senderErr;
-                int reflectorErr;
-                if (auth) {
-                    authReflector.wrap(packet);
-                    senderSeq = authReflector.senderSequenceNumber();
-                    senderTimestamp = authReflector.senderTimestampNtp();
-                    receiveTimestamp = authReflector.receiveTimestampNtp();
-                    reflectorTimestamp = authReflector.timestampNtp();
-                    reflectorSeq = authReflector.sequenceNumber();
-                    senderTtl = authReflector.senderTtl();
-                    senderErr = authReflector.senderErrorEstimate();
-                    reflectorErr = authReflector.errorEstimate();
-                } else {
-                    reflector.wrap(packet);
-                    senderSeq = reflector.senderSequenceNumber();
-                    senderTimestamp = reflector.senderTimestampNtp();
-                    receiveTimestamp = reflector.receiveTimestampNtp();
-                    reflectorTimestamp = reflector.timestampNtp();
-                    reflectorSeq = reflector.sequenceNumber();
-                    senderTtl = reflector.senderTtl();
-                    senderErr = reflector.senderErrorEstimate();
-                    reflectorErr = reflector.errorEstimate();
-                }
+                reflector.wrap(packet);
+                long senderSeq = reflector.senderSequenceNumber();
+                long senderTimestamp = reflector.senderTimestampNtp();
+                long receiveTimestamp = reflector.receiveTimestampNtp();
+                long reflectorTimestamp = reflector.timestampNtp();
+                long reflectorSeq = reflector.sequenceNumber();
+                int senderTtl = reflector.senderTtl();
+                int senderErr = reflector.senderErrorEstimate();
+                int reflectorErr = reflector.errorEstimate();
                 RawRecord r = records.get(senderSeq);
                 assertNotNull(r, "no -R record for reflected sender seq " + senderSeq);
                 assertEquals(r.sentSendNtp(), senderTimestamp, "STIME");
@@ -144,38 +130,32 @@ class TestPacketCipherTest {
         TestPacketCipher opener = cipher(mode);
         TestPacketCipher sealer = cipher(mode);
         boolean auth = authenticatedLayout(mode);
-        int headerLength = isSenderLength(auth);
+        int headerLength = sealer.senderLayout().length();
         for (Datagram d : datagrams) {
             byte[] recorded = d.bytes();
             MemorySegment plain = copyOf(recorded);
             MemorySegment resealed = MemorySegment.ofArray(new byte[recorded.length]);
             if (isSender(datagrams, d)) {
                 assertTrue(opener.openSender(plain, recorded.length));
-                AuthSenderPacket authView = new AuthSenderPacket().wrap(plain);
-                SenderPacket view = new SenderPacket().wrap(plain);
-                long seq = auth ? authView.sequenceNumber() : view.sequenceNumber();
-                long timestamp = auth ? authView.timestampNtp() : view.timestampNtp();
-                int err = auth ? authView.errorEstimate() : view.errorEstimate();
+                SenderPacket view = new SenderPacket(opener.senderLayout()).wrap(plain);
+                long seq = view.sequenceNumber();
+                long timestamp = view.timestampNtp();
+                int err = view.errorEstimate();
                 // garbage first: sealing must write every header byte (MBZ included); padding is random
                 // and in clear, so it is taken from the recording
                 resealed.fill((byte) 0x5A);
                 MemorySegment.copy(plain, headerLength, resealed, headerLength, recorded.length - headerLength);
-                sealer.prepareSender(resealed, seq);
-                sealer.finishSender(resealed, timestamp, err);
+                sealSender(sealer, resealed, seq, timestamp, err);
             } else {
                 assertTrue(opener.openReflector(plain, recorded.length));
                 MemorySegment.copy(plain, 0, resealed, 0, recorded.length);
                 if (auth) {
-                    resealed.asSlice(AuthReflectorPacket.HMAC_OFFSET, AuthReflectorPacket.HMAC_LENGTH).fill((byte) 0);
+                    resealed.asSlice(sealer.reflectorLayout().hmacOffset(), TestPacketLayout.HMAC_LENGTH).fill((byte) 0);
                 }
                 sealer.sealReflector(resealed);
             }
             assertArrayEquals(recorded, resealed.toArray(ValueLayout.JAVA_BYTE), mode + " datagram re-sealed");
         }
-    }
-
-    private static int isSenderLength(boolean auth) {
-        return auth ? AuthSenderPacket.LENGTH : SenderPacket.LENGTH;
     }
 
     @ParameterizedTest
@@ -212,7 +192,7 @@ class TestPacketCipherTest {
         List<Datagram> datagrams = TestVectors.datagrams("auth");
         TestPacketCipher cipher = cipher("auth");
         byte[] reply = datagrams.get(1).bytes().clone();
-        reply[AuthReflectorPacket.RECEIVE_TIMESTAMP_OFFSET + 7] ^= 1;
+        reply[TestPacketLayout.AUTHENTICATED_REFLECTOR.receiveTimestampOffset() + 7] ^= 1;
         assertTrue(cipher.openReflector(copyOf(reply), reply.length));
     }
 
@@ -223,9 +203,11 @@ class TestPacketCipherTest {
         TestPacketCipher cipher = cipher(mode);
         byte[] senderBytes = datagrams.get(0).bytes();
         byte[] reflectorBytes = datagrams.get(1).bytes();
-        assertFalse(cipher.openSender(copyOf(senderBytes), cipher.senderLength() - 1));
-        assertFalse(cipher.openReflector(copyOf(reflectorBytes), cipher.reflectorLength() - 1));
-        assertFalse(cipher.openReflector(MemorySegment.ofArray(new byte[cipher.reflectorLength() - 1]), cipher.reflectorLength()));
+        int senderLength = cipher.senderLayout().length();
+        int reflectorLength = cipher.reflectorLayout().length();
+        assertFalse(cipher.openSender(copyOf(senderBytes), senderLength - 1));
+        assertFalse(cipher.openReflector(copyOf(reflectorBytes), reflectorLength - 1));
+        assertFalse(cipher.openReflector(MemorySegment.ofArray(new byte[reflectorLength - 1]), reflectorLength));
         assertFalse(cipher.openSender(MemorySegment.ofArray(new byte[0]), 0));
         assertTrue(cipher.openReflector(copyOf(reflectorBytes), reflectorBytes.length));
     }
@@ -236,7 +218,7 @@ class TestPacketCipherTest {
         byte[] expected = TestVectors.datagrams("enc").get(0).bytes();
         MemorySegment packet = MemorySegment.ofArray(new byte[112]);
         MemorySegment.copy(expected, 48, packet, ValueLayout.JAVA_BYTE, 48, 64);
-        cipher.sealSender(packet, 0, 0xeeb7dd61cf1ec0b5L, 0x0001);
+        sealSender(cipher, packet, 0, 0xeeb7dd61cf1ec0b5L, 0x0001);
         assertEquals("e14eb5281b6dafd72854dc02c76dc55988c87bfabab9c52f8e9f9b4c6bc691c5",
             TestVectors.HEX.formatHex(packet.asSlice(0, 32).toArray(ValueLayout.JAVA_BYTE)));
         assertArrayEquals(expected, packet.toArray(ValueLayout.JAVA_BYTE));
@@ -246,23 +228,25 @@ class TestPacketCipherTest {
     void shouldMatchAppendixC2AuthenticatedSenderPacket() throws Exception {
         TestPacketCipher cipher = cipher("auth");
         MemorySegment packet = MemorySegment.ofArray(new byte[48]);
-        cipher.sealSender(packet, 0, 0xeeb7dd4989b18548L, 0x0001);
+        sealSender(cipher, packet, 0, 0xeeb7dd4989b18548L, 0x0001);
         assertEquals("8c150494626c608f92c3bb5fdb85bf05" + "eeb7dd4989b185480001000000000000" + "e8693bcb6d93d8862d8d4654f7c54a04",
             TestVectors.HEX.formatHex(packet.toArray(ValueLayout.JAVA_BYTE)));
     }
 
     @Test
-    void shouldChooseStrategyOnceByModeBits() throws Exception {
-        assertSame(UnauthenticatedTestPacketCipher.INSTANCE, TestPacketCipher.forMode(1, null));
-        assertSame(UnauthenticatedTestPacketCipher.INSTANCE, TestPacketCipher.forMode(8, null));
-        assertTrue(TestPacketCipher.forMode(2, recordedKeys("auth")) instanceof AuthenticatedTestPacketCipher);
-        assertTrue(TestPacketCipher.forMode(4, recordedKeys("enc")) instanceof EncryptedTestPacketCipher);
-        assertThrows(IllegalArgumentException.class, () -> TestPacketCipher.forMode(2, null));
-        assertThrows(IllegalArgumentException.class, () -> TestPacketCipher.forMode(3, recordedKeys("enc")));
-        assertEquals(14, TestPacketCipher.forMode(1, null).senderLength());
-        assertEquals(41, TestPacketCipher.forMode(8, null).reflectorLength());
-        assertEquals(48, TestPacketCipher.forMode(4, recordedKeys("enc")).senderLength());
-        assertEquals(112, TestPacketCipher.forMode(2, recordedKeys("auth")).reflectorLength());
+    void shouldChooseStrategyOnceByMode() throws Exception {
+        assertSame(UnauthenticatedTestPacketCipher.INSTANCE, TestPacketCipher.forMode(Mode.OPEN, null));
+        assertSame(UnauthenticatedTestPacketCipher.INSTANCE, TestPacketCipher.forMode(Mode.MIXED, null));
+        assertTrue(TestPacketCipher.forMode(Mode.AUTHENTICATED, recordedKeys("auth")) instanceof KeyedTestPacketCipher);
+        assertTrue(TestPacketCipher.forMode(Mode.ENCRYPTED, recordedKeys("enc")) instanceof KeyedTestPacketCipher);
+        assertThrows(IllegalArgumentException.class, () -> TestPacketCipher.forMode(Mode.AUTHENTICATED, null));
+        assertThrows(IllegalArgumentException.class, () -> TestPacketCipher.forMode(Mode.ENCRYPTED, null));
+        assertSame(TestPacketLayout.UNAUTHENTICATED_SENDER, TestPacketCipher.forMode(Mode.OPEN, null).senderLayout());
+        assertSame(TestPacketLayout.UNAUTHENTICATED_REFLECTOR, TestPacketCipher.forMode(Mode.MIXED, null).reflectorLayout());
+        assertSame(TestPacketLayout.AUTHENTICATED_SENDER,
+            TestPacketCipher.forMode(Mode.ENCRYPTED, recordedKeys("enc")).senderLayout());
+        assertSame(TestPacketLayout.AUTHENTICATED_REFLECTOR,
+            TestPacketCipher.forMode(Mode.AUTHENTICATED, recordedKeys("auth")).reflectorLayout());
     }
 
     @ParameterizedTest
@@ -270,41 +254,29 @@ class TestPacketCipherTest {
     void shouldRoundTripSenderAndReflectorThroughBothSides(String mode) throws Exception {
         TestPacketCipher client = cipher(mode);
         TestPacketCipher server = cipher(mode);
-        boolean auth = authenticatedLayout(mode);
-        MemorySegment request = MemorySegment.ofArray(new byte[client.senderLength() + 20]);
+        MemorySegment request = MemorySegment.ofArray(new byte[client.senderLayout().packetLength(20)]);
         long seq = 0xFFFF_FFFFL;
-        client.prepareSender(request, seq);
-        client.finishSender(request, 0xE8FE6F801F9ACFFAL, 0x8587);
+        sealSender(client, request, seq, 0xE8FE6F801F9ACFFAL, 0x8587);
         assertTrue(server.openSender(request, (int) request.byteSize()));
-        long gotSeq = auth ? new AuthSenderPacket().wrap(request).sequenceNumber() : new SenderPacket().wrap(request).sequenceNumber();
-        assertEquals(seq, gotSeq);
+        SenderPacket opened = new SenderPacket(server.senderLayout()).wrap(request);
+        assertEquals(seq, opened.sequenceNumber());
+        assertEquals(0xE8FE6F801F9ACFFAL, opened.timestampNtp());
+        assertEquals(0x8587, opened.errorEstimate());
 
-        MemorySegment reply = MemorySegment.ofArray(new byte[server.reflectorLength()]);
-        if (auth) {
-            new AuthReflectorPacket().wrap(reply).sequenceNumber(0x8000_0000L).timestampNtp(-2L).errorEstimate(0xFFFF)
-                .receiveTimestampNtp(1L).senderSequenceNumber(seq).senderTimestampNtp(0xE8FE6F801F9ACFFAL)
-                .senderErrorEstimate(0x8587).senderTtl(64).clearMbz();
-        } else {
-            new ReflectorPacket().wrap(reply).sequenceNumber(0x8000_0000L).timestampNtp(-2L).errorEstimate(0xFFFF)
-                .receiveTimestampNtp(1L).senderSequenceNumber(seq).senderTimestampNtp(0xE8FE6F801F9ACFFAL)
-                .senderErrorEstimate(0x8587).senderTtl(64).clearMbz();
-        }
+        MemorySegment reply = MemorySegment.ofArray(new byte[server.reflectorLayout().length()]);
+        new ReflectorPacket(server.reflectorLayout()).wrap(reply).sequenceNumber(0x8000_0000L).timestampNtp(-2L)
+            .errorEstimate(0xFFFF).receiveTimestampNtp(1L).senderSequenceNumber(seq).senderTimestampNtp(0xE8FE6F801F9ACFFAL)
+            .senderErrorEstimate(0x8587).senderTtl(64).clearMbz();
         server.sealReflector(reply);
         assertTrue(client.openReflector(reply, (int) reply.byteSize()));
-        if (auth) {
-            AuthReflectorPacket view = new AuthReflectorPacket().wrap(reply);
-            assertEquals(0x8000_0000L, view.sequenceNumber());
-            assertEquals(-2L, view.timestampNtp());
-            assertEquals(0xFFFF, view.errorEstimate());
-            assertEquals(seq, view.senderSequenceNumber());
-            assertEquals(64, view.senderTtl());
-        } else {
-            ReflectorPacket view = new ReflectorPacket().wrap(reply);
-            assertEquals(0x8000_0000L, view.sequenceNumber());
-            assertEquals(-2L, view.timestampNtp());
-            assertEquals(0xFFFF, view.errorEstimate());
-            assertEquals(seq, view.senderSequenceNumber());
-            assertEquals(64, view.senderTtl());
-        }
+        ReflectorPacket view = new ReflectorPacket(client.reflectorLayout()).wrap(reply);
+        assertEquals(0x8000_0000L, view.sequenceNumber());
+        assertEquals(-2L, view.timestampNtp());
+        assertEquals(0xFFFF, view.errorEstimate());
+        assertEquals(1L, view.receiveTimestampNtp());
+        assertEquals(seq, view.senderSequenceNumber());
+        assertEquals(0xE8FE6F801F9ACFFAL, view.senderTimestampNtp());
+        assertEquals(0x8587, view.senderErrorEstimate());
+        assertEquals(64, view.senderTtl());
     }
 }

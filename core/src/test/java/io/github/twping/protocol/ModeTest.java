@@ -43,6 +43,14 @@ class ModeTest {
     }
 
     @Test
+    void shouldRenderAndBuildMasks() {
+        assertEquals("OAEM", Mode.letters(Mode.parseLetters("meao")));
+        assertEquals("AE", Mode.letters(Mode.mask(Mode.ENCRYPTED, Mode.AUTHENTICATED)));
+        assertEquals("", Mode.letters(0));
+        assertEquals(Mode.ALL_BITS, Mode.mask(Mode.values()));
+    }
+
+    @Test
     void shouldDescribeProtection() {
         assertFalse(Mode.OPEN.protectsControl());
         assertTrue(Mode.MIXED.protectsControl());

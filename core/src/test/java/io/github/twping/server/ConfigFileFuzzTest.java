@@ -54,7 +54,7 @@ class ConfigFileFuzzTest {
                     input = Fuzz.mutate(Fuzz.pick(limits, r), Fuzz.pick(confs, r), r);
                     try {
                         LimitsConfig l = LimitsConfig.parse("fuzz.limits", input);
-                        l.offeredModes(ServerConfig.MODE_ALL, java.net.InetAddress.getLoopbackAddress());
+                        l.offeredModes(io.github.twping.protocol.Mode.ALL_BITS, java.net.InetAddress.getLoopbackAddress());
                     } catch (ConfigException expected) {
                         check(expected.getMessage(), input, done);
                     } catch (RuntimeException | Error e) {

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.github.twping.protocol.Mode;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
@@ -18,7 +19,7 @@ class ServerConfigTest {
     @Test
     void shouldHaveCDefaults() {
         ServerConfig c = ServerConfig.defaults();
-        assertEquals(ServerConfig.MODE_ALL, c.authModes());
+        assertEquals(Mode.ALL_BITS, c.authModes());
         assertNull(c.listenHost());
         assertEquals(862, c.listenPort());
         assertEquals(0, c.testPortLow());
@@ -85,7 +86,7 @@ class ServerConfigTest {
         ServerConfigBuilder b = ServerConfig.builder();
         ServerConfigParser.parse("x.conf", text, b);
         ServerConfig c = b.build();
-        assertEquals(ServerConfig.MODE_AUTHENTICATED | ServerConfig.MODE_ENCRYPTED, c.authModes());
+        assertEquals(Mode.mask(Mode.AUTHENTICATED, Mode.ENCRYPTED), c.authModes());
         assertEquals(3000, c.controlTimeoutMs());
         assertEquals(7000, c.testTimeoutMs());
         assertEquals(4096, c.pbkdf2Count());

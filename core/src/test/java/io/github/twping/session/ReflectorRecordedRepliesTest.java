@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import io.github.twping.crypto.TestSessionKeys;
+import io.github.twping.protocol.Mode;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;
@@ -73,7 +74,7 @@ class ReflectorRecordedRepliesTest {
 
         ScriptedReflectorSocket socket = new ScriptedReflectorSocket();
         try (SessionReflector reflector = new SessionReflector(
-                new ReflectorSessionSpec(mode, sender, padding, 0, keys), socket, null, null);
+                new ReflectorSessionSpec(Mode.fromBits(mode), sender, padding, 0, keys), socket, null, null);
              HandBuiltSender opener = new HandBuiltSender(mode, aes, hmac)) {
             for (Datagram d : requests) {
                 socket.offer(d.data(), sender, d.ttl());

@@ -70,9 +70,9 @@ class SessionReflectorTest {
             throws Exception {
         UdpSocket socket = openSocket(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
         if (faults != null) {
-            socket = FaultInjectingSocket.forMode(socket, faults, s.mode);
+            socket = FaultInjectingSocket.forMode(socket, faults, io.github.twping.protocol.Mode.fromBits(s.mode));
         }
-        ReflectorSessionSpec spec = new ReflectorSessionSpec(s.mode, s.address(), padding, refwaitNs,
+        ReflectorSessionSpec spec = new ReflectorSessionSpec(io.github.twping.protocol.Mode.fromBits(s.mode), s.address(), padding, refwaitNs,
                 s.auth ? io.github.twping.crypto.TestSessionKeys.of(aesKey, hmacKey) : null);
         SessionReflector r = new SessionReflector(spec, socket, ReflectorClock.system(), warnings::add);
         toClose.add(r);
@@ -260,7 +260,7 @@ class SessionReflectorTest {
     void shouldReflectReceivedTtl() throws Exception {
         ScriptedReflectorSocket socket = new ScriptedReflectorSocket();
         InetSocketAddress from = new InetSocketAddress(InetAddress.getLoopbackAddress(), 40000);
-        ReflectorSessionSpec spec = new ReflectorSessionSpec(1, from, 0, 0, null);
+        ReflectorSessionSpec spec = new ReflectorSessionSpec(io.github.twping.protocol.Mode.OPEN, from, 0, 0, null);
         SessionReflector r = new SessionReflector(spec, socket, ReflectorClock.system(), null);
         toClose.add(r);
         byte[] p = new byte[14];
@@ -307,7 +307,7 @@ class SessionReflectorTest {
         UdpSocket socket = openSocket(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0xb8);
         org.junit.jupiter.api.Assumptions.assumeTrue(socket.capabilities().setTtl(),
                 "only the native transport sets the unicast TTL");
-        SessionReflector r = new SessionReflector(new ReflectorSessionSpec(1, s.address(), 0, 0, null), socket,
+        SessionReflector r = new SessionReflector(new ReflectorSessionSpec(io.github.twping.protocol.Mode.OPEN, s.address(), 0, 0, null), socket,
                 null, null);
         toClose.add(r);
         r.start();
@@ -323,7 +323,7 @@ class SessionReflectorTest {
         HandBuiltSender s = sender(mode);
         ScriptedReflectorSocket socket = new ScriptedReflectorSocket();
         socket.refuseNextSends(3);
-        ReflectorSessionSpec spec = new ReflectorSessionSpec(mode, s.address(), 0, 0,
+        ReflectorSessionSpec spec = new ReflectorSessionSpec(io.github.twping.protocol.Mode.fromBits(mode), s.address(), 0, 0,
                 s.auth ? io.github.twping.crypto.TestSessionKeys.of(aesKey, hmacKey) : null);
         SessionReflector r = new SessionReflector(spec, socket, null, null);
         toClose.add(r);
@@ -343,8 +343,9 @@ class SessionReflectorTest {
         HandBuiltSender s = sender(1);
         ScriptedReflectorSocket scripted = new ScriptedReflectorSocket();
         scripted.refuseNextSends(1);
-        FaultInjectingSocket faulty = FaultInjectingSocket.forMode(scripted, new ReflectorFaultInjection(2, 0, 0, 0), 1);
-        SessionReflector r = new SessionReflector(new ReflectorSessionSpec(1, s.address(), 0, 0, null), faulty, null,
+        FaultInjectingSocket faulty = FaultInjectingSocket.forMode(scripted, new ReflectorFaultInjection(2, 0, 0, 0),
+                io.github.twping.protocol.Mode.OPEN);
+        SessionReflector r = new SessionReflector(new ReflectorSessionSpec(io.github.twping.protocol.Mode.OPEN, s.address(), 0, 0, null), faulty, null,
                 null);
         toClose.add(r);
         for (int i = 0; i < 5; i++) {

@@ -9,6 +9,8 @@ import static org.junit.jupiter.api.Assertions.fail;
 import io.github.twping.crypto.TestPacketCipher;
 import io.github.twping.crypto.TestSessionKeys;
 import io.github.twping.fuzz.Fuzz;
+import io.github.twping.protocol.Mode;
+import io.github.twping.protocol.ReflectorPacket;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -63,7 +65,7 @@ class TestPacketFuzzTest {
         long start = System.nanoTime();
         ScriptedReflectorSocket socket = new ScriptedReflectorSocket();
         try (SessionReflector reflector = new SessionReflector(
-                new ReflectorSessionSpec(mode, sender, padding, 0, keys(vector, mode)), socket, null, null)) {
+                new ReflectorSessionSpec(Mode.fromBits(mode), sender, padding, 0, keys(vector, mode)), socket, null, null)) {
             reflector.start();
             for (int i = 0; i < inputs; i++) {
                 socket.offer(Fuzz.mutate(Fuzz.pick(requests, r), Fuzz.pick(requests, r), r), sender, 64);
@@ -99,27 +101,27 @@ class TestPacketFuzzTest {
         List<Fuzz.Datagram> all = Fuzz.testDatagrams(vector);
         int senderPort = all.get(0).srcPort();
         List<byte[]> replies = all.stream().filter(d -> d.dstPort() == senderPort).map(Fuzz.Datagram::data).toList();
-        TestPacketCipher cipher = TestPacketCipher.forMode(mode, keys(vector, mode));
-        ReflectedPacketLayout layout = ReflectedPacketLayout.forMode(mode);
+        TestPacketCipher cipher = TestPacketCipher.forMode(Mode.fromBits(mode), keys(vector, mode));
+        int headerLength = cipher.reflectorLayout().length();
         SplittableRandom r = Fuzz.random("reply-" + vector);
         int inputs = Fuzz.inputs(20_000);
         long start = System.nanoTime();
         int opened = 0;
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment buffer = arena.allocate(70_000, 16);
+            ReflectorPacket reply = new ReflectorPacket(cipher.reflectorLayout()).wrap(buffer);
             for (int i = 0; i < inputs; i++) {
                 byte[] input = Fuzz.mutate(Fuzz.pick(replies, r), Fuzz.pick(replies, r), r);
                 int length = Math.min(input.length, (int) buffer.byteSize());
                 MemorySegment.copy(input, 0, buffer, ValueLayout.JAVA_BYTE, 0, length);
                 try {
-                    if (length < layout.reflectorLength() || !cipher.openReflector(buffer, length)) {
+                    if (length < headerLength || !cipher.openReflector(buffer, length)) {
                         continue; // too short or bad HMAC: counted and ignored by the receiver
                     }
                     opened++;
-                    sink += layout.sequence(buffer) + layout.timestampNtp(buffer) + layout.errorEstimate(buffer)
-                            + layout.receiveTimestampNtp(buffer) + layout.senderSequence(buffer)
-                            + layout.senderTimestampNtp(buffer) + layout.senderErrorEstimate(buffer)
-                            + layout.senderTtl(buffer);
+                    sink += reply.sequenceNumber() + reply.timestampNtp() + reply.errorEstimate()
+                            + reply.receiveTimestampNtp() + reply.senderSequenceNumber() + reply.senderTimestampNtp()
+                            + reply.senderErrorEstimate() + reply.senderTtl();
                 } catch (RuntimeException | Error e) {
                     fail("input " + i + " (seed " + Fuzz.seed() + "): " + e + "\n" + Fuzz.show(input), e);
                 }

@@ -1,7 +1,7 @@
 package io.github.twping.jmh.protocol;
 
-import io.github.twping.protocol.AuthSenderPacket;
 import io.github.twping.protocol.SenderPacket;
+import io.github.twping.protocol.TestPacketLayout;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.concurrent.TimeUnit;
@@ -27,15 +27,15 @@ import org.openjdk.jmh.annotations.Warmup;
 @Measurement(iterations = 5, time = 1)
 @Fork(1)
 public class SenderPacketEncodeBenchmark {
-    private final SenderPacket sender = new SenderPacket();
-    private final AuthSenderPacket authSender = new AuthSenderPacket();
+    private final SenderPacket sender = new SenderPacket(TestPacketLayout.UNAUTHENTICATED_SENDER);
+    private final SenderPacket authSender = new SenderPacket(TestPacketLayout.AUTHENTICATED_SENDER);
     private MemorySegment segment;
     private long sequenceNumber;
     private long timestampNtp = 0xE8FE6F801F9ACFFAL;
 
     @Setup
     public void setUp() {
-        segment = Arena.ofAuto().allocate(AuthSenderPacket.length(64), 8);
+        segment = Arena.ofAuto().allocate(TestPacketLayout.AUTHENTICATED_SENDER.packetLength(64), 8);
     }
 
     @Benchmark

@@ -2,8 +2,9 @@ package io.github.twping.jmh.protocol;
 
 import io.github.twping.crypto.TestPacketCipher;
 import io.github.twping.crypto.TestSessionKeys;
-import io.github.twping.protocol.AuthReflectorPacket;
+import io.github.twping.protocol.Mode;
 import io.github.twping.protocol.ReflectorPacket;
+import io.github.twping.protocol.SenderPacket;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.concurrent.TimeUnit;
@@ -19,8 +20,9 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * Per-packet cost of TWAMP-Test protection by mode: sealing a sender packet (client send path) and opening a
- * reflector packet (client receive path, which includes restoring the sealed bytes: see {@link #copyOnly}).
+ * Per-packet cost of TWAMP-Test protection by mode: sealing a sender packet as the client's send path does it
+ * (fields through the {@link SenderPacket} flyweight, then the cipher's two steps) and opening a reflector packet
+ * (client receive path, which includes restoring the sealed bytes: see {@link #copyOnly}).
  * Packets are the twping default sizes (padding 27 open, 64 authenticated/encrypted).
  *
  * <p>Run: {@code java -jar jmh/target/benchmarks.jar TestPacketCipher -prof gc}
@@ -32,11 +34,15 @@ import org.openjdk.jmh.annotations.Warmup;
 @Measurement(iterations = 5, time = 1)
 @Fork(1)
 public class TestPacketCipherBenchmark {
-    /** Mode bits: 1 Open (= Mixed for test packets), 2 Authenticated, 4 Encrypted. */
+    /**
+     * {@link Mode#bits()}, kept as numbers so results compare across versions: 1 Open (= Mixed for test packets),
+     * 2 Authenticated, 4 Encrypted.
+     */
     @Param({"1", "2", "4"})
     public int mode;
 
     private TestPacketCipher cipher;
+    private SenderPacket sender;
     private MemorySegment senderPacket;
     private MemorySegment sealedReply;
     private MemorySegment reply;
@@ -57,23 +63,18 @@ public class TestPacketCipherBenchmark {
             }
         }
         TestSessionKeys keys = TestSessionKeys.derive(sid, kAes, kHmac);
-        cipher = TestPacketCipher.forMode(mode, keys);
-        TestPacketCipher reflectorSide = TestPacketCipher.forMode(mode, keys);
-        boolean authenticated = mode != 1;
+        Mode negotiated = Mode.fromBits(mode);
+        cipher = TestPacketCipher.forMode(negotiated, keys);
+        TestPacketCipher reflectorSide = TestPacketCipher.forMode(negotiated, keys);
         Arena arena = Arena.ofAuto();
-        senderPacket = arena.allocate(cipher.senderLength() + (authenticated ? 64 : 27), 8);
-        replyLength = cipher.reflectorLength();
+        senderPacket = arena.allocate(cipher.senderLayout().packetLength(negotiated.authenticatedTestPackets() ? 64 : 27), 8);
+        sender = new SenderPacket(cipher.senderLayout()).wrap(senderPacket);
+        replyLength = cipher.reflectorLayout().length();
         sealedReply = arena.allocate(replyLength, 8);
         reply = arena.allocate(replyLength, 8);
-        if (authenticated) {
-            new AuthReflectorPacket().wrap(sealedReply).clearMbz().sequenceNumber(7).timestampNtp(timestampNtp)
-                .errorEstimate(1).receiveTimestampNtp(timestampNtp).senderSequenceNumber(7).senderTimestampNtp(timestampNtp)
-                .senderErrorEstimate(1).senderTtl(255);
-        } else {
-            new ReflectorPacket().wrap(sealedReply).clearMbz().sequenceNumber(7).timestampNtp(timestampNtp)
-                .errorEstimate(1).receiveTimestampNtp(timestampNtp).senderSequenceNumber(7).senderTimestampNtp(timestampNtp)
-                .senderErrorEstimate(1).senderTtl(255);
-        }
+        new ReflectorPacket(cipher.reflectorLayout()).wrap(sealedReply).clearMbz().sequenceNumber(7)
+            .timestampNtp(timestampNtp).errorEstimate(1).receiveTimestampNtp(timestampNtp).senderSequenceNumber(7)
+            .senderTimestampNtp(timestampNtp).senderErrorEstimate(1).senderTtl(255);
         reflectorSide.sealReflector(sealedReply);
         MemorySegment.copy(sealedReply, 0, reply, 0, replyLength);
         if (!cipher.openReflector(reply, replyLength)) {
@@ -83,8 +84,10 @@ public class TestPacketCipherBenchmark {
 
     @Benchmark
     public MemorySegment sealSender() {
-        cipher.prepareSender(senderPacket, sequenceNumber++);
-        cipher.finishSender(senderPacket, timestampNtp++, 0x0001);
+        sender.clearMbz().sequenceNumber(sequenceNumber++);
+        cipher.sealSenderHead(senderPacket);
+        sender.timestampNtp(timestampNtp++).errorEstimate(0x0001);
+        cipher.sealSenderTail(senderPacket);
         return senderPacket;
     }
 

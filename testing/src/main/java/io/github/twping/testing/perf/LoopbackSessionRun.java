@@ -88,7 +88,7 @@ public final class LoopbackSessionRun {
         ClientTestSession session = new ClientTestSession(new ClientTestSession.Parameters(
                 new InetSocketAddress(local, ok.port()), new SendSchedule(ok.sid(), slots, config.packetCount()),
                 config.packetCount(), PADDING_BYTES, startNtp, lossNtp, config.spinNs(), true),
-                socket, control.mode().bits(), null, writer, clock, ClockErrorEstimate.fromKernel(),
+                socket, control.mode(), null, writer, clock, ClockErrorEstimate.fromKernel(),
                 line -> diagnostics.println("twping: " + line));
         ThreadCpuSampler cpu = new ThreadCpuSampler(Set.of("twping-sender", "twping-receiver"));
         long processCpuBefore = ThreadCpuSampler.processCpuNs();

@@ -4,13 +4,16 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteOrder;
 
-/** Big-endian unaligned value layouts and small field helpers shared by the control-message flyweights. */
-final class ControlWire {
+/**
+ * Big-endian unaligned value layouts and small field helpers shared by every flyweight of this package (the
+ * TWAMP-Control messages and the TWAMP-Test packets): network byte order, no alignment, no allocation.
+ */
+final class Wire {
     static final ValueLayout.OfShort SHORT_BE = ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
     static final ValueLayout.OfInt INT_BE = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
     static final ValueLayout.OfLong LONG_BE = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
 
-    private ControlWire() {
+    private Wire() {
     }
 
     static int uint8(MemorySegment segment, long offset) {
@@ -52,5 +55,12 @@ final class ControlWire {
             }
         }
         return true;
+    }
+
+    /** Zeroes a short range without creating a slice (no allocation). */
+    static void zero(MemorySegment segment, long offset, int length) {
+        for (int i = 0; i < length; i++) {
+            segment.set(ValueLayout.JAVA_BYTE, offset + i, (byte) 0);
+        }
     }
 }
