@@ -14,6 +14,10 @@
 #
 # Usage: testing/netns-stand.sh [--smoke] [--only a,b,...] [--keep] [--plumbing] [--list]
 #   --smoke     the bounded CI subset (clean, loss, DSCP, IPv6, one crypto mode; small counts)
+# Fault scenarios (full run only): reflector killed mid-session, control TCP reset mid-session,
+# server silent after the greeting, 200 idle connections while a good client measures, a UDP
+# flood at the reflector ports; each checks a bounded outcome (exit status, time, results).
+# A scenario that fails, or dies on an unexpected error, is reported and the next one runs.
 #   --only      run only the named scenarios (see --list)
 #   --keep      keep the work directory (outputs of every run) and print its path
 #   --plumbing  check the stand itself with ping instead of twping/twampd (no Java needed)
@@ -36,7 +40,8 @@ ROOT=$(cd "$(dirname "$self")/.." && pwd)
 . "$ROOT/testing/lib/stand-lib.sh"
 
 SMOKE=0 KEEP=0 PLUMBING=0 ONLY=""
-ALL_SCENARIOS="clean loss dscp padding ipv6 zero-addr mode-O mode-A mode-E mode-M duplication netem-delay netem-reorder high-rate c-interop c-load"
+FAULT_SCENARIOS="fault-reflector-killed fault-control-reset fault-silent-server fault-idle-200 fault-flood"
+ALL_SCENARIOS="clean loss dscp padding ipv6 zero-addr mode-O mode-A mode-E mode-M duplication netem-delay netem-reorder high-rate $FAULT_SCENARIOS c-interop c-load"
 SMOKE_SCENARIOS="clean loss dscp ipv6 mode-E"
 while [ $# -gt 0 ]; do
     case "$1" in
@@ -288,7 +293,7 @@ basic_problems() {
     [ "$RUN_RC" -eq 0 ] || p+="exit status $RUN_RC; "
     [ "$sent" = "$count" ] || p+="SENT=${sent:-missing} (expected $count); "
     if [ -n "$p" ]; then
-        p+="stderr: $(grep -v '^twping: NTP' "$WORK/$name.err" | tail -n 3 | tr '\n' ' ')"
+        p+="stderr: $({ grep -v '^twping: NTP' "$WORK/$name.err" || true; } | tail -n 3 | tr '\n' ' ')"
     fi
     printf '%s' "$p"
 }
@@ -303,13 +308,27 @@ report() {
     fi
 }
 
+# Runs one scenario so that nothing in it can end the stand: errexit does not apply inside the
+# condition of an `if`, so an unexpected failing command only affects that scenario; one that
+# returns without a result line is recorded as FAIL. run_sc NAME FUNCTION ARGS...
+run_sc() {
+    local name=$1 before=${#STAND_RESULTS[@]} rc=0
+    shift
+    if "$@"; then rc=0; else rc=$?; fi
+    if [ "${#STAND_RESULTS[@]}" -eq "$before" ]; then
+        result FAIL "$name" "the scenario ended (status $rc) without a result"
+    fi
+    return 0
+}
+
 # After a failure: the run's stderr and, when it was stopped at its deadline, the Java threads of
 # its thread dump (the work directory is removed at the end unless --keep).
 show_run() {
     local base="$WORK/$1"
     [ -f "$base.err" ] || return 0
     log "stderr of '$1':"
-    grep -v '^twping: NTP' "$base.err" | head -n 20 | sed 's/^/    /' >&2
+    # (a stderr of NTP warnings only selects nothing: grep's status 1 must not end the stand)
+    { grep -v '^twping: NTP' "$base.err" || true; } | head -n 20 | sed 's/^/    /' >&2
     if grep -q '^Full thread dump' "$base.out" 2>/dev/null; then
         log "thread dump of '$1' at its deadline (application threads):"
         awk '/^"/ { keep = ($0 ~ /"main"|twping|twampd|session|sender|receiver|reflector/) }
@@ -559,6 +578,145 @@ sc_high_rate() {
     fi
 }
 
+# --- fault scenarios ----------------------------------------------------------------------
+FAULT_PEERS="$ROOT/testing/lib/fault_peers.py"
+PORT_KILL=8623 PORT_SILENT=8624
+
+# Waits (bounded) until the router has forwarded at least N test packets client -> server.
+await_c2s() {
+    local n=$1 deadline=$((SECONDS + 60)) c
+    while [ "$SECONDS" -lt "$deadline" ]; do
+        c=$(ctr c2s_all)
+        [ "${c:-0}" -ge "$n" ] && return 0
+        sleep 0.05
+    done
+    return 1
+}
+
+# The pid of the process in the client namespace that owns a TCP connection to PORT, or empty.
+client_pid_on() {
+    in_c ss -Htnp state established "( dport = :$1 )" 2>/dev/null | sed -n 's/.*pid=\([0-9]*\).*/\1/p' | head -n 1
+}
+
+# Wall seconds of a run (from /usr/bin/time), as an integer (rounded up).
+wall_s() {
+    awk -v w="$(tv "$WORK/$1.time" wall)" 'BEGIN { printf "%d", (w == "" ? 9999 : w + 0.999) }'
+}
+
+# The server disappears mid-session (the JVM killed: our reflectors are threads of it): the client
+# must notice the control connection closing and end with status 1 and the C message, not wait.
+sc_fault_reflector_killed() {
+    local name=fault-reflector-killed p="" pid killer
+    write_server_conf "$WORK/srv-kill" "$S4:$PORT_KILL"
+    start_server twampd-kill "$WORK/srv-kill" "$OUR_TWAMPD"
+    if ! await_server twampd-kill "$PORT_KILL"; then
+        result FAIL $name "the extra twampd did not start"
+        return
+    fi
+    pid=${SERVER_PID_OF[twampd-kill]}
+    nft_load udp 0 0
+    ( await_c2s 50 && kill -KILL "$pid" ) &
+    killer=$!
+    TW_DEADLINE=60 tw $name -c 1000 -i 0.01f -L 1 -M "$S4:$PORT_KILL"
+    wait "$killer" 2>/dev/null || p+="the server was not killed (no test traffic seen); "
+    [ "$RUN_RC" -eq 1 ] || p+="exit status $RUN_RC (expected 1); "
+    grep -q 'Test session(s) Failed' "$WORK/$name.err" || p+="no 'Test session(s) Failed...' line; "
+    [ "$(wall_s $name)" -le 30 ] || p+="took $(tv "$WORK/$name.time" wall) s (expected <= 30); "
+    report $name "$p" "server killed after $(ctr c2s_all) test packets: exit $RUN_RC in $(tv "$WORK/$name.time" wall) s, stderr: $({ grep -v '^twping: NTP' "$WORK/$name.err" || true; } | head -n 2 | tr '\n' ' ')"
+}
+
+# The control connection is reset mid-session (its server socket destroyed with ss -K, so the
+# server's kernel sends RST): the client ends with status 1 at once; the server keeps serving.
+sc_fault_control_reset() {
+    local name=fault-control-reset p="" killer
+    nft_load udp 0 0
+    ( await_c2s 50 && in_s ss -K state established "( sport = :$PORT4 )" >"$WORK/$name.ss" 2>&1 ) &
+    killer=$!
+    TW_DEADLINE=60 tw $name -c 1000 -i 0.01f -L 1 -M "$ADDR4"
+    wait "$killer" 2>/dev/null || true
+    if [ "$RUN_RC" -eq 0 ] && [ "$(mval "$WORK/$name.out" SENT)" = 1000 ]; then
+        result SKIP $name "ss -K destroyed nothing (kernel without INET_DIAG_DESTROY?): $(head -c 200 "$WORK/$name.ss")"
+        return
+    fi
+    [ "$RUN_RC" -eq 1 ] || p+="exit status $RUN_RC (expected 1); "
+    [ "$(wall_s $name)" -le 30 ] || p+="took $(tv "$WORK/$name.time" wall) s (expected <= 30); "
+    tw $name-after -c 20 -i 0.01f -L 1 -M "$ADDR4"
+    [ "$RUN_RC" -eq 0 ] && [ "$(mval "$WORK/$name-after.out" SENT)" = 20 ] || p+="the server did not serve the next client (exit $RUN_RC); "
+    report $name "$p" "reset after $(ctr c2s_all) test packets: exit 1 in $(tv "$WORK/$name.time" wall) s; next client served"
+}
+
+# A server that sends its greeting and then nothing: with --timeout the client ends at that
+# deadline naming what timed out; without it (C behaviour) a SIGINT ends it with status 1, also
+# when the client runs as a background job of a script (SIGINT ignored at its start).
+sc_fault_silent_server() {
+    local name=fault-silent-server p="" peer killer deadline cpid
+    in_s python3 "$FAULT_PEERS" silent-server "$S4" "$PORT_SILENT" 120 >"$WORK/$name.peer" 2>&1 &
+    peer=$!
+    if ! wait_until 20 "the silent server" bash -c "grep -q listening '$WORK/$name.peer'"; then
+        kill "$peer" 2>/dev/null
+        result FAIL $name "the silent server did not start: $(head -c 200 "$WORK/$name.peer")"
+        return
+    fi
+    TW_DEADLINE=60 tw $name-timeout --timeout 3 -c 10 -i 0.01f "$S4:$PORT_SILENT"
+    [ "$RUN_RC" -eq 1 ] || p+="--timeout 3: exit status $RUN_RC (expected 1); "
+    [ "$(wall_s $name-timeout)" -le 20 ] || p+="--timeout 3 took $(tv "$WORK/$name-timeout.time" wall) s; "
+    grep -qi 'timed out' "$WORK/$name-timeout.err" || p+="--timeout 3: no line saying what timed out; "
+    # without --timeout: SIGINT once the control connection is up (run_client starts the client as
+    # a background job, so it begins with SIGINT ignored, as from a script)
+    (
+        deadline=$((SECONDS + 60))
+        while [ "$SECONDS" -lt "$deadline" ]; do
+            cpid=$(client_pid_on "$PORT_SILENT")
+            if [ -n "$cpid" ]; then sleep 1; kill -INT "$cpid"; exit 0; fi
+            sleep 0.1
+        done
+        exit 1
+    ) &
+    killer=$!
+    TW_DEADLINE=60 tw $name-sigint -c 10 -i 0.01f "$S4:$PORT_SILENT"
+    wait "$killer" 2>/dev/null || p+="no connection to signal; "
+    [ "$RUN_RC" -eq 1 ] || p+="SIGINT: exit status $RUN_RC (expected 1); "
+    grep -q 'Unable to open control connection' "$WORK/$name-sigint.err" || p+="SIGINT: no 'Unable to open control connection' line; "
+    [ "$(wall_s $name-sigint)" -le 30 ] || p+="SIGINT run took $(tv "$WORK/$name-sigint.time" wall) s; "
+    kill "$peer" 2>/dev/null; wait "$peer" 2>/dev/null
+    report $name "$p" "--timeout 3: exit $RUN_RC after $(tv "$WORK/$name-timeout.time" wall) s; SIGINT: exit 1 after $(tv "$WORK/$name-sigint.time" wall) s"
+}
+
+# 200 idle control connections held open while a good client measures: it is served as usual.
+sc_fault_idle() {
+    local name=fault-idle-200 n=$1 p idle_pid
+    nft_load udp 0 0
+    in_c python3 "$FAULT_PEERS" idle "$S4" "$PORT4" 200 60 >"$WORK/$name.peer" 2>&1 &
+    idle_pid=$!
+    if ! wait_until 30 "200 idle connections" bash -c "grep -q 'open 200' '$WORK/$name.peer'"; then
+        kill "$idle_pid" 2>/dev/null
+        result FAIL $name "could not open 200 connections: $(head -c 300 "$WORK/$name.peer")"
+        return
+    fi
+    tw $name -c "$n" -i 0.01f -L 1 -M "$ADDR4"
+    p=$(basic_problems $name "$n")
+    [ "$(mval "$WORK/$name.out" LOST)" = 0 ] || p+="LOST=$(mval "$WORK/$name.out" LOST) (expected 0); "
+    kill "$idle_pid" 2>/dev/null; wait "$idle_pid" 2>/dev/null
+    report $name "$p" "200 idle connections open: SENT=$(mval "$WORK/$name.out" SENT) LOST=$(mval "$WORK/$name.out" LOST) RTT median $(us "$(mval "$WORK/$name.out" MEDIAN)") us"
+}
+
+# A UDP flood from another port at every reflector port during a session: the reflector ignores
+# the foreign datagrams (counted in its session line) and the session loses at most 2 %.
+sc_fault_flood() {
+    local name=fault-flood n=$1 p flood_pid lost ignored
+    nft_load udp 0 0
+    in_c python3 "$FAULT_PEERS" flood "$S4" 18760 19960 $((n / 100 + 4)) 5000 >"$WORK/$name.peer" 2>&1 &
+    flood_pid=$!
+    tw $name -c "$n" -i 0.01f -L 1 -M "$ADDR4"
+    wait "$flood_pid" 2>/dev/null || true
+    p=$(basic_problems $name "$n")
+    lost=$(mval "$WORK/$name.out" LOST)
+    [ "${lost:-$n}" -le $((n / 50)) ] || p+="LOST=$lost (expected <= $((n / 50))); "
+    ignored=$(grep 'ended (' "$WORK/twampd-v4.log" | tail -n 1 | sed -n 's/.*ignored \([0-9]*\).*/\1/p')
+    [ "${ignored:-0}" -gt 0 ] || p+="the session line shows no ignored datagrams; "
+    report $name "$p" "flood $(cat "$WORK/$name.peer") datagrams at 5000/s: SENT=$(mval "$WORK/$name.out" SENT) LOST=$lost, reflector ignored ${ignored:-?}"
+}
+
 # --- the C implementation -----------------------------------------------------------------
 run_c_comparison() {
     if [ -z "$TWPING_C" ] || [ -z "$TWAMPD_C" ]; then
@@ -675,7 +833,7 @@ if ! timeout 900 "$OUR_TWPING" -h >"$WORK/build.log" 2>&1; then
 fi
 
 needs_our_server=0
-for s in clean loss dscp padding zero-addr mode-O mode-A mode-E mode-M duplication netem-delay netem-reorder high-rate c-interop c-load; do
+for s in clean loss dscp padding zero-addr mode-O mode-A mode-E mode-M duplication netem-delay netem-reorder high-rate fault-idle-200 fault-flood fault-control-reset c-interop c-load; do
     want "$s" && needs_our_server=1
 done
 if [ "$needs_our_server" = 1 ]; then
@@ -715,16 +873,23 @@ if [ "$SMOKE" = 1 ]; then
 else
     count=200 loss_count=10000
 fi
-want clean && sc_clean $count
-want loss && sc_loss $loss_count
-want dscp && sc_dscp $count
-want padding && sc_padding $count
-[ "$ipv6_server" = 1 ] && sc_ipv6 $count
-want zero-addr && sc_zero $count
-for m in O A E M; do want mode-$m && sc_mode $m $count; done
-want duplication && sc_dup $count
-if want netem-delay || want netem-reorder; then sc_netem $count; fi
-want high-rate && sc_high_rate
-if [ "$SMOKE" = 0 ] && { want c-interop || want c-load; }; then run_c_comparison; fi
+want clean && run_sc clean sc_clean $count
+want loss && run_sc loss sc_loss $loss_count
+want dscp && run_sc dscp sc_dscp $count
+want padding && run_sc padding sc_padding $count
+[ "$ipv6_server" = 1 ] && run_sc ipv6 sc_ipv6 $count
+want zero-addr && run_sc zero-addr sc_zero $count
+for m in O A E M; do want mode-$m && run_sc mode-$m sc_mode $m $count; done
+want duplication && run_sc duplication sc_dup $count
+if want netem-delay || want netem-reorder; then run_sc netem sc_netem $count; fi
+want high-rate && run_sc high-rate sc_high_rate
+if [ "$SMOKE" = 0 ]; then
+    want fault-idle-200 && run_sc fault-idle-200 sc_fault_idle $count
+    want fault-flood && run_sc fault-flood sc_fault_flood 300
+    want fault-silent-server && run_sc fault-silent-server sc_fault_silent_server
+    want fault-control-reset && run_sc fault-control-reset sc_fault_control_reset
+    want fault-reflector-killed && run_sc fault-reflector-killed sc_fault_reflector_killed
+fi
+if [ "$SMOKE" = 0 ] && { want c-interop || want c-load; }; then run_sc c-interop run_c_comparison; fi
 
 print_results

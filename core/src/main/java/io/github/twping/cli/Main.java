@@ -1,5 +1,10 @@
 package io.github.twping.cli;
 
+import java.io.BufferedOutputStream;
+import java.io.FileDescriptor;
+import java.io.FileOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -8,14 +13,21 @@ import sun.misc.Signal;
 /**
  * The {@code twping} command: {@link Twping} plus process concerns (exit status, signals).
  *
- * <p>SIGINT, SIGTERM and SIGHUP stop a running test gracefully (partial results, exit 0) as in C; a second
- * signal exits at once with status 2.
+ * <p>SIGINT, SIGTERM and SIGHUP stop a running test gracefully (partial results, exit 0) as in C; while the
+ * control connection is being opened they make the blocked connect/read fail
+ * ({@code Read failed: (Interrupted system call)}, exit 1); a second signal exits at once with status 2. The handlers are installed also when the signal
+ * was ignored at start (a background job of a script), as C does.
  */
 public final class Main {
     private Main() {
     }
 
     public static void main(String[] args) {
+        // One encoding for everything written: the reports encode UTF-8 themselves, so the other lines
+        // (Approximately..., diagnostics) must not follow a locale that may be missing (ASCII: '?').
+        System.setOut(new PrintStream(new BufferedOutputStream(new FileOutputStream(FileDescriptor.out), 8192),
+                true, StandardCharsets.UTF_8));
+        System.setErr(new PrintStream(new FileOutputStream(FileDescriptor.err), true, StandardCharsets.UTF_8));
         String argv0 = System.getProperty("twping.argv0", "twping");
         if (io.github.twping.agent.AgentCommand.wanted(args)) {
             io.github.twping.agent.AgentCommand.main(Messages.programName(argv0), args); // docs/FLEET.md
@@ -23,8 +35,15 @@ public final class Main {
         }
         Twping twping = Twping.create(Arrays.asList(args), argv0, System.out, System.err, System.in, System.getenv());
         AtomicInteger signals = new AtomicInteger();
-        for (String name : new String[] {"INT", "TERM", "HUP"}) {
+        int[] numbers = {io.github.twping.ffm.ProcessSignals.SIGINT, io.github.twping.ffm.ProcessSignals.SIGTERM,
+            io.github.twping.ffm.ProcessSignals.SIGHUP};
+        String[] names = {"INT", "TERM", "HUP"};
+        for (int i = 0; i < names.length; i++) {
+            String name = names[i];
             try {
+                // C installs its handlers regardless of the inherited disposition: a script's background
+                // job (SIGINT ignored at start) still stops on SIGINT.
+                io.github.twping.ffm.ProcessSignals.unignore(numbers[i]);
                 Signal.handle(new Signal(name), s -> {
                     if (signals.incrementAndGet() > 1) {
                         Runtime.getRuntime().halt(2);

@@ -50,6 +50,15 @@ public record TwampdArgs(String authModes, Path confDir, Path dataDir, String fa
      * Parses {@code argv}. Errors (unknown option, missing value, stray operand) become a
      * {@link ConfigException} whose message is the one-line diagnostic to print before the usage text.
      */
+    /** A directory argument; a name the file system cannot hold (a NUL byte) is a one-line error. */
+    private static Path path(char option, String value) throws ConfigException {
+        try {
+            return Path.of(value);
+        } catch (java.nio.file.InvalidPathException e) {
+            throw new ConfigException("twampd: invalid path for -" + option + ": " + e.getReason());
+        }
+    }
+
     public static TwampdArgs parse(String[] argv) throws ConfigException {
         String a = null;
         Path c = null;
@@ -73,14 +82,14 @@ public record TwampdArgs(String authModes, Path confDir, Path dataDir, String fa
             String value = getopt.optarg();
             switch (opt) {
                 case 'a' -> a = value;
-                case 'c' -> c = Path.of(value);
-                case 'd' -> d = Path.of(value);
+                case 'c' -> c = path('c', value);
+                case 'd' -> d = path('d', value);
                 case 'e' -> e = value;
                 case 'f' -> f = true;
                 case 'G' -> g = value;
                 case 'h' -> h = true;
                 case 'P' -> p = value;
-                case 'R' -> r = Path.of(value);
+                case 'R' -> r = path('R', value);
                 case 'S' -> s = value;
                 case 'U' -> u = value;
                 case 'v' -> v = true;

@@ -2,6 +2,7 @@ package io.github.twping.cli;
 
 import io.github.twping.metrics.MetricsEndpoint;
 import io.github.twping.metrics.TwampdMetrics;
+import io.github.twping.ffm.ProcessSignals;
 import io.github.twping.server.ConfigException;
 import io.github.twping.server.LimitsConfig;
 import io.github.twping.server.ServerConfig;
@@ -14,6 +15,7 @@ import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.net.InetSocketAddress;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -37,7 +39,11 @@ public final class TwampdMain {
     private final CountDownLatch finished = new CountDownLatch(1);
     private volatile MetricsEndpoint metricsEndpoint;
 
-    /** Entry point: runs, and exits with the status of {@link #run}. */
+    /**
+     * Entry point: runs, and exits with the status of {@link #run}. SIGTERM, SIGINT and SIGHUP shut the
+     * server down cleanly and the process exits 0, as C twampd does (docs/SERVER.md); their handlers are
+     * installed even when the signal was ignored at start (a background job of a script), as C does.
+     */
     public static void main(String[] args) {
         TwampdMain twampd = new TwampdMain();
         Thread hook = new Thread(() -> {
@@ -45,10 +51,20 @@ public final class TwampdMain {
             twampd.awaitFinished(TimeUnit.SECONDS.toNanos(10)); // let execute() log, close and remove the pid file
         }, "twampd-shutdown");
         Runtime.getRuntime().addShutdownHook(hook);
-        int status = twampd.execute(args, System.out, System.err);
-        if (status != 0) {
-            System.exit(status);
+        int[] numbers = {ProcessSignals.SIGTERM, ProcessSignals.SIGINT, ProcessSignals.SIGHUP};
+        String[] names = {"TERM", "INT", "HUP"};
+        for (int i = 0; i < names.length; i++) {
+            try {
+                ProcessSignals.unignore(numbers[i]);
+                sun.misc.Signal.handle(new sun.misc.Signal(names[i]), sig -> twampd.stop());
+            } catch (IllegalArgumentException unavailable) {
+                // the JVM keeps this signal (-Xrs): its default action (the shutdown hook) applies
+            }
         }
+        int status = twampd.execute(args, System.out, System.err);
+        System.out.flush();
+        System.err.flush();
+        System.exit(status);
     }
 
     /** Runs twampd until it is stopped; returns the exit status (0 ok, 1 usage/configuration/start-up error). */
@@ -165,7 +181,13 @@ public final class TwampdMain {
             b.confDir(parsed.confDir());
         }
         Path confDir = parsed.confDir() == null ? Path.of("") : parsed.confDir();
-        ServerConfigParser.load(confDir.resolve(ServerConfig.CONF_FILE), b);
+        Path confFile = confDir.resolve(ServerConfig.CONF_FILE);
+        if (!Files.exists(confFile)) {
+            // C twampd refuses to start without its configuration file (a mistyped -c must not start a
+            // server with defaults on every interface).
+            throw new ConfigException("Unable to open " + confFile);
+        }
+        ServerConfigParser.load(confFile, b);
         parsed.applyTo(b);
         ServerConfig config = b.build();
         LimitsConfig limits = LimitsConfig.load(config.confFile(ServerConfig.LIMITS_FILE));

@@ -181,7 +181,7 @@ public final class Twping {
     private int probe(String program, TwpingOptions options) {
         try {
             InetAddress target = options.testAddress() == null ? null
-                    : InetAddress.getByName(options.testAddress().node());
+                    : HostPort.resolve(options.testAddress().node())[0];
             TimestampingProbe.run(target, out);
             return TwpingRun.EXIT_OK;
         } catch (UnknownHostException e) {

@@ -323,16 +323,16 @@ public final class TwpingArgs {
     private int longOption(int c, String arg, State s, Messages msg) {
         switch (c) {
             case OPT_SPIN -> {
-                OptionalLong v = CNumbers.parseUint32(arg);
-                if (v.isEmpty() || arg.isEmpty()) {
+                OptionalLong v = CNumbers.parseStrictUnsigned(arg, CNumbers.UINT32_MASK);
+                if (v.isEmpty()) {
                     return usage(msg, Messages.invalidLong("spin", "Positive integer expected"), Messages.EXIT_FAILURE);
                 }
                 s.spinMicros = v.getAsLong();
             }
             case OPT_SYNC -> s.sync = true;
             case OPT_ESTERROR -> {
-                OptionalLong v = CNumbers.parseUint32(arg);
-                if (v.isEmpty() || arg.isEmpty()) {
+                OptionalLong v = CNumbers.parseStrictUnsigned(arg, CNumbers.UINT32_MASK);
+                if (v.isEmpty()) {
                     return usage(msg, Messages.invalidLong("esterror", "Positive integer expected"),
                             Messages.EXIT_FAILURE);
                 }
@@ -454,6 +454,9 @@ public final class TwpingArgs {
         byte[] passphrase = null;
         if (identity != null) {
             passphrase = s.pfsFile != null ? fromStore(identity, s.pfsFile, msg) : fromPrompt(identity, msg);
+            if (passphrase == KEY_FILE_FATAL) {
+                return new Exit(Messages.EXIT_FAILURE);
+            }
             if (passphrase == null) {
                 identity = null;
             }
@@ -498,6 +501,9 @@ public final class TwpingArgs {
         return only == null ? 0 : only.authenticatedTestPackets() ? 64 : 27;
     }
 
+    /** Returned by {@link #fromStore} for a key file above the size bound: the run stops with status 1. */
+    private static final byte[] KEY_FILE_FATAL = new byte[0];
+
     private byte[] fromStore(String identity, String pfsFile, Messages msg) {
         PassphraseStore.Opened opened;
         try {
@@ -508,7 +514,7 @@ public final class TwpingArgs {
         }
         if (!opened.ok()) {
             msg.error(opened.error());
-            return null;
+            return opened.fatal() ? KEY_FILE_FATAL : null;
         }
         PassphraseStore.Lookup lookup = opened.store().lookupPrefix(identity);
         if (lookup instanceof PassphraseStore.Found found) {

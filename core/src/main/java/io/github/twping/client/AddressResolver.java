@@ -33,7 +33,7 @@ final class AddressResolver {
     /** @return the addresses of {@code node} allowed by {@code -4}/{@code -6}: IPv6 first, then IPv4 */
     static List<InetAddress> controlAddresses(String node, TwpingOptions.AddressFamily family)
             throws UnknownHostException {
-        InetAddress[] resolved = InetAddress.getAllByName(node);
+        InetAddress[] resolved = HostPort.resolve(node);
         List<InetAddress> addresses = new ArrayList<>();
         boolean v4 = family != TwpingOptions.AddressFamily.IPV6_ONLY;
         boolean v6 = family != TwpingOptions.AddressFamily.IPV4_ONLY;
@@ -48,6 +48,15 @@ final class AddressResolver {
             }
         }
         return addresses;
+    }
+
+    /** Whether a network interface of that name exists ({@code -B}). */
+    static boolean interfaceExists(String name) {
+        try {
+            return NetworkInterface.getByName(name) != null;
+        } catch (SocketException e) {
+            return false;
+        }
     }
 
     /** {@code -S}: an interface name (its first address of the server's family) or an address; null if neither. */
@@ -80,7 +89,7 @@ final class AddressResolver {
 
     /** @return testaddr's first address of the sender's family (IPv4-mapped addresses unmapped), or null */
     static InetAddress reflectorAddress(String node, InetAddress senderAddress) throws UnknownHostException {
-        InetAddress[] resolved = InetAddress.getAllByName(node);
+        InetAddress[] resolved = HostPort.resolve(node);
         boolean wantV6 = senderAddress instanceof Inet6Address;
         for (InetAddress a : resolved) {
             InetAddress u = AddressText.unmapped(a);

@@ -47,6 +47,17 @@ public record HostPort(String typed, String node, String port) {
         return text;
     }
 
+    /**
+     * Resolves a node as {@code getaddrinfo} does: a bracketed name ({@code [::1]} without a port, which
+     * {@link #parse} leaves whole) is not an address and fails, where the JDK resolver would accept it.
+     */
+    public static java.net.InetAddress[] resolve(String node) throws java.net.UnknownHostException {
+        if (node.indexOf('[') >= 0 || node.indexOf(']') >= 0) {
+            throw new java.net.UnknownHostException(node);
+        }
+        return java.net.InetAddress.getAllByName(node);
+    }
+
     /** @return true when a port was given */
     public boolean hasPort() {
         return port != null;

@@ -35,7 +35,15 @@ final class SessionDataFile implements AutoCloseable {
     /** Opens {@code -F} (created or truncated) or an anonymous file; null after a diagnostic when it cannot. */
     static SessionDataFile open(RunContext run, Path tempDirectory) {
         String name = run.test().saveFile();
+        if (name != null && name.isEmpty()) {
+            run.diag("fopen(): No such file or directory"); // fopen("") is ENOENT; Path.of("") would be "."
+            return null;
+        }
         Path saveFile = name == null ? null : Path.of(name);
+        if (saveFile != null && java.nio.file.Files.isDirectory(saveFile)) {
+            run.diag("fopen(" + name + "): Is a directory");
+            return null;
+        }
         try {
             FileChannel channel = saveFile != null
                     ? FileChannel.open(saveFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE,

@@ -14,6 +14,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
+import io.github.twping.control.ControlCancellation;
 import io.github.twping.control.ControlClient;
 import io.github.twping.control.ControlClientOptions;
 import io.github.twping.control.ControlException;
@@ -74,6 +75,7 @@ public final class TwpingRun {
     private final ReportSink reportSink;
     private final Path tempDirectory;
     private volatile ClientTestSession session;
+    private final ControlCancellation controlCancellation = new ControlCancellation();
     private ResultOutputs results;                 // the result outputs (docs/CLI.md), or null
     private Thread warmUp;
     private volatile boolean warmUpDone;
@@ -105,13 +107,20 @@ public final class TwpingRun {
         return SessionDataFile.tempDirectory(environment);
     }
 
-    /** Stops the run from another thread (Ctrl-C). */
+    /**
+     * Stops the run from another thread (Ctrl-C): during the test gracefully (partial results); while the
+     * control connection is being opened (connect, Server-Greeting, Server-Start) the blocked call fails at
+     * once, as the signal's EINTR does in C (docs/CLI.md, signals); in between, the flag is checked before
+     * each step.
+     */
     public void cancel() {
         run.cancel();
         ClientTestSession s = session;
         if (s != null) {
             s.cancel();
+            return;
         }
+        controlCancellation.cancel();
     }
 
     /** The times a session is requested with (RFC 4656 §3.5): the control RTT bound, loss timeout and start. */
@@ -142,9 +151,16 @@ public final class TwpingRun {
     /** Step 1: the control connection (RFC 4656 §3.1) to servaddr's addresses in the C client's order. */
     private ControlClient connect(HostPort server) throws ControlException, UnknownHostException {
         TwpingOptions.Connection conn = run.options.connection();
+        if (conn.bindInterface() != null && !AddressResolver.interfaceExists(conn.bindInterface())) {
+            // C binds the control socket to -B's device first and fails there, before connecting
+            throw new ControlException(ControlStage.OPEN_CONNECTION, ControlException.NO_ACCEPT_CODE,
+                    List.of("SO_BINDTODEVICE " + conn.bindInterface() + ": No such device"));
+        }
         int port = AddressResolver.parseService(server.serviceOr(HostPort.DEFAULT_CONTROL_PORT));
         if (port < 0) {
-            throw new UnknownHostException(server.typed());
+            // getaddrinfo's EAI_SERVICE for a port with trailing garbage ("host:862x")
+            throw new ControlException(ControlStage.OPEN_CONNECTION, ControlException.NO_ACCEPT_CODE,
+                    List.of("getaddrinfo(): Servname not supported for ai_socktype"));
         }
         List<InetAddress> addresses = AddressResolver.controlAddresses(server.node(), conn.family());
         if (addresses.isEmpty()) {
@@ -165,6 +181,7 @@ public final class TwpingRun {
             }
             o.bindAddress(source);
         }
+        o.cancellation(controlCancellation);
         double timeout = run.options.extras().controlTimeoutSeconds();
         if (timeout > 0) {
             int ms = (int) Math.min(Integer.MAX_VALUE, Math.round(timeout * 1000));
@@ -181,9 +198,11 @@ public final class TwpingRun {
         double lossSeconds = StartTimes.lossTimeoutSeconds(test.lossTimeoutSeconds(), rttBoundNtp);
         float bucketWidth = run.options.output().bucketWidthSeconds();
         if (lossSeconds < bucketWidth) {
-            return run.fail(String.format(Locale.ROOT,
-                    "Invalid test specification: LossThreshold(%f) '-L' < BucketWidth (%f) '-b'",
-                    lossSeconds, (double) bucketWidth));
+            // C's %f: "inf" for -b 1e40 (a float overflow), never Java's "Infinity"
+            StringBuilder line = new StringBuilder("Invalid test specification: LossThreshold(");
+            io.github.twping.report.CFormat.f(line, lossSeconds, 6).append(") '-L' < BucketWidth (");
+            io.github.twping.report.CFormat.f(line, bucketWidth, 6).append(") '-b'");
+            return run.fail(line.toString());
         }
         if (run.cancelled()) {
             return EXIT_INTERRUPTED;

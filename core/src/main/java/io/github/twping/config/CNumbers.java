@@ -59,6 +59,29 @@ public final class CNumbers {
     }
 
     /**
+     * A strict decimal integer in {@code 0..max} for the project's own long options ({@code --spin},
+     * {@code --esterror}): ASCII digits only, no sign, no white space, no wrap-around (unlike strtoul, where
+     * {@code -1} becomes 4294967295).
+     */
+    public static OptionalLong parseStrictUnsigned(String arg, long max) {
+        if (arg == null || arg.isEmpty() || arg.length() > 19) {
+            return OptionalLong.empty();
+        }
+        long v = 0;
+        for (int i = 0; i < arg.length(); i++) {
+            char c = arg.charAt(i);
+            if (c < '0' || c > '9') {
+                return OptionalLong.empty();
+            }
+            v = v * 10 + (c - '0');
+            if (v > max) {
+                return OptionalLong.empty();
+            }
+        }
+        return OptionalLong.of(v);
+    }
+
+    /**
      * The C idiom {@code d = strtod(arg, &end); if (*end != '\0') error;}: an empty argument converts
      * to 0 and is accepted.
      *

@@ -2,9 +2,7 @@ package io.github.twping.config;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -34,8 +32,16 @@ public final class PassphraseStore {
         this.content = content;
     }
 
-    /** Outcome of {@link #open(Path)}: a store, or the C message {@code Unable to open <file>: <strerror>}. */
-    public record Opened(PassphraseStore store, String error) {
+    /**
+     * Outcome of {@link #open(Path)}: a store, or the C message {@code Unable to open <file>: <strerror>}.
+     * {@code fatal} marks a file larger than {@link BoundedFile#MAX_BYTES}: the caller stops (status 1)
+     * instead of dropping the identity.
+     */
+    public record Opened(PassphraseStore store, String error, boolean fatal) {
+        Opened(PassphraseStore store, String error) {
+            this(store, error, false);
+        }
+
         /** @return true when the file was read */
         public boolean ok() {
             return store != null;
@@ -66,6 +72,19 @@ public final class PassphraseStore {
         }
     }
 
+    /**
+     * Reads a store from a regular file only (the server's {@code twamp-server.pfs}: a FIFO or device is
+     * refused without being opened, so start-up never blocks).
+     */
+    public static Opened openRegular(Path file) {
+        try {
+            return new Opened(new PassphraseStore(file.toString(), BoundedFile.readRegular(file, BoundedFile.MAX_BYTES)),
+                    null);
+        } catch (BoundedFile.Refused e) {
+            return new Opened(null, "Unable to open " + file + ": " + e.reason(), e.tooLarge());
+        }
+    }
+
     /** Reads a store from a file; never throws for missing or unreadable files. */
     public static Opened open(Path file) {
         return open(file, file.toString());
@@ -80,14 +99,11 @@ public final class PassphraseStore {
                 // fopen(dir, "r") succeeds in C and reading yields nothing.
                 return new Opened(new PassphraseStore(name, new byte[0]), null);
             }
-            return new Opened(new PassphraseStore(name, Files.readAllBytes(file)), null);
-        } catch (NoSuchFileException e) {
-            return new Opened(null, "Unable to open " + name + ": No such file or directory");
-        } catch (AccessDeniedException e) {
+            return new Opened(new PassphraseStore(name, BoundedFile.readBounded(file, BoundedFile.MAX_BYTES)), null);
+        } catch (BoundedFile.Refused e) {
+            return new Opened(null, "Unable to open " + name + ": " + e.reason(), e.tooLarge());
+        } catch (SecurityException e) {
             return new Opened(null, "Unable to open " + name + ": Permission denied");
-        } catch (IOException | SecurityException e) {
-            String reason = e.getMessage() == null ? "Input/output error" : e.getMessage();
-            return new Opened(null, "Unable to open " + name + ": " + reason);
         }
     }
 

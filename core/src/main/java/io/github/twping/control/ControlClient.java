@@ -78,6 +78,16 @@ public final class ControlClient implements AutoCloseable {
      */
     public static ControlClient connect(ControlClientOptions options) throws ControlException {
         Socket socket = openSocket(options);
+        try {
+            return connectOn(socket, options);
+        } finally {
+            if (options.cancellation != null) {
+                options.cancellation.release(socket);
+            }
+        }
+    }
+
+    private static ControlClient connectOn(Socket socket, ControlClientOptions options) throws ControlException {
         ControlStream stream;
         try {
             socket.setTcpNoDelay(true);
@@ -100,7 +110,8 @@ public final class ControlClient implements AutoCloseable {
         try {
             stream.readFully(greetingBytes, 0, greetingBytes.length, timeout);
         } catch (IOException e) {
-            throw fail(ControlStage.OPEN_CONNECTION, e, "Read failed: (" + ControlStream.strerror(e) + ")");
+            throw fail(ControlStage.OPEN_CONNECTION, e, "Read failed: (" + reason(o, e) + ")",
+                    timedOut(e, timeout, "the Server-Greeting"));
         }
         ServerGreeting greeting = new ServerGreeting().wrap(MemorySegment.ofArray(greetingBytes));
         boolean keyed = o.identity != null && o.passphrase != null;
@@ -141,7 +152,7 @@ public final class ControlClient implements AutoCloseable {
             try {
                 stream.write(setUpBytes, 0, setUpBytes.length);
             } catch (IOException e) {
-                throw fail(ControlStage.OPEN_CONNECTION, e, "Write failed: (" + ControlStream.strerror(e) + ")");
+                throw fail(ControlStage.OPEN_CONNECTION, e, "Write failed: (" + reason(o, e) + ")", null);
             }
             Arrays.fill(setUpBytes, (byte) 0);
 
@@ -149,7 +160,8 @@ public final class ControlClient implements AutoCloseable {
             try {
                 stream.readFully(startBytes, 0, ServerStart.CLEAR_LENGTH, timeout);
             } catch (IOException e) {
-                throw fail(ControlStage.OPEN_CONNECTION, e, "Read failed:(" + ControlStream.strerror(e) + ")");
+                throw fail(ControlStage.OPEN_CONNECTION, e, "Read failed:(" + reason(o, e) + ")",
+                        timedOut(e, timeout, "the Server-Start"));
             }
             MemorySegment startSegment = MemorySegment.ofArray(startBytes);
             ServerStart start = new ServerStart().wrap(startSegment);
@@ -234,7 +246,8 @@ public final class ControlClient implements AutoCloseable {
         try {
             stream.readFully(buffer, 0, AcceptSession.LENGTH, readTimeoutMs);
         } catch (IOException e) {
-            throw fail(ControlStage.SESSION, e, "_OWPReadAcceptSession:Unable to read from socket.");
+            throw fail(ControlStage.SESSION, e, "_OWPReadAcceptSession:Unable to read from socket.",
+                    timedOut(e, readTimeoutMs, "the Accept-Session"));
         }
         cipher.decrypt(segment, 0, AcceptSession.HMAC_OFFSET);
         if (!cipher.verifyHmac(segment, AcceptSession.HMAC_OFFSET)) {
@@ -267,7 +280,8 @@ public final class ControlClient implements AutoCloseable {
         try {
             stream.readFully(buffer, 0, StartAck.LENGTH, readTimeoutMs);
         } catch (IOException e) {
-            throw fail(ControlStage.SESSION, e, "_OWPReadStartAck: Unable to read from socket.");
+            throw fail(ControlStage.SESSION, e, "_OWPReadStartAck: Unable to read from socket.",
+                    timedOut(e, readTimeoutMs, "the Start-Ack"));
         }
         cipher.decrypt(segment, 0, StartAck.HMAC_OFFSET);
         if (!cipher.verifyHmac(segment, StartAck.HMAC_OFFSET)) {
@@ -358,6 +372,33 @@ public final class ControlClient implements AutoCloseable {
         return new ControlException(stage, ControlException.NO_ACCEPT_CODE, List.of(line), cause);
     }
 
+    /** The C line, preceded by what timed out when {@code --timeout} fired. */
+    private static ControlException fail(ControlStage stage, IOException cause, String line, String timedOut) {
+        List<String> lines = timedOut == null ? List.of(line) : List.of(timedOut, line);
+        return new ControlException(stage, ControlException.NO_ACCEPT_CODE, lines, cause);
+    }
+
+    /** {@code Timed out after N s (--timeout) waiting for <what>}, or null when {@code e} is no timeout. */
+    static String timedOut(IOException e, int timeoutMs, String what) {
+        if (!(e instanceof SocketTimeoutException) || timeoutMs <= 0) {
+            return null;
+        }
+        return "Timed out after " + formatSeconds(timeoutMs) + " s (--timeout) waiting for " + what;
+    }
+
+    private static String formatSeconds(int ms) {
+        return ms % 1000 == 0 ? Integer.toString(ms / 1000) : java.math.BigDecimal.valueOf(ms, 3).stripTrailingZeros()
+                .toPlainString();
+    }
+
+    /** The strerror text of a failed handshake read or write; a cancelled run reads as EINTR, as in C. */
+    private static String reason(ControlClientOptions o, IOException e) {
+        if (o.cancellation != null && o.cancellation.isCancelled()) {
+            return "Interrupted system call";
+        }
+        return ControlStream.strerror(e);
+    }
+
     private static Socket openSocket(ControlClientOptions o) throws ControlException {
         List<InetAddress> candidates;
         if (o.addresses != null) {
@@ -377,20 +418,56 @@ public final class ControlClient implements AutoCloseable {
             candidates.stream().filter(a -> a instanceof Inet4Address).forEach(ordered::add);
         }
         IOException last = null;
+        String timedOut = null;
+        String bindFailure = null;
         for (InetAddress address : ordered) {
             Socket socket = new Socket();
+            if (o.cancellation != null && !o.cancellation.register(socket)) {
+                closeQuietly(socket);
+                break; // interrupted: C's connect fails with EINTR and only the final line is printed
+            }
             try {
                 if (o.bindAddress != null) {
-                    socket.bind(new InetSocketAddress(o.bindAddress, 0));
+                    try {
+                        socket.bind(new InetSocketAddress(o.bindAddress, 0));
+                    } catch (IOException e) {
+                        // C prints the bind failure before its final line (-S with an address not on this host)
+                        bindFailure = "bind(): " + bindReason(e);
+                        throw e;
+                    }
                 }
                 socket.connect(new InetSocketAddress(address, o.port), o.connectTimeoutMs);
                 return socket;
             } catch (IOException | IllegalArgumentException e) {
                 last = e instanceof IOException io ? io : new IOException(e);
                 closeQuietly(socket);
+                if (o.cancellation != null) {
+                    o.cancellation.release(socket);
+                }
+                if (e instanceof SocketTimeoutException && o.connectTimeoutMs > 0) {
+                    timedOut = "Timed out after " + formatSeconds(o.connectTimeoutMs)
+                            + " s (--timeout) connecting to " + address.getHostAddress();
+                }
             }
         }
-        throw new ControlException(ControlStage.OPEN_CONNECTION, ControlException.NO_ACCEPT_CODE, List.of(), last);
+        List<String> lines = new ArrayList<>();
+        if (bindFailure != null) {
+            lines.add(bindFailure);
+        }
+        if (timedOut != null) {
+            lines.add(timedOut);
+        }
+        throw new ControlException(ControlStage.OPEN_CONNECTION, ControlException.NO_ACCEPT_CODE, lines, last);
+    }
+
+    /** The strerror text of a failed bind (the JDK appends " (Bind failed)" on some versions). */
+    private static String bindReason(IOException e) {
+        String m = e.getMessage();
+        if (m == null) {
+            return "Cannot assign requested address";
+        }
+        int paren = m.indexOf(" (");
+        return paren > 0 ? m.substring(0, paren) : m;
     }
 
     private static void closeQuietly(Socket socket) {

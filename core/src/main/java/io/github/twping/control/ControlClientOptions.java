@@ -26,6 +26,7 @@ public final class ControlClientOptions {
     int connectTimeoutMs;
     int readTimeoutMs;
     SecureRandom random;
+    ControlCancellation cancellation;
 
     /** @return options for a server host name or literal and port. */
     public static ControlClientOptions of(String host, int port) {
@@ -33,6 +34,12 @@ public final class ControlClientOptions {
         o.host = host;
         o.port = port;
         return o;
+    }
+
+    /** Lets {@code cancellation} abort the opening of the connection (a signal during the handshake). */
+    public ControlClientOptions cancellation(ControlCancellation cancellation) {
+        this.cancellation = cancellation;
+        return this;
     }
 
     /** Uses already-resolved addresses (tried in the given order) instead of resolving the host. */

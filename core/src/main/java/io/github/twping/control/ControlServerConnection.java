@@ -231,7 +231,7 @@ public final class ControlServerConnection implements AutoCloseable {
     }
 
     private ControlCloseReason onRequestSession(int timeout) throws IOException {
-        stream.readFully(buffer, BLOCK, RequestTwSession.LENGTH - BLOCK, timeout);
+        stream.readRest(buffer, BLOCK, RequestTwSession.LENGTH - BLOCK);
         cipher.decrypt(segment, BLOCK, RequestTwSession.HMAC_OFFSET - BLOCK);
         if (!cipher.verifyHmac(segment, RequestTwSession.HMAC_OFFSET)) {
             return ControlCloseReason.HMAC_FAILURE;
@@ -308,7 +308,7 @@ public final class ControlServerConnection implements AutoCloseable {
     }
 
     private ControlCloseReason onStartSessions(int timeout) throws IOException {
-        stream.readFully(buffer, BLOCK, BLOCK, timeout);
+        stream.readRest(buffer, BLOCK, BLOCK);
         if (!cipher.verifyHmac(segment, BLOCK)) {
             return ControlCloseReason.HMAC_FAILURE;
         }
@@ -325,7 +325,7 @@ public final class ControlServerConnection implements AutoCloseable {
     }
 
     private ControlCloseReason onStopSessions(int timeout) throws IOException {
-        stream.readFully(buffer, BLOCK, BLOCK, timeout);
+        stream.readRest(buffer, BLOCK, BLOCK);
         if (!cipher.verifyHmac(segment, BLOCK)) {
             return ControlCloseReason.HMAC_FAILURE;
         }

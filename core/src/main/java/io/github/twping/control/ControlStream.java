@@ -26,18 +26,40 @@ final class ControlStream implements AutoCloseable {
         return socket;
     }
 
+    /** Deadline (System.nanoTime) of the message being read; meaningful only when {@link #deadlineSet}. */
+    private long deadlineNs;
+    private boolean deadlineSet;
+
     /**
-     * Reads exactly {@code length} bytes.
+     * Reads exactly {@code length} bytes, the start of a message: {@code timeoutMs} is a deadline for the
+     * whole message (this read and any {@link #readRest}), not an inactivity timer, so a peer sending one
+     * byte at a time cannot stretch it.
      *
-     * @param timeoutMs per-read inactivity timeout, {@link #NO_TIMEOUT} for none
+     * @param timeoutMs time allowed for the message, {@link #NO_TIMEOUT} for none
      * @throws EOFException           when the peer closed first (message: bytes received so far)
-     * @throws SocketTimeoutException when no byte arrived within the timeout
+     * @throws SocketTimeoutException when the message was not complete by the deadline
      * @throws IOException            on other socket errors (reset, closed locally)
      */
     void readFully(byte[] buffer, int offset, int length, int timeoutMs) throws IOException {
-        socket.setSoTimeout(timeoutMs);
+        deadlineSet = timeoutMs != NO_TIMEOUT;
+        deadlineNs = System.nanoTime() + java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(timeoutMs);
+        readRest(buffer, offset, length);
+    }
+
+    /** Reads exactly {@code length} more bytes of the message begun by {@link #readFully}, by its deadline. */
+    void readRest(byte[] buffer, int offset, int length) throws IOException {
         int done = 0;
         while (done < length) {
+            if (deadlineSet) {
+                long remainingNs = deadlineNs - System.nanoTime();
+                if (remainingNs <= 0) {
+                    throw new SocketTimeoutException("Read timed out");
+                }
+                socket.setSoTimeout((int) Math.max(1, Math.min(Integer.MAX_VALUE,
+                        java.util.concurrent.TimeUnit.NANOSECONDS.toMillis(remainingNs + 999_999))));
+            } else {
+                socket.setSoTimeout(NO_TIMEOUT);
+            }
             int n = in.read(buffer, offset + done, length - done);
             if (n < 0) {
                 throw new EOFException(Integer.toString(done));

@@ -1,8 +1,8 @@
 package io.github.twping.server;
 
+import io.github.twping.config.BoundedFile;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -20,13 +20,17 @@ final class ConfigLines {
     private ConfigLines() {
     }
 
-    /** Reads and splits {@code file}; I/O problems become a one-line {@link ConfigException}. */
+    /**
+     * Reads and splits {@code file}; a missing, unreadable, non-regular (FIFO, device: never opened, so
+     * start-up cannot block) or oversized file becomes the one-line {@link ConfigException}
+     * {@code Unable to open <file>: <reason>}.
+     */
     static List<Line> read(Path file) throws ConfigException {
         final String text;
         try {
-            text = Files.readString(file, StandardCharsets.ISO_8859_1);
-        } catch (IOException e) {
-            throw new ConfigException(file + ": cannot read: " + describe(e));
+            text = new String(BoundedFile.readRegular(file, BoundedFile.MAX_BYTES), StandardCharsets.ISO_8859_1);
+        } catch (BoundedFile.Refused e) {
+            throw new ConfigException("Unable to open " + file + ": " + e.reason());
         }
         return split(file.toString(), text);
     }

@@ -81,8 +81,11 @@ public final class EmbeddedServer implements AutoCloseable {
 
     /** Settings of an embedded server (mutable builder). */
     public static final class Options {
+        // On loopback only, in-process: the padding limit against amplification (twampd's maxpadding 9000)
+        // would only refuse `twping --loopback -s 65000`; the sender-address rule stays.
         private final ServerConfigBuilder config = ServerConfig.builder()
-                .listen(InetAddress.getLoopbackAddress().getHostAddress(), 0).diebySeconds(2);
+                .listen(InetAddress.getLoopbackAddress().getHostAddress(), 0).diebySeconds(2)
+                .maxPadding(io.github.twping.session.ReflectorSessionSpec.MAX_PADDING);
         private LimitsConfig limits = LimitsConfig.permissive();
         private ServerPassphrases passphrases = ServerPassphrases.none();
         private final Map<String, byte[]> entries = new java.util.HashMap<>();
@@ -136,6 +139,21 @@ public final class EmbeddedServer implements AutoCloseable {
 
         public Options testTimeoutMs(long ms) {
             config.testTimeoutMs(ms);
+            return this;
+        }
+
+        public Options maxPadding(int max) {
+            config.maxPadding(max);
+            return this;
+        }
+
+        public Options maxSessions(int max) {
+            config.maxSessions(max);
+            return this;
+        }
+
+        public Options anySender(boolean on) {
+            config.anySender(on);
             return this;
         }
 

@@ -44,6 +44,14 @@ public final class ServerConfig {
     private final int maxControlSessions;
     private final ReflectorWait reflectorWait;
     private final BitSet reflectorCpus;
+    private final int maxPadding;
+    private final int maxSessions;
+    private final boolean anySender;
+
+    /** Default {@code maxpadding}: enough for a 9000-byte jumbo frame (docs/SERVER.md). */
+    public static final int DEFAULT_MAX_PADDING = 9000;
+    /** Default {@code maxsessions}: test sessions held at once by the whole server. */
+    public static final int DEFAULT_MAX_SESSIONS = 1024;
 
     ServerConfig(ServerConfigBuilder b) {
         facility = b.facility;
@@ -70,6 +78,9 @@ public final class ServerConfig {
         endDelaySeconds = b.endDelaySeconds;
         diskFudge = b.diskFudge;
         maxControlSessions = b.maxControlSessions;
+        maxPadding = b.maxPadding;
+        maxSessions = b.maxSessions;
+        anySender = b.anySender;
     }
 
     /** A builder holding the C defaults. */
@@ -109,6 +120,9 @@ public final class ServerConfig {
         b.endDelaySeconds = endDelaySeconds;
         b.diskFudge = diskFudge;
         b.maxControlSessions = maxControlSessions;
+        b.maxPadding = maxPadding;
+        b.maxSessions = maxSessions;
+        b.anySender = anySender;
         return b;
     }
 
@@ -239,6 +253,24 @@ public final class ServerConfig {
         return maxControlSessions;
     }
 
+    /** Largest padding accepted in Request-TW-Session ({@code maxpadding}); larger requests get Accept 3. */
+    public int maxPadding() {
+        return maxPadding;
+    }
+
+    /** Test sessions held at once by the whole server ({@code maxsessions}); 0 = unlimited. */
+    public int maxSessions() {
+        return maxSessions;
+    }
+
+    /**
+     * Whether a session's sender address may differ from the control connection's peer ({@code anysender};
+     * off by default: a third-party sender turns the reflector into an amplifier towards that address).
+     */
+    public boolean anySender() {
+        return anySender;
+    }
+
     /** Resolves a file name against {@link #confDir()}. */
     public Path confFile(String name) {
         return confDir == null ? Path.of(name) : confDir.resolve(name);
@@ -255,7 +287,8 @@ public final class ServerConfig {
                 + (listenHost == null ? "*" : listenHost) + ":" + listenPort
                 + ", testports " + testPortLow + "-" + testPortHigh
                 + ", controltimeout " + controlTimeoutMs / 1000.0 + " s, testtimeout " + testTimeoutMs / 1000.0
-                + " s, pbkdf2_count " + pbkdf2Count + ", maxcontrolsessions " + maxControlSessions;
+                + " s, pbkdf2_count " + pbkdf2Count + ", maxcontrolsessions " + maxControlSessions
+                + ", maxsessions " + maxSessions + ", maxpadding " + maxPadding + (anySender ? ", anysender" : "");
     }
 
 }

@@ -39,6 +39,9 @@ public final class ServerConfigBuilder {
     int maxControlSessions;
     ReflectorWait reflectorWait = ReflectorWait.DEFAULT;
     BitSet reflectorCpus;
+    int maxPadding = ServerConfig.DEFAULT_MAX_PADDING;
+    int maxSessions = ServerConfig.DEFAULT_MAX_SESSIONS;
+    boolean anySender;
 
     ServerConfigBuilder() {
     }
@@ -229,6 +232,28 @@ public final class ServerConfigBuilder {
             throw new IllegalArgumentException("Invalid maxcontrolsessions: " + max);
         }
         maxControlSessions = max;
+        return this;
+    }
+
+    public ServerConfigBuilder maxPadding(int max) {
+        if (max < 0 || max > io.github.twping.session.ReflectorSessionSpec.MAX_PADDING) {
+            throw new IllegalArgumentException("Invalid maxpadding: " + max + " (0.."
+                    + io.github.twping.session.ReflectorSessionSpec.MAX_PADDING + ")");
+        }
+        maxPadding = max;
+        return this;
+    }
+
+    public ServerConfigBuilder maxSessions(int max) {
+        if (max < 0) {
+            throw new IllegalArgumentException("Invalid maxsessions: " + max);
+        }
+        maxSessions = max;
+        return this;
+    }
+
+    public ServerConfigBuilder anySender(boolean on) {
+        anySender = on;
         return this;
     }
 

@@ -65,6 +65,9 @@ public final class ServerConfigParser {
             case "reflectorcpus" -> b.reflectorCpus(require(key, value));
             case "pbkdf2_count" -> b.pbkdf2Count(positiveInt(key, require(key, value)));
             case "maxcontrolsessions" -> b.maxControlSessions = intValue(key, parseUnsigned(key, require(key, value)));
+            case "maxpadding" -> b.maxPadding((int) Math.min(Integer.MAX_VALUE, parseUnsigned(key, require(key, value))));
+            case "maxsessions" -> b.maxSessions(intValue(key, parseUnsigned(key, require(key, value))));
+            case "anysender" -> b.anySender = true;
             case "enddelay" -> b.endDelaySeconds = parseDouble(key, require(key, value), 0.0, Double.MAX_VALUE);
             case "diskfudge" -> b.diskFudge = parseDouble(key, require(key, value), 1.0, 10.0);
             default -> throw new IllegalArgumentException("Unknown key=" + rawKey);

@@ -62,14 +62,34 @@ final class ServerConnection implements ControlSessionHandler {
                     + limit + ") of class " + limitClass);
             return SessionAcceptance.refused(AcceptCode.REJECT.code());
         }
+        if (!daemon.reserveSession()) {
+            long n = daemon.countRefusal(ServerSessions.Refusal.SERVER_SESSIONS);
+            log.info("Test session from " + TwampServer.describe(remote) + " refused: maxsessions ("
+                    + config.maxSessions() + ") reached (" + n + " refused so far)");
+            return SessionAcceptance.refused(AcceptCode.UNAVAILABLE_TEMP.code());
+        }
+        SessionAcceptance accepted = null;
+        try {
+            accepted = admit(peer, request, log, config);
+            return accepted;
+        } finally {
+            if (accepted == null || accepted.acceptCode() != AcceptCode.ACCEPT.code()) {
+                daemon.releaseSession();
+            }
+        }
+    }
+
+    private SessionAcceptance admit(ControlPeer peer, SessionRequest request, ServerLog log, ServerConfig config) {
         if (sessions.size() >= MAX_SESSIONS_PER_CONNECTION) {
             log.info("Test session from " + TwampServer.describe(remote) + " refused: " + MAX_SESSIONS_PER_CONNECTION
                     + " sessions already held by this connection");
             return SessionAcceptance.refused(AcceptCode.UNAVAILABLE_TEMP.code());
         }
-        if (request.paddingLength() > ReflectorSessionSpec.MAX_PADDING) {
-            log.debug("Test session from " + TwampServer.describe(remote) + " refused: padding "
-                    + request.paddingLength() + " too large");
+        if (request.paddingLength() > Math.min(config.maxPadding(), ReflectorSessionSpec.MAX_PADDING)) {
+            long n = daemon.countRefusal(ServerSessions.Refusal.PADDING);
+            log.info("Test session from " + TwampServer.describe(remote) + " refused: padding "
+                    + request.paddingLength() + " above maxpadding " + config.maxPadding() + " (" + n
+                    + " refused so far)");
             return SessionAcceptance.refused(AcceptCode.UNSUPPORTED.code());
         }
         InetAddress receiver;
@@ -85,6 +105,13 @@ final class ServerConnection implements ControlSessionHandler {
             log.debug("Test session from " + TwampServer.describe(remote)
                     + " refused: link-local test address without a link-local control connection");
             return SessionAcceptance.refused(AcceptCode.UNSUPPORTED.code());
+        }
+        if (!config.anySender() && !sameHost(sender, remote.getAddress())) {
+            long n = daemon.countRefusal(ServerSessions.Refusal.SENDER_ADDRESS);
+            log.info("Test session from " + TwampServer.describe(remote) + " refused: sender address "
+                    + sender.getHostAddress() + " is not the control peer (anysender not set; " + n
+                    + " refused so far)");
+            return SessionAcceptance.refused(AcceptCode.REJECT.code());
         }
         int tos = ((request.typePDescriptor() >>> 24) & 0x3F) << 2;
         byte[] sid = SessionIds.create(receiver, daemon.random());
@@ -111,7 +138,8 @@ final class ServerConnection implements ControlSessionHandler {
         FaultInjectingSocket faulty = daemon.faults().active()
                 ? FaultInjectingSocket.forMode(socket, daemon.faults(), spec.mode()) : null;
         SessionReflector reflector = new SessionReflector(spec, faulty == null ? socket : faulty,
-                ReflectorClock.system(daemon.wallClock()), log.verbose() ? log::warning : null)
+                ReflectorClock.system(daemon.wallClock()),
+                log.verbose() ? new RateLimitedWarning(log, RateLimitedWarning.INTERVAL_NS) : null)
                 .waitStrategy(config.reflectorWait()).cpus(config.reflectorCpus());
         reflector.processingTime(daemon.metrics().processingTime());
         reflector.onEnd(r -> {
@@ -127,6 +155,25 @@ final class ServerConnection implements ControlSessionHandler {
                 + ", sender " + TwampServer.describe(senderAddress) + ", padding " + request.paddingLength()
                 + ", DSCP " + (tos >>> 2));
         return SessionAcceptance.accepted(socket.localAddress().getPort(), sid);
+    }
+
+    /** Whether two addresses are the same host (an IPv4-mapped IPv6 address equals its IPv4 address). */
+    static boolean sameHost(InetAddress a, InetAddress b) {
+        return java.util.Arrays.equals(unmapped(a), unmapped(b));
+    }
+
+    private static byte[] unmapped(InetAddress a) {
+        byte[] raw = a.getAddress();
+        if (raw.length == 16) {
+            boolean mapped = raw[10] == (byte) 0xff && raw[11] == (byte) 0xff;
+            for (int i = 0; i < 10 && mapped; i++) {
+                mapped = raw[i] == 0;
+            }
+            if (mapped) {
+                return java.util.Arrays.copyOfRange(raw, 12, 16);
+            }
+        }
+        return raw;
     }
 
     /** Applies the C rule for IPv6 link-local test addresses: accepted only with a link-local control connection. */
@@ -248,6 +295,7 @@ final class ServerConnection implements ControlSessionHandler {
             }
             r.close();
             daemon.metrics().sessionEnded(r);
+            daemon.releaseSession();
         }
         sessions.clear();
     }

@@ -35,6 +35,19 @@ final class ServerSessions implements ServerPolicy {
     private final WallClock wallClock;
     private final ScheduledThreadPoolExecutor scheduler;
     private TwampServer server;
+    private final java.util.concurrent.atomic.AtomicInteger heldSessions = new java.util.concurrent.atomic.AtomicInteger();
+    private final java.util.concurrent.atomic.AtomicLongArray refusals =
+            new java.util.concurrent.atomic.AtomicLongArray(Refusal.values().length);
+
+    /** Why a Request-TW-Session was refused by a server-wide rule (counted, docs/SERVER.md). */
+    enum Refusal {
+        /** {@code maxsessions} reached. */
+        SERVER_SESSIONS,
+        /** Padding above {@code maxpadding}. */
+        PADDING,
+        /** Sender address other than the control peer without {@code anysender}. */
+        SENDER_ADDRESS
+    }
 
     ServerSessions(ServerConfig config, LimitsConfig limits, ServerPassphrases passphrases, ServerLog log,
             ReflectorFaultInjection faults) {
@@ -164,6 +177,40 @@ final class ServerSessions implements ServerPolicy {
     /** Stops the timer thread (server shutdown). */
     void shutdown() {
         scheduler.shutdownNow();
+    }
+
+    /** Takes one of the {@code maxsessions} slots; false when none is left. */
+    boolean reserveSession() {
+        int max = config.maxSessions();
+        while (true) {
+            int held = heldSessions.get();
+            if (max > 0 && held >= max) {
+                return false;
+            }
+            if (heldSessions.compareAndSet(held, held + 1)) {
+                return true;
+            }
+        }
+    }
+
+    /** Returns a slot taken by {@link #reserveSession()}. */
+    void releaseSession() {
+        heldSessions.decrementAndGet();
+    }
+
+    /** Test sessions held now by all connections. */
+    int heldSessions() {
+        return heldSessions.get();
+    }
+
+    /** Counts a refusal; returns the count so far. */
+    long countRefusal(Refusal why) {
+        return refusals.incrementAndGet(why.ordinal());
+    }
+
+    /** Refusals so far for one reason. */
+    long refusals(Refusal why) {
+        return refusals.get(why.ordinal());
     }
 
     TestPortAllocator ports() {

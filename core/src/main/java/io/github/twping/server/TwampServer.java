@@ -35,6 +35,7 @@ public final class TwampServer implements AutoCloseable {
     private Thread acceptThread;
     private volatile boolean closing;
     private Runnable onClose = () -> { };
+    private java.util.function.Supplier<ServerSocket> socketFactory = TwampServer::newServerSocket;
 
     /** A server whose connections are made by {@code factory} (the TWAMP control handler, or a test double). */
     TwampServer(ServerConfig config, ServedConnection.Factory factory, ServerLog log) {
@@ -63,7 +64,7 @@ public final class TwampServer implements AutoCloseable {
             throw new IllegalStateException("already started");
         }
         InetSocketAddress bind = listenAddress(config);
-        ServerSocket s = new ServerSocket();
+        ServerSocket s = socketFactory.get();
         try {
             s.setReuseAddress(true);
             s.bind(bind, BACKLOG);
@@ -75,6 +76,19 @@ public final class TwampServer implements AutoCloseable {
         acceptThread = Thread.ofPlatform().name("twampd-accept").daemon(true).unstarted(this::acceptLoop);
         acceptThread.start();
         log.debug("listening on " + describe((InetSocketAddress) s.getLocalSocketAddress()));
+    }
+
+    private static ServerSocket newServerSocket() {
+        try {
+            return new ServerSocket();
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    /** Replaces the listening socket's factory (tests: a socket whose accept fails). Before {@link #start}. */
+    void socketFactory(java.util.function.Supplier<ServerSocket> factory) {
+        this.socketFactory = factory;
     }
 
     /** The address the configuration asks to listen on; a host name is resolved here. */
@@ -143,6 +157,7 @@ public final class TwampServer implements AutoCloseable {
 
     private void acceptLoop() {
         int max = config.maxControlSessions();
+        AcceptBackoff backoff = new AcceptBackoff(AcceptBackoff.LOG_INTERVAL_NS);
         while (!closing) {
             Socket socket;
             try {
@@ -151,8 +166,18 @@ public final class TwampServer implements AutoCloseable {
                 if (closing) {
                     return;
                 }
-                log.warning("accept(): " + reason(e));
+                // EMFILE/ENFILE/ENOBUFS: the pending connection stays queued, so retrying at once would
+                // spin; wait (1 ms doubling to 100 ms) and log one line per interval.
+                String line = backoff.failed("accept(): " + reason(e), System.nanoTime());
+                if (line != null) {
+                    log.warning(line);
+                }
+                java.util.concurrent.locks.LockSupport.parkNanos(backoff.delayNs());
                 continue;
+            }
+            String recovered = backoff.succeeded();
+            if (recovered != null) {
+                log.warning(recovered);
             }
             if (max > 0 && activeCount.get() >= max) {
                 refused.incrementAndGet();

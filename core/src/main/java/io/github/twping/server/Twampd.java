@@ -63,7 +63,14 @@ public final class Twampd {
         ServerConfig config = setup.config();
         ReflectorFaultInjection faults = setup.faults();
         ServerLog log = new ServerLog(err, config.verbose());
-        ServerPassphrases passphrases = loadPassphrases(config, log);
+        ServerPassphrases passphrases;
+        try {
+            passphrases = loadPassphrases(config);
+        } catch (ConfigException e) {
+            err.println(e.getMessage());
+            err.println("PolicyInit failed");
+            return 1;
+        }
         if (isRoot() && !config.rootFolly()) {
             err.println("twampd: Running twampd as root is folly! Use -f or \"rootfolly\" to allow it"
                     + " (the Java twampd cannot drop privileges; start it as the intended user).");
@@ -126,21 +133,26 @@ public final class Twampd {
         }
     }
 
-    private static ServerPassphrases loadPassphrases(ServerConfig config, ServerLog log) {
+    /**
+     * The pass-phrases of {@code twamp-server.pfs}. A missing file is fine for open mode only; when
+     * {@code authmode} offers A, E or M, a missing, unreadable or non-regular file, or one with an invalid
+     * line, stops start-up as C twampd does ({@code PolicyInit failed}). A FIFO is never opened.
+     */
+    static ServerPassphrases loadPassphrases(ServerConfig config) throws ConfigException {
         Path pfs = config.confFile(ServerConfig.PFS_FILE);
-        if (!Files.exists(pfs)) {
-            if ((config.authModes() & ~Mode.OPEN.bits()) != 0) {
-                log.debug("no " + pfs + ": authenticated modes will reject every identity");
-            }
+        boolean keyed = (config.authModes() & ~Mode.OPEN.bits()) != 0;
+        if (!keyed && !Files.exists(pfs)) {
             return ServerPassphrases.none();
         }
-        PassphraseStore.Opened opened = PassphraseStore.open(pfs);
+        PassphraseStore.Opened opened = PassphraseStore.openRegular(pfs);
         if (!opened.ok()) {
-            log.warning(opened.error());
-            return ServerPassphrases.none();
+            throw new ConfigException(opened.error());
         }
         List<PassphraseStore.Found> all = new ArrayList<>();
-        opened.store().parseAll(all).ifPresent(e -> log.warning(pfs + ": " + e.describe()));
+        java.util.Optional<PassphraseStore.SyntaxError> bad = opened.store().parseAll(all);
+        if (bad.isPresent()) {
+            throw new ConfigException(pfs + ": Invalid user: " + bad.get().describe());
+        }
         return ServerPassphrases.of(opened.store());
     }
 

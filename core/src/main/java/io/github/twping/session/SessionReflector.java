@@ -271,6 +271,9 @@ public final class SessionReflector implements AutoCloseable {
             if (callback != null) {
                 callback.accept(this);
             }
+            if (reason == EndReason.REFWAIT_TIMEOUT) {
+                socket.close(); // free the test port now, as C does, not when the control connection ends
+            }
         }
     }
 

@@ -58,6 +58,7 @@ class TwampdMainTest {
 
     @Test
     void shouldExitOneWhenThePortIsTaken(@TempDir Path dir) throws Exception {
+        Files.writeString(dir.resolve("twamp-server.conf"), "authmode O\n");
         try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             int status = TwampdMain.run(new String[] {"-c", dir.toString(), "-R", dir.toString(), "-Z", "-f",
                 "-S", "127.0.0.1:" + taken.getLocalPort()}, out, err);

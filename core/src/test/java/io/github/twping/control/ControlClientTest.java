@@ -165,7 +165,8 @@ class ControlClientTest {
         try (FakeServer server = FakeServer.of(new AwaitClose())) {
             ControlException e = assertThrows(ControlException.class,
                     () -> ControlClient.connect(options(server.port(), Mode.ALL_BITS).readTimeoutMs(100)));
-            assertEquals(List.of("Read failed: (Connection timed out)"), e.lines());
+            assertEquals(List.of("Timed out after 0.1 s (--timeout) waiting for the Server-Greeting",
+                    "Read failed: (Connection timed out)"), e.lines());
         }
     }
 

@@ -71,6 +71,9 @@ class ServerConfigTest {
                 testtimeout 7
                 pbkdf2_count 4096
                 maxcontrolsessions 20
+                maxsessions 64
+                MaxPadding 1500
+                anysender
                 dieby 30
                 enddelay 2.5
                 srcnode [::1]:9000
@@ -88,6 +91,9 @@ class ServerConfigTest {
         assertEquals(7000, c.testTimeoutMs());
         assertEquals(4096, c.pbkdf2Count());
         assertEquals(20, c.maxControlSessions());
+        assertEquals(64, c.maxSessions());
+        assertEquals(1500, c.maxPadding());
+        assertTrue(c.anySender());
         assertEquals(30, c.diebySeconds());
         assertEquals(2.5, c.endDelaySeconds());
         assertEquals("::1", c.listenHost());
@@ -162,5 +168,12 @@ class ServerConfigTest {
     @CsvSource({"00", "10-5", "abc", "70000", "''"})
     void shouldRejectBadPortRanges(String spec) {
         assertThrows(IllegalArgumentException.class, () -> ServerConfigBuilder.parsePortRange(spec));
+    }
+
+    @Test
+    void shouldRefuseAMaxpaddingAboveTheProtocolLimit() {
+        ConfigException e = org.junit.jupiter.api.Assertions.assertThrows(ConfigException.class,
+                () -> ServerConfigParser.parse("x.conf", "maxpadding 65001\n", ServerConfig.builder()));
+        assertEquals("x.conf:1: Invalid maxpadding: 65001 (0..65000)", e.getMessage());
     }
 }

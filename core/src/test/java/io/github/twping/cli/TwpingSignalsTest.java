@@ -1,0 +1,150 @@
+package io.github.twping.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * twping in its own JVM against a server that accepts and then stays silent: a signal during the control
+ * handshake ends it with C's lines and status 1 (docs/CLI.md, signals), also when it was started with the
+ * signal ignored (a background job of a script); {@code --timeout} ends it naming what timed out.
+ */
+class TwpingSignalsTest {
+    @TempDir
+    Path dir;
+
+    private Process start(int port, boolean ignored, String signal, String... extra) throws IOException {
+        return start(port, ignored, signal, List.of(), extra);
+    }
+
+    private Process start(int port, boolean ignored, String signal, List<String> jvmArgs, String... extra)
+            throws IOException {
+        String java = ProcessHandle.current().info().command().orElseThrow();
+        List<String> cmd = new ArrayList<>(List.of(java, "--enable-native-access=ALL-UNNAMED"));
+        cmd.addAll(jvmArgs);
+        cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), Main.class.getName()));
+        cmd.addAll(List.of(extra));
+        cmd.add("127.0.0.1:" + port);
+        StringBuilder sh = new StringBuilder(ignored ? "trap '' " + signal + "; exec" : "exec");
+        for (String a : cmd) {
+            sh.append(" '").append(a.replace("'", "'\\''")).append('\'');
+        }
+        return new ProcessBuilder("/bin/sh", "-c", sh.toString()).redirectErrorStream(true)
+                .redirectOutput(dir.resolve("out").toFile()).start();
+    }
+
+    private String output() throws IOException {
+        return Files.readString(dir.resolve("out"), StandardCharsets.UTF_8);
+    }
+
+    /** A server that accepts one connection, optionally sends a greeting, then says nothing until closed. */
+    private static CompletableFuture<Socket> silentServer(ServerSocket listener, boolean greet) {
+        return CompletableFuture.supplyAsync(() -> {
+            try {
+                Socket s = listener.accept();
+                if (greet) {
+                    byte[] g = new byte[64];
+                    g[15] = 1; // modes: open
+                    g[47] = 4; // count 1024
+                    OutputStream out = s.getOutputStream();
+                    out.write(g);
+                    out.flush();
+                }
+                return s;
+            } catch (IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        });
+    }
+
+    @ParameterizedTest
+    @CsvSource({"INT,true,false,'Read failed: (Interrupted system call)'",
+        "INT,false,false,'Read failed: (Interrupted system call)'",
+        "TERM,false,false,'Read failed: (Interrupted system call)'",
+        "INT,true,true,'Read failed:(Interrupted system call)'"})
+    @Timeout(value = 120, unit = TimeUnit.SECONDS)
+    void shouldStopOnTheFirstSignalDuringTheHandshake(String signal, boolean startIgnored, boolean greet,
+            String line) throws Exception {
+        Assumptions.assumeTrue(Files.isExecutable(Path.of("/bin/sh")), "no /bin/sh");
+        try (ServerSocket listener = new ServerSocket(0, 5, InetAddress.getLoopbackAddress())) {
+            CompletableFuture<Socket> accepted = silentServer(listener, greet);
+            Process p = start(listener.getLocalPort(), startIgnored, signal);
+            try (Socket peer = accepted.get(60, TimeUnit.SECONDS)) {
+                // the client may still be installing its handlers: signal until it reacts (bounded)
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+                while (!p.waitFor(500, TimeUnit.MILLISECONDS)) {
+                    assertTrue(System.nanoTime() < deadline, "twping ignored SIG" + signal + ": " + output());
+                    new ProcessBuilder("kill", "-" + signal, Long.toString(p.pid())).start().waitFor(10, TimeUnit.SECONDS);
+                }
+                assertEquals(1, p.exitValue(), output());
+                String text = output();
+                assertTrue(text.contains("twping: " + line + "\n"), text);
+                assertTrue(text.endsWith("twping: Unable to open control connection to 127.0.0.1:"
+                        + listener.getLocalPort() + ".\n"), text);
+            } finally {
+                p.destroyForcibly();
+            }
+        }
+    }
+
+    /**
+     * A locale that is not installed leaves the JVM's console encoding at ASCII: the lines twping writes
+     * itself must still come out in the reports' encoding (UTF-8), not as '?'.
+     */
+    @Test
+    @Timeout(value = 120, unit = TimeUnit.SECONDS)
+    void shouldWriteEveryLineInOneEncoding() throws Exception {
+        int closedPort;
+        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            closedPort = s.getLocalPort();
+        }
+        Process p = start(closedPort, false, "INT", List.of("-Dstdout.encoding=US-ASCII", "-Dstderr.encoding=US-ASCII"),
+                "--lang", "ru");
+        try {
+            assertTrue(p.waitFor(60, TimeUnit.SECONDS));
+            assertEquals(1, p.exitValue(), output());
+            String text = output();
+            assertTrue(text.contains("Не удалось открыть управляющее соединение с 127.0.0.1:" + closedPort), text);
+            assertTrue(!text.contains("??"), text);
+        } finally {
+            p.destroyForcibly();
+        }
+    }
+
+    @Test
+    @Timeout(value = 120, unit = TimeUnit.SECONDS)
+    void shouldSayWhatTimedOutWhenTimeoutFires() throws Exception {
+        Assumptions.assumeTrue(Files.isExecutable(Path.of("/bin/sh")), "no /bin/sh");
+        try (ServerSocket listener = new ServerSocket(0, 5, InetAddress.getLoopbackAddress())) {
+            CompletableFuture<Socket> accepted = silentServer(listener, false);
+            Process p = start(listener.getLocalPort(), false, "INT", "--timeout", "1");
+            try (Socket peer = accepted.get(60, TimeUnit.SECONDS)) {
+                assertTrue(p.waitFor(60, TimeUnit.SECONDS), "twping did not stop at its --timeout");
+                assertEquals(1, p.exitValue(), output());
+                String text = output();
+                assertTrue(text.contains("twping: Timed out after 1 s (--timeout) waiting for the Server-Greeting\n"
+                        + "twping: Read failed: (Connection timed out)\n"), text);
+            } finally {
+                p.destroyForcibly();
+            }
+        }
+    }
+}

@@ -1,0 +1,87 @@
+package io.github.twping.ffm;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.Linker;
+import java.lang.foreign.MemorySegment;
+import java.lang.invoke.MethodHandle;
+
+import static java.lang.foreign.ValueLayout.ADDRESS;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+
+/**
+ * Signal dispositions the JVM will not change on its own. A shell starts background jobs
+ * ({@code cmd &} in a script) with SIGINT and SIGQUIT ignored, and {@code nohup} ignores SIGHUP; the JVM
+ * then refuses to install a handler for them ({@code sun.misc.Signal.handle} silently keeps
+ * {@code SIG_IGN}). A C program calling {@code signal(2)} gets its handler regardless;
+ * {@link #unignore} restores that: an ignored signal is set back to {@code SIG_DFL} so that the Java
+ * handler installed next takes effect.
+ */
+public final class ProcessSignals {
+    /** Linux signal numbers (the same on x86-64 and aarch64). */
+    public static final int SIGHUP = 1;
+    public static final int SIGINT = 2;
+    public static final int SIGTERM = 15;
+
+    /** glibc's {@code struct sigaction} is 152 bytes on x86-64 and aarch64; the handler is its first word. */
+    private static final long SIGACTION_BYTES = 256;
+    private static final long SIG_IGN = 1;
+
+    private ProcessSignals() {
+    }
+
+    /**
+     * Sets {@code signo} back to its default action if it is ignored now; call before installing a Java
+     * handler for it.
+     *
+     * @return true when the signal was ignored and is now at its default; false when it was not ignored
+     *         or native access is unavailable
+     */
+    public static boolean unignore(int signo) {
+        if (!NativeSupport.isAvailable()) {
+            return false;
+        }
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment old = arena.allocate(SIGACTION_BYTES, 8);
+            int rc = (int) Handles.SIGACTION.invokeExact(signo, MemorySegment.NULL, old);
+            if (rc != 0 || old.get(ADDRESS, 0).address() != SIG_IGN) {
+                return false;
+            }
+            MemorySegment previous = (MemorySegment) Handles.SIGNAL.invokeExact(signo, MemorySegment.NULL);
+            return previous.address() == SIG_IGN;
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new AssertionError("libc downcall failed to link or invoke", t);
+        }
+    }
+
+    /** Whether {@code signo} is ignored now (false when native access is unavailable). */
+    public static boolean isIgnored(int signo) {
+        if (!NativeSupport.isAvailable()) {
+            return false;
+        }
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment old = arena.allocate(SIGACTION_BYTES, 8);
+            int rc = (int) Handles.SIGACTION.invokeExact(signo, MemorySegment.NULL, old);
+            return rc == 0 && old.get(ADDRESS, 0).address() == SIG_IGN;
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new AssertionError("libc downcall failed to link or invoke", t);
+        }
+    }
+
+    /** Linked on first use only (the sockets never need them). */
+    private static final class Handles {
+        private static final Linker LINKER = Linker.nativeLinker();
+        static final MethodHandle SIGACTION = link("sigaction", FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, ADDRESS));
+        /** {@code signal(signo, SIG_DFL)}: SIG_DFL is the null pointer. */
+        static final MethodHandle SIGNAL = link("signal", FunctionDescriptor.of(ADDRESS, JAVA_INT, ADDRESS));
+
+        @SuppressWarnings("restricted")
+        private static MethodHandle link(String name, FunctionDescriptor d) {
+            return LINKER.downcallHandle(LINKER.defaultLookup().findOrThrow(name), d);
+        }
+    }
+}
