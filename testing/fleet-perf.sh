@@ -37,7 +37,7 @@ for n in "${counts[@]}"; do
     for r in $(seq 1 "$rounds"); do
         port=$(free_port)
         mkdir -p "$work/twampd-$n-$r"
-        printf 'maxcontrolsessions 0\n' >"$work/twampd-$n-$r/twamp-server.conf"
+        printf 'maxcontrolsessions 0\nauthmode O\n' >"$work/twampd-$n-$r/twamp-server.conf"
         "$root/twampd" -Z -f -c "$work/twampd-$n-$r" -R "$work/twampd-$n-$r" -S "127.0.0.1:$port" \
             2>"$work/twampd-$n-$r.log" &
         tpid=$!

@@ -56,6 +56,7 @@ final class ReplyReceiver implements Runnable {
     private long late;
     private long kernelRxStamps;
     private long kernelTxStamps;
+    private long cappedSendStamps;
     private int rxSource;
 
     ReplyReceiver(UdpSocket socket, TestPacketCipher cipher, int bufferBytes,
@@ -198,13 +199,24 @@ final class ReplyReceiver implements Runnable {
         }
         long sendNtp = reply.senderTimestampNtp();
         int sendSource = RecordSources.USER;
+        // The owamp statistics flush every packet scheduled more than L before a record's send time, the
+        // record's own packet included: a send time more than L after the packet's scheduled time makes the
+        // data file unreadable ("seq number request (out of range)"). The sender skips packets that late, but a
+        // kernel TX stamp (taken after the check, maybe after a preemption) or a retried send can pass the
+        // bound; such a packet keeps its checked user-space stamp, capped at the bound.
+        long latestNtp = log.scheduledNtp(senderSeq) + lossTimeoutNtp;
         if (useKernelTxTimestamps) {
             long txEpochNs = log.txTimestampEpochNs(senderSeq);
-            if (txEpochNs > 0) {
-                sendNtp = NtpTime.fromEpochNanos(txEpochNs + clock.offsetNs());
+            long txNtp = txEpochNs > 0 ? NtpTime.fromEpochNanos(txEpochNs + clock.offsetNs()) : 0;
+            if (txEpochNs > 0 && Long.compareUnsigned(txNtp, latestNtp) <= 0) {
+                sendNtp = txNtp;
                 sendSource = log.txTimestampHardware(senderSeq) ? RecordSources.KERNEL_HARDWARE
                         : RecordSources.KERNEL_SOFTWARE;
             }
+        }
+        if (Long.compareUnsigned(sendNtp, latestNtp) > 0) {
+            sendNtp = latestNtp;
+            cappedSendStamps++;
         }
         // Keep the file readable by the owamp statistics (docs/STATISTICS.md step 1): a received record flushes every
         // packet scheduled more than L before its send time, so those must be resolved before it is written.

@@ -72,6 +72,9 @@ class TwampdMetricsTest {
     void shouldCountConnectionsSessionsPacketsAndProcessingTime() throws Exception {
         ByteArrayOutputStream serverLog = new ByteArrayOutputStream();
         PrintStream err = new PrintStream(serverLog, true, StandardCharsets.UTF_8);
+        // twampd refuses to start without its configuration file, and without a .pfs when keyed modes are offered
+        java.nio.file.Files.writeString(dir.resolve("twamp-server.conf"), "authmode OAEM\n");
+        java.nio.file.Files.writeString(dir.resolve("twamp-server.pfs"), "alice 7333637265742d6c61622d6b6579\n");
         TwampdMain daemon = new TwampdMain();
         Thread server = Thread.ofPlatform().name("twampd-under-test").start(() -> daemon.execute(new String[] {
             "-c", dir.toString(), "-R", dir.toString(), "-Z", "-f", "-S", "127.0.0.1:0",

@@ -53,6 +53,8 @@ class ClientTestSessionTest {
 
     private final List<AutoCloseable> closeables = new ArrayList<>();
     private final List<String> diagnostics = new CopyOnWriteArrayList<>();
+    /** Whether the session under test uses kernel TX stamps as send times (the default of twping). */
+    private boolean kernelTxStamps = true;
 
     /**
      * One throw-away session before each test's own: the first session in a JVM links the native calls and
@@ -114,7 +116,7 @@ class ClientTestSessionTest {
         SessionDataWriter writer = SessionDataWriter.create(file, header);
         ClientTestSession session = new ClientTestSession(new ClientTestSession.Parameters(
                 new InetSocketAddress(InetAddress.getLoopbackAddress(), reflector.localAddress().getPort()),
-                new SendSchedule(SID, slots, packets), packets, 27, startNtp, lossNtp, 20_000, true),
+                new SendSchedule(SID, slots, packets), packets, 27, startNtp, lossNtp, 20_000, kernelTxStamps),
                 client, Mode.OPEN, null, writer, clock, ClockErrorEstimate.fromKernel(), diagnostics::add);
         session.start();
         if (whileRunning != null) {
@@ -289,6 +291,28 @@ class ClientTestSessionTest {
             out.send(41);
         }, SessionOutcome.ENDED_BY_REPLY);
         assertTrue(diagnostics.contains("Invalid sent recv timestamp!"), diagnostics.toString());
+    }
+
+    @Test
+    void shouldNeverRecordASendTimeLaterThanTheLossTimeoutAfterTheSchedule() throws Exception {
+        // A send time more than L after a packet's scheduled time makes the owamp statistics flush the packet's
+        // own node before its record and reject the file (found at high rates, where a kernel TX stamp taken
+        // after the sender's lateness check passed the bound). Here the reflector echoes a send stamp an hour in
+        // the future for packet 2, and the session uses the echoed stamps (no kernel TX stamps).
+        kernelTxStamps = false;
+        long hourNtp = NtpTime.fromSeconds(3600);
+        List<TwoWayRecord> records = run((seq, request, reply, out) -> {
+            if (seq == 2) {
+                ReflectorPacket p = new ReflectorPacket(TestPacketLayout.UNAUTHENTICATED_REFLECTOR).wrap(reply);
+                p.senderTimestampNtp(p.senderTimestampNtp() + hourNtp);
+            }
+            out.send(41);
+        }, SessionOutcome.COMPLETED);
+        assertEquals(PACKETS, records.size());
+        for (TwoWayRecord r : records) {
+            assertTrue(r.sentSendNtp - r.sentRecvNtp < LOSS_NTP, "packet " + r.sentSeq + " recorded a send time "
+                    + NtpTime.toDouble(r.sentSendNtp - r.sentRecvNtp) + " s after the reflector received it");
+        }
     }
 
     @Test

@@ -116,6 +116,9 @@ class PrometheusSystemTest {
 
     private Daemon twampd(String name) throws Exception {
         Path d = Files.createDirectories(dir.resolve(name));
+        // twampd refuses to start without its configuration file, and without a .pfs when keyed modes are offered
+        Files.writeString(d.resolve("twamp-server.conf"), "authmode OAEM\n");
+        Files.writeString(d.resolve("twamp-server.pfs"), "alice 7333637265742d6c61622d6b6579\n");
         ByteArrayOutputStream log = new ByteArrayOutputStream();
         PrintStream err = new PrintStream(log, true, StandardCharsets.UTF_8);
         TwampdMain main = new TwampdMain();
