@@ -29,6 +29,7 @@ public final class TwampdMain {
     public static final String FAULTS_ENV = "TWAMPD_FAULT_INJECTION";
 
     private final Twampd daemon = new Twampd();
+    private final StampReflectorMain stampReflector = new StampReflectorMain();
     private final CountDownLatch finished = new CountDownLatch(1);
 
     /** Entry point: runs, and exits with the status of {@link #run}. */
@@ -53,6 +54,7 @@ public final class TwampdMain {
     /** Asks a running {@link #execute} to shut down (idempotent, any thread). */
     public void stop() {
         daemon.stop();
+        stampReflector.stop();
     }
 
     /** Waits until {@link #execute} has returned; true if it did within {@code timeoutNs}. */
@@ -85,6 +87,9 @@ public final class TwampdMain {
     }
 
     private int serve(String[] args, PrintStream out, PrintStream err) {
+        if (StampReflectorMain.wanted(args)) {
+            return stampReflector.execute(args, out, err, System.getenv(READY_FILE_ENV));
+        }
         TwampdArgs parsed;
         try {
             parsed = TwampdArgs.parse(args);
