@@ -2,7 +2,7 @@
 # Shared helpers of the stands: result lines, `-M` parsing, timed client runs, the send-time
 # lateness of `-R` records, Markdown tables, and the comparison with the C implementation
 # (interoperability matrix and load table). Sourced by testing/netns-stand.sh and by
-# testing/docker/entrypoint.sh; it defines functions and variables only.
+# testing/docker/run-stand.sh; it defines functions and variables only.
 #
 # The comparison functions run clients through a prefix the caller sets (an array):
 #   STAND_CLIENT_EXEC  e.g. (ip netns exec twstand-c-123), or () on loopback

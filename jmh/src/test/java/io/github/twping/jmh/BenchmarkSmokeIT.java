@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 /**
  * The CI smoke pass of the benchmark suite (issue "JMH suites and performance regression tracking"): runs
@@ -23,6 +24,7 @@ class BenchmarkSmokeIT {
     private static final long DEADLINE_MINUTES = 15;
 
     @Test
+    @Timeout(value = DEADLINE_MINUTES + 2, unit = TimeUnit.MINUTES)
     void shouldRunEveryBenchmarkAndCompareTheResultWithItself() throws IOException, InterruptedException {
         Path jmhDir = Path.of("").toAbsolutePath();
         Path script = jmhDir.resolve("run-benchmarks.sh");

@@ -30,6 +30,7 @@ class NetnsStandSystemTest {
     private static final long GRACE_SECONDS = 30;
 
     @Test
+    @org.junit.jupiter.api.Timeout(value = 10, unit = TimeUnit.MINUTES)
     void shouldPassTheSmokeScenariosAcrossARoutedPath() throws IOException, InterruptedException {
         assumeTrue(isRoot(), "the namespace stand needs root (network namespaces, nftables); uid is not 0");
         assumeTrue(ipNetnsWorks(), "'ip netns' is not available (no iproute2 'ip' command or no netns support)");

@@ -1,0 +1,157 @@
+#!/usr/bin/env bash
+# Builds the self-contained release archive twping-VERSION-linux-ARCH.tar.gz and SHA256SUMS beside it
+# from the runnable jar (core/target/twping.jar). Run by `./mvnw -B -ntp package -Prelease` (module
+# dist), or by hand after `./mvnw -B -ntp -DskipTests -pl core -am package`. See docs/INSTALL.md.
+#
+# The archive holds one directory twping-VERSION/ with
+#   twping, twampd     the repository's launchers; beside runtime/ and lib/ they use those, never Maven
+#   runtime/           a jlink runtime of only the JDK modules the code can reach (found with jdeps)
+#   lib/twping.jar     the runnable jar
+#   lib/twping.aot     the AOT cache (JEP 483/514/515) of a training run made here with that runtime
+#   README.md, docs/, LICENSE (when the repository has one), Dockerfile, .dockerignore
+#
+# Options:
+#   --out DIR        where the archive, SHA256SUMS and the staging tree go (default dist/target)
+#   --version V      version in the names (default: the project version of the root pom.xml)
+#   --no-aot         skip the training run (no lib/twping.aot); quicker, for smoke passes
+#   --no-verify      skip unpacking the archive and running it once
+# Environment: JAVA_HOME (a JDK >= 25 with jlink and jdeps; default: what ./twping --print-java finds),
+#   SOURCE_DATE_EPOCH (the time stamp of every file in the archive; default: the HEAD commit's time).
+set -euo pipefail
+
+root=$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/.." && pwd)
+out="$root/dist/target"
+version=""
+aot=1
+verify=1
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --out) out=$2; shift 2 ;;
+        --version) version=$2; shift 2 ;;
+        --no-aot) aot=0; shift ;;
+        --no-verify) verify=0; shift ;;
+        -h | --help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+        *) echo "build-release: unknown option '$1' (see --help)" >&2; exit 2 ;;
+    esac
+done
+
+say() { printf '[release %s] %s\n' "$(date -u +%H:%M:%S)" "$*" >&2; }
+die() { echo "build-release: $*" >&2; exit 1; }
+
+jar="$root/core/target/twping.jar"
+[ -f "$jar" ] || die "$jar is missing; build it first: ./mvnw -B -ntp -DskipTests -pl core -am package"
+
+if [ -z "$version" ]; then
+    # the first <version> after the parent's <artifactId>twping-parent</artifactId>
+    version=$(sed -n '/<artifactId>twping-parent<\/artifactId>/,/<\/version>/ s|.*<version>\(.*\)</version>.*|\1|p' \
+        "$root/pom.xml" | head -n 1)
+    [ -n "$version" ] || die "cannot read the project version from $root/pom.xml (pass --version)"
+fi
+
+jdk_major() { sed -n 's/^JAVA_VERSION="\([0-9]*\).*/\1/p' "$1/release" 2>/dev/null || true; }
+jdk=""
+if [ -n "${JAVA_HOME:-}" ] && [ -x "$JAVA_HOME/bin/jlink" ] && [ "$(jdk_major "$JAVA_HOME")" -ge 25 ] 2>/dev/null; then
+    jdk=$JAVA_HOME
+else
+    # (JAVA_HOME may be the older JDK Maven runs on) the launchers' search: /usr/lib/jvm/*, PATH
+    java_bin=$(JAVA_HOME="" "$root/twping" --print-java) || die "no JDK >= 25 found (set JAVA_HOME)"
+    jdk=$(dirname "$(dirname "$(readlink -f "$java_bin")")")
+fi
+for tool in java jlink jdeps; do
+    [ -x "$jdk/bin/$tool" ] || die "$jdk has no bin/$tool (a full JDK >= 25 is needed, not a runtime)"
+done
+
+case "$(uname -m)" in
+    x86_64 | amd64) arch=x86_64 ;;
+    aarch64 | arm64) arch=aarch64 ;;
+    *) die "unsupported machine $(uname -m)" ;;
+esac
+# The runtime is jlinked from this JDK and the AOT cache is made by running it, so the archive is for
+# this machine's architecture only (another would need that architecture's JDK and a machine to train on).
+say "version $version, linux-$arch, JDK $jdk"
+
+name="twping-$version"
+archive="$name-linux-$arch.tar.gz"
+stage="$out/stage"
+tree="$stage/$name"
+rm -rf "$stage" "${out:?}/$archive"
+mkdir -p "$tree/lib" "$out"
+
+# 1. The modules: jdeps' class graph of the runnable jar, closed over what the project's own classes
+#    reach (the libraries also hold classes, e.g. LDAP or SQL support, that nothing here uses).
+say "jdeps: the modules reachable from io.github.twping.*"
+graph="$stage/jdeps-classes.txt"
+"$jdk/bin/jdeps" --multi-release 25 --ignore-missing-deps -verbose:class "$jar" >"$graph"
+modules=$(awk -v prefix=io.github.twping. -v jar="$(basename "$jar")" -f "$root/dist/reachable-modules.awk" "$graph" \
+    | sort | paste -sd, -)
+case ",$modules," in *,java.base,*) ;; *) die "jdeps found no dependency on java.base; see $graph" ;; esac
+say "modules: $modules"
+
+# 2. The runtime. No default CDS archive (--generate-cds-archive would add 28 MB): the AOT cache
+#    holds the JDK classes the tool uses as well as its own.
+say "jlink"
+"$jdk/bin/jlink" --add-modules "$modules" --strip-debug --no-man-pages --no-header-files \
+    --output "$tree/runtime"
+printf '%s\n' "$modules" | tr , '\n' >"$tree/runtime/MODULES"
+
+# 3. The rest of the tree.
+cp "$jar" "$tree/lib/twping.jar"
+cp "$root/twping" "$root/twampd" "$tree/"
+chmod 755 "$tree/twping" "$tree/twampd"
+cp "$root/README.md" "$tree/"
+mkdir -p "$tree/docs"
+cp "$root"/docs/*.md "$tree/docs/"
+if [ -f "$root/LICENSE" ]; then
+    cp "$root/LICENSE" "$tree/"
+else
+    say "the repository has no LICENSE file: the archive has none"
+fi
+cp "$root/dist/docker/Dockerfile" "$tree/Dockerfile"
+cp "$root/dist/docker/dockerignore" "$tree/.dockerignore"
+
+# Every file gets one time stamp before the training run: the AOT cache records the jar's size and
+# modification time and is used only while they match, so the archive must keep exactly this one.
+epoch=${SOURCE_DATE_EPOCH:-$(git -C "$root" log -1 --format=%ct 2>/dev/null || date +%s)}
+find "$tree" -exec touch -h -d "@$epoch" {} +
+
+# 4. The AOT cache: one training run of the packaged launcher (so with its JVM options) on the
+#    packaged runtime: a short session against the embedded server, which loads and links the
+#    client's, the server's and the reflector's classes.
+if [ "$aot" = 1 ]; then
+    say "AOT cache: training run (--loopback -c 100 -i 0.005f)"
+    train_log="$stage/aot-training.log"
+    if ! TWPING_JAVA_OPTS="-XX:AOTCacheOutput=$tree/lib/twping.aot" timeout 300 "$tree/twping" \
+            --loopback -c 100 -i 0.005f >"$train_log" 2>&1 </dev/null; then
+        tail -n 20 "$train_log" >&2
+        die "the training run failed (log: $train_log)"
+    fi
+    [ -s "$tree/lib/twping.aot" ] || die "the training run wrote no AOT cache (log: $train_log)"
+    rm -f "$tree/lib/twping.aot.config"
+    touch -d "@$epoch" "$tree/lib/twping.aot"
+fi
+
+# 5. The archive (sorted, numeric root owner, one time stamp) and its checksum.
+say "tar $archive"
+tar --sort=name --owner=0 --group=0 --numeric-owner --mtime="@$epoch" -C "$stage" -cf - "$name" \
+    | gzip -n -6 >"$out/$archive"
+(cd "$out" && sha256sum "$archive" >SHA256SUMS)
+
+# 6. Check what was packed: unpack it elsewhere and run it once from there, requiring the AOT cache.
+if [ "$verify" = 1 ]; then
+    check=$(mktemp -d "${TMPDIR:-/tmp}/twping-release-check.XXXXXX")
+    trap 'rm -rf "$check"' EXIT
+    tar -xzf "$out/$archive" -C "$check"
+    opts=""
+    [ "$aot" = 1 ] && opts="-XX:AOTMode=on"   # fails instead of running without the cache
+    if ! TWPING_JAVA_OPTS="$opts" timeout 120 "$check/$name/twping" --loopback -c 3 -i 0.01f -M \
+            >"$stage/verify.out" 2>&1 </dev/null \
+            || ! grep -q '^SENT	3$' "$stage/verify.out"; then
+        cat "$stage/verify.out" >&2
+        die "the unpacked archive does not run (output above)"
+    fi
+    say "checked: the unpacked archive runs${opts:+ with its AOT cache (-XX:AOTMode=on)}"
+fi
+
+size=$(stat -c %s "$out/$archive")
+say "$out/$archive: $((size / 1024)) KiB ($(du -sh "$tree" | cut -f1) unpacked)"
+cat "$out/SHA256SUMS"
