@@ -63,6 +63,10 @@ public final class Usage {
             + "   --max-median-rtt MILLIS exit with status 3 when the median round-trip time exceeds MILLIS\n"
             + "   --loopback             test against an in-process server on 127.0.0.1 (no testaddr)\n"
             + "   --probe-timestamping [address]  report which socket timestamping the kernel provides and exit\n"
+            + "   --stamp HOST[:PORT]    STAMP (RFC 8762) to a Session-Reflector, no control connection (port 862)\n"
+            + "   --light HOST[:PORT]    TWAMP-Light (RFC 5357 Appendix I) to a stateless reflector (port 862)\n"
+            + "   --ptp                  with --stamp: timestamps in the PTPv2 format (Z flag)\n"
+            + "   --ssid N               with --stamp: Session-Sender Identifier 0..65535 (RFC 8972)\n"
             + "\n";
 
     private Usage() {
