@@ -14,6 +14,7 @@ import io.github.twping.client.TwpingRun;
 import io.github.twping.ffm.ClockStatus;
 import io.github.twping.ffm.SocketException;
 import io.github.twping.ffm.TimestampingProbe;
+import io.github.twping.report.results.ResultOutputs;
 import io.github.twping.server.EmbeddedServer;
 import io.github.twping.time.DebugTimeOffset;
 import io.github.twping.time.WallClock;
@@ -120,6 +121,9 @@ public final class Twping {
         if (cancelled) {
             return TwpingRun.EXIT_INTERRUPTED;
         }
+        if (options.extras().results().reportFile() != null) {
+            return io.github.twping.client.ResultRun.report(options, program, out, err);
+        }
         if (options.extras().loopback()) {
             return runAgainstEmbeddedServer(program, options, offset);
         }
@@ -154,8 +158,9 @@ public final class Twping {
             run.cancel();
         }
         int status = run.execute();
-        if (status == TwpingRun.EXIT_OK && gates != null) {
-            status = gates.verdict(err, program);
+        if ((status == TwpingRun.EXIT_OK || status == ResultOutputs.EXIT_OUTPUT_FAILED) && gates != null) {
+            int verdict = gates.verdict(err, program);
+            status = verdict != TwpingRun.EXIT_OK ? verdict : status;
         }
         return status;
     }

@@ -10,6 +10,7 @@ import io.github.twping.config.PortRange;
 import io.github.twping.config.ScheduleSpec;
 import io.github.twping.getopt.GetOpt;
 import io.github.twping.protocol.Mode;
+import io.github.twping.report.results.ResultOptions;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -52,9 +53,11 @@ public final class TwpingArgs {
     private static final int OPT_LIGHT = 268;
     private static final int OPT_PTP = 269;
     private static final int OPT_SSID = 270;
+    /** Codes of the result options: {@code OPT_RESULTS + index in ResultOptions.LONG_OPTIONS}. */
+    private static final int OPT_RESULTS = 300;
 
     /** The long options of this port. */
-    public static final List<GetOpt.LongOption> LONG_OPTIONS = List.of(
+    public static final List<GetOpt.LongOption> LONG_OPTIONS = withResultOptions(
             new GetOpt.LongOption("spin", GetOpt.ArgKind.REQUIRED, OPT_SPIN),
             new GetOpt.LongOption("sync", GetOpt.ArgKind.NONE, OPT_SYNC),
             new GetOpt.LongOption("esterror", GetOpt.ArgKind.REQUIRED, OPT_ESTERROR),
@@ -70,6 +73,16 @@ public final class TwpingArgs {
             new GetOpt.LongOption("light", GetOpt.ArgKind.REQUIRED, OPT_LIGHT),
             new GetOpt.LongOption("ptp", GetOpt.ArgKind.NONE, OPT_PTP),
             new GetOpt.LongOption("ssid", GetOpt.ArgKind.REQUIRED, OPT_SSID));
+
+    private static List<GetOpt.LongOption> withResultOptions(GetOpt.LongOption... own) {
+        List<GetOpt.LongOption> all = new java.util.ArrayList<>(List.of(own));
+        List<ResultOptions.LongOption> results = ResultOptions.LONG_OPTIONS;
+        for (int i = 0; i < results.size(); i++) {
+            all.add(new GetOpt.LongOption(results.get(i).name(),
+                    results.get(i).hasArgument() ? GetOpt.ArgKind.REQUIRED : GetOpt.ArgKind.NONE, OPT_RESULTS + i));
+        }
+        return List.copyOf(all);
+    }
 
     /** {@code -s} value that C cannot tell from "not given". */
     static final long PADDING_UNSET = 0xFFFF_FFFFL;
@@ -392,7 +405,17 @@ public final class TwpingArgs {
                 }
                 s.controlTimeoutSeconds = v;
             }
-            default -> throw new IllegalStateException("option without handler: " + c);
+            default -> {
+                int i = c - OPT_RESULTS;
+                if (i < 0 || i >= ResultOptions.LONG_OPTIONS.size()) {
+                    throw new IllegalStateException("option without handler: " + c);
+                }
+                String name = ResultOptions.LONG_OPTIONS.get(i).name();
+                String problem = s.results.set(name, arg);
+                if (problem != null) {
+                    return usage(msg, Messages.invalidLong(name, problem), Messages.EXIT_FAILURE);
+                }
+            }
         }
         return CONTINUE;
     }
@@ -432,6 +455,12 @@ public final class TwpingArgs {
         }
 
         boolean stamp = s.stampTarget != null;
+        if (stamp && (s.results.reporting() || s.results.build(version).exact()
+                || s.results.build(version).anyWriter())) {
+            msg.error("--stamp/--light write the summary, -M, -R and -v only (not --exact, --json, --json-stream, "
+                    + "--csv, --html or --report)");
+            return new Exit(usage(msg, null, Messages.EXIT_FAILURE));
+        }
         if (stamp && (s.loopback || s.probe)) {
             msg.error("--stamp/--light cannot be combined with --loopback or --probe-timestamping");
             return new Exit(usage(msg, null, Messages.EXIT_FAILURE));
@@ -440,8 +469,8 @@ public final class TwpingArgs {
             msg.error("--ptp and --ssid need --stamp");
             return new Exit(usage(msg, null, Messages.EXIT_FAILURE));
         }
-        int minOperands = s.loopback || s.probe || stamp ? 0 : 1;
-        int maxOperands = s.loopback || stamp ? 0 : s.probe ? 1 : 2;
+        int minOperands = s.loopback || s.probe || stamp || s.results.reporting() ? 0 : 1;
+        int maxOperands = s.loopback || stamp || s.results.reporting() ? 0 : s.probe ? 1 : 2;
         if (operands.size() < minOperands || operands.size() > maxOperands) {
             return new Exit(usage(msg, null, Messages.EXIT_FAILURE));
         }
@@ -506,7 +535,7 @@ public final class TwpingArgs {
                         s.summaryDirectory),
                 new TwpingOptions.Extras(s.spinMicros, s.sync, s.esterrorMicros,
                         s.language != null ? s.language : defaultLanguage, s.loopback, s.probe,
-                        s.maxLossPercent, s.maxMedianRttMillis, s.controlTimeoutSeconds), stampOptions);
+                        s.maxLossPercent, s.maxMedianRttMillis, s.controlTimeoutSeconds, s.results.build(version)), stampOptions);
         return new Parsed(options);
     }
 
@@ -605,5 +634,6 @@ public final class TwpingArgs {
         TwpingOptions.TestProtocol stampProtocol;
         boolean ptp;
         int ssid;
+        final ResultOptions.Builder results = new ResultOptions.Builder();
     }
 }

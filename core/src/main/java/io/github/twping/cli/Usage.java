@@ -67,6 +67,15 @@ public final class Usage {
             + "   --light HOST[:PORT]    TWAMP-Light (RFC 5357 Appendix I) to a stateless reflector (port 862)\n"
             + "   --ptp                  with --stamp: timestamps in the PTPv2 format (Z flag)\n"
             + "   --ssid N               with --stamp: Session-Sender Identifier 0..65535 (RFC 8972)\n"
+            + "   --exact                print exact statistics (ns resolution) under the summary\n"
+            + "   --json FILE|-          write the results as one JSON document (docs/twping-result.schema.json)\n"
+            + "   --json-stream FILE|-   write NDJSON events while the test runs (start, interval, end)\n"
+            + "   --json-stream-packets  add one packet event per reply to --json-stream\n"
+            + "   --interval SECONDS     interval of the --json-stream interval events (default 1)\n"
+            + "   --csv FILE             write one row per packet (timestamps and delays in ns)\n"
+            + "   --html FILE            write a self-contained HTML report with charts\n"
+            + "   --progress, --no-progress  show or hide the live progress line (default: when stderr is a terminal)\n"
+            + "   --report FILE          re-report a session file saved with -F instead of measuring (no testaddr)\n"
             + "\n";
 
     private Usage() {

@@ -31,7 +31,7 @@ final class TestSocketSetup {
         UdpSocketOptions.Builder b = UdpSocketOptions.builder().bindAddress(localAddress)
                 .portRange(low, high, first).unicastTtl(255).receiveTtl(true)
                 .receiveBufferBytes(buffer).sendBufferBytes(buffer)
-                .timestamping(Timestamping.RX_TX_SOFTWARE);
+                .receiveTos(true).timestamping(Timestamping.RX_TX_SOFTWARE);
         if (test.dscp() != 0) {
             b.tos(test.dscp() << 2);
         }

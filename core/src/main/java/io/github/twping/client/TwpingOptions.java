@@ -2,6 +2,7 @@ package io.github.twping.client;
 
 import io.github.twping.config.PortRange;
 import io.github.twping.config.ScheduleSpec;
+import io.github.twping.report.results.ResultOptions;
 import io.github.twping.schedule.ScheduleSlot;
 
 /**
@@ -164,10 +165,11 @@ public record TwpingOptions(HostPort testAddress, HostPort serverAddress, Test t
      * @param maxLossPercent         {@code --max-loss} gate, or NaN
      * @param maxMedianRttMillis     {@code --max-median-rtt} gate, or NaN
      * @param controlTimeoutSeconds  {@code --timeout} for control I/O, or 0 for none
+     * @param results                the result outputs ({@code --exact}, {@code --json}, ... {@code --report})
      */
     public record Extras(long spinMicros, boolean assumeSynchronised, long esterrorMicros, String language,
                          boolean loopback, boolean probeTimestamping, double maxLossPercent,
-                         double maxMedianRttMillis, double controlTimeoutSeconds) {
+                         double maxMedianRttMillis, double controlTimeoutSeconds, ResultOptions results) {
         /** Default {@code --spin}. */
         public static final long DEFAULT_SPIN_MICROS = 100;
     }

@@ -25,6 +25,7 @@ import io.github.twping.ffm.UdpSocket;
 import io.github.twping.net.AddressText;
 import io.github.twping.report.HostInfo;
 import io.github.twping.report.Reports;
+import io.github.twping.report.results.ResultOutputs;
 import io.github.twping.schedule.ScheduleSlot;
 import io.github.twping.schedule.SendSchedule;
 import io.github.twping.schedule.StartTimes;
@@ -65,6 +66,7 @@ public final class TwpingRun {
     private final ReportSink reportSink;
     private final Path tempDirectory;
     private volatile ClientTestSession session;
+    private ResultOutputs results;                 // the result outputs (docs/CLI.md), or null
 
     /**
      * @param options    the parsed options
@@ -249,6 +251,7 @@ public final class TwpingRun {
         printApproximately(slots, timing);
 
         SessionOutcome outcome;
+        results = ResultRun.create(run.options, run.program, run.out, run.err);
         if (writer == null) {
             // -c 0 (or an unwritable data file): the C worker fails at once (docs/CLI.md, -c).
             if (test.packetCount() == 0) {
@@ -257,8 +260,9 @@ public final class TwpingRun {
             }
             outcome = SessionOutcome.DATA_FILE_FAILED;
         } else {
-            outcome = test(control, socket, reflector, sid, slots, keys, writer, timing);
+            outcome = test(control, socket, reflector, sid, slots, keys, writer, timing, file, header);
             if (outcome == null) {
+                stopResults();
                 run.diag(TEST_FAILED);
                 file.discard();
                 return EXIT_FAILURE;
@@ -267,13 +271,13 @@ public final class TwpingRun {
         try {
             control.stopSessions(outcome.stopSessionsAccept());
         } catch (ControlException e) {
+            stopResults();
             run.diag(TEST_FAILED);
             file.discard();
             return run.cancelled() ? EXIT_INTERRUPTED : EXIT_FAILURE;
         }
         control.close();
-        report(file, header, localAddress);
-        return EXIT_OK;
+        return report(file, header, localAddress) ? EXIT_OK : ResultOutputs.EXIT_OUTPUT_FAILED;
     }
 
     private SessionRequest request(int ipvn, InetSocketAddress local, InetAddress reflectorAddress, Timing timing) {
@@ -297,7 +301,8 @@ public final class TwpingRun {
 
     /** Step 5: the test session under the control watch; @return its outcome, or null when control failed */
     private SessionOutcome test(ControlClient control, UdpSocket socket, InetSocketAddress reflector, byte[] sid,
-                                ScheduleSlot[] slots, TestSessionKeys keys, SessionDataWriter writer, Timing timing) {
+                                ScheduleSlot[] slots, TestSessionKeys keys, SessionDataWriter writer, Timing timing,
+                                SessionDataFile file, SessionHeader header) {
         TwpingOptions.Test test = run.test();
         TwpingOptions.Extras extras = run.options.extras();
         ClockErrorEstimate errors = ClockErrorEstimate.of(extras.assumeSynchronised(), extras.esterrorMicros());
@@ -307,6 +312,9 @@ public final class TwpingRun {
                 true), socket, control.mode(), keys, writer, run.clock, errors, run::diag);
         session = s;
         s.start();
+        ResultRun.startLive(results, file.channel(), header, writer, s, run.clock,
+                StartTimes.sessionDurationSeconds(test.packetCount(), slots, NtpTime.toDouble(timing.lossTimeoutNtp()),
+                        timing.rttBoundNtp()));
         if (run.cancelled()) {
             s.cancel();
         }
@@ -318,13 +326,27 @@ public final class TwpingRun {
         return s.outcome();
     }
 
-    /** Step 6: statistics from the data file (docs/STATISTICS.md); their failures do not change the status. */
-    private void report(SessionDataFile file, SessionHeader header, InetAddress localAddress) {
-        Reports.writeChannel(Outputs.of(run.options, run.program), file.channel(), hostInfo(header, localAddress),
+    /**
+     * Step 6: statistics from the data file (docs/STATISTICS.md); their failures do not change the status.
+     * Then the result outputs (docs/CLI.md, result outputs).
+     *
+     * @return false when a result output could not be written
+     */
+    private boolean report(SessionDataFile file, SessionHeader header, InetAddress localAddress) {
+        HostInfo hosts = hostInfo(header, localAddress);
+        Reports.writeChannel(Outputs.of(run.options, run.program), file.channel(), hosts,
                 ScheduleDeltas.of(header), run.out, run.err);
         run.out.flush();
+        boolean written = ResultRun.finish(results, run.options, file.channel(), session, hosts, run.err, run.program);
         if (reportSink != null) {
             reportSink.onSummary(file.channel(), header);
+        }
+        return written;
+    }
+
+    private void stopResults() {
+        if (results != null) {
+            results.stopLive();
         }
     }
 

@@ -10,6 +10,7 @@ import io.github.twping.pacing.ParkThenSpinPacer;
 import io.github.twping.pacing.SystemPacingClock;
 import io.github.twping.protocol.Mode;
 import io.github.twping.schedule.SendSchedule;
+import io.github.twping.stats.RecordSources;
 import io.github.twping.stats.SessionDataWriter;
 import io.github.twping.time.WallClock;
 import org.HdrHistogram.Histogram;
@@ -31,6 +32,8 @@ public final class ClientTestSession {
     private final SessionControl control;
     private final SessionSender sender;
     private final ReplyReceiver receiver;
+    private final SendLog log;
+    private final RecordSources sources;
     private final Histogram latenessNs = new Histogram(MAX_LATENESS_NS, 3);
     private final Thread senderThread;
     private final Thread receiverThread;
@@ -64,7 +67,8 @@ public final class ClientTestSession {
                              TestPacketCipher receiverCipher, SessionDataWriter writer, WallClock clock,
                              ClockErrorEstimate errors, Consumer<String> diagnostics) {
         int packetLength = senderCipher.senderLayout().packetLength(parameters.paddingBytes());
-        SendLog log = new SendLog(parameters.packetCount(), MAX_IN_FLIGHT);
+        log = new SendLog(parameters.packetCount(), MAX_IN_FLIGHT);
+        sources = RecordSources.forPacketCount(parameters.packetCount());
         control = new SessionControl(diagnostics);
         boolean txStamps = parameters.kernelTxTimestamps() && socket.capabilities().txTimestamps();
         sender = new SessionSender(socket, senderCipher, packetLength, parameters.reflector(),
@@ -73,7 +77,7 @@ public final class ClientTestSession {
                 clock, errors, log, control, latenessNs);
         int bufferBytes = Math.max(packetLength, receiverCipher.reflectorLayout().length()) + 128;
         receiver = new ReplyReceiver(socket, receiverCipher, bufferBytes, writer,
-                log, control, clock, errors, parameters.packetCount(), parameters.lossTimeoutNtp(), txStamps);
+                sources, log, control, clock, errors, parameters.packetCount(), parameters.lossTimeoutNtp(), txStamps);
         senderThread = Thread.ofPlatform().name("twping-sender").daemon(true).unstarted(sender);
         receiverThread = Thread.ofPlatform().name("twping-receiver").daemon(true).unstarted(receiver);
     }
@@ -117,6 +121,19 @@ public final class ClientTestSession {
     /** @return receiver counters (call after the session ended). */
     public ReceiverCounters counters() {
         return receiver.counters();
+    }
+
+    /**
+     * @return the timestamp sources and reply DSCP per data-file record; entries below the writer's
+     * {@code visibleRecords()} may be read from any thread
+     */
+    public RecordSources recordSources() {
+        return sources;
+    }
+
+    /** @return sequence numbers the sender has handled so far (sent or skipped); any thread, a volatile read */
+    public long sequencesHandled() {
+        return log.published();
     }
 
     /** @return packets sent (call after the session ended). */

@@ -5,10 +5,12 @@ import java.lang.foreign.MemorySegment;
 
 import io.github.twping.crypto.TestPacketCipher;
 import io.github.twping.ffm.ReceivedPacket;
+import io.github.twping.ffm.TimestampSource;
 import io.github.twping.ffm.SocketException;
 import io.github.twping.ffm.TxTimestampHandler;
 import io.github.twping.ffm.UdpSocket;
 import io.github.twping.protocol.ReflectorPacket;
+import io.github.twping.stats.RecordSources;
 import io.github.twping.stats.SessionDataWriter;
 import io.github.twping.stats.TwoWayRecord;
 import io.github.twping.time.ErrorEstimate;
@@ -25,6 +27,8 @@ final class ReplyReceiver implements Runnable {
     private static final long TICK_NS = 20_000_000L;
     private static final long CLOCK_REFRESH_NS = 1_000_000_000L;
     private static final int TTL_UNKNOWN = 255;
+    /** Buffered records reach the data file at least this often, for readers of the file during the test. */
+    private static final long VISIBILITY_NS = 200_000_000L;
 
     private final UdpSocket socket;
     private final TestPacketCipher cipher;
@@ -34,6 +38,7 @@ final class ReplyReceiver implements Runnable {
     private final ReceivedPacket meta = new ReceivedPacket();
     private final TwoWayRecord record = new TwoWayRecord();
     private final SessionDataWriter writer;
+    private final RecordSources sources;
     private final SendLog log;
     private final SessionControl control;
     private final WallClock clock;
@@ -51,9 +56,10 @@ final class ReplyReceiver implements Runnable {
     private long late;
     private long kernelRxStamps;
     private long kernelTxStamps;
+    private int rxSource;
 
     ReplyReceiver(UdpSocket socket, TestPacketCipher cipher, int bufferBytes,
-                  SessionDataWriter writer, SendLog log, SessionControl control, WallClock clock,
+                  SessionDataWriter writer, RecordSources sources, SendLog log, SessionControl control, WallClock clock,
                   ClockErrorEstimate errorEstimate, long packetCount, long lossTimeoutNtp,
                   boolean useKernelTxTimestamps) {
         this.socket = socket;
@@ -62,6 +68,7 @@ final class ReplyReceiver implements Runnable {
         this.reply = new ReflectorPacket(cipher.reflectorLayout()).wrap(buffer);
         this.replyHeaderLength = cipher.reflectorLayout().length();
         this.writer = writer;
+        this.sources = sources;
         this.log = log;
         this.control = control;
         this.clock = clock;
@@ -69,7 +76,7 @@ final class ReplyReceiver implements Runnable {
         this.packetCount = packetCount;
         this.lossTimeoutNtp = lossTimeoutNtp;
         this.useKernelTxTimestamps = useKernelTxTimestamps;
-        this.txHandler = (packetId, epochNs, hardware) -> log.txTimestamp(packetId, epochNs);
+        this.txHandler = (packetId, epochNs, hardware) -> log.txTimestamp(packetId, epochNs, hardware);
     }
 
     ReceiverCounters counters() {
@@ -105,6 +112,7 @@ final class ReplyReceiver implements Runnable {
 
     private void receiveAll() throws IOException {
         long nextClockRefreshNs = System.nanoTime() + CLOCK_REFRESH_NS;
+        long nextVisibilityNs = System.nanoTime() + VISIBILITY_NS;
         while (control.running() && firstPending < packetCount) {
             long timeoutNs = receiveTimeoutNs();
             int length = socket.receive(buffer, meta, timeoutNs);
@@ -121,6 +129,7 @@ final class ReplyReceiver implements Runnable {
                     kernelRxStamps++;
                 }
                 nowNtp = rxEpochNs > 0 ? NtpTime.fromEpochNanos(rxEpochNs + clock.offsetNs()) : clock.nowNtp();
+                rxSource = rxEpochNs > 0 ? sourceCode(meta.timestampSource()) : RecordSources.USER;
             } else {
                 nowNtp = clock.nowNtp();
             }
@@ -133,6 +142,10 @@ final class ReplyReceiver implements Runnable {
                 errorEstimate.refresh();
                 nextClockRefreshNs = monoNs + CLOCK_REFRESH_NS;
             }
+            if (monoNs - nextVisibilityNs >= 0) {
+                writer.flush();                      // one batch write at most every 200 ms, not per packet
+                nextVisibilityNs = monoNs + VISIBILITY_NS;
+            }
         }
     }
 
@@ -144,6 +157,14 @@ final class ReplyReceiver implements Runnable {
             return Math.max(1_000, Math.min(waitNs, TICK_NS));
         }
         return TICK_NS;
+    }
+
+    private static int sourceCode(TimestampSource source) {
+        return switch (source) {
+            case KERNEL_HARDWARE -> RecordSources.KERNEL_HARDWARE;
+            case KERNEL_SOFTWARE -> RecordSources.KERNEL_SOFTWARE;
+            case USER -> RecordSources.USER;
+        };
     }
 
     private void process(int length, long rxNtp) throws IOException {
@@ -176,10 +197,13 @@ final class ReplyReceiver implements Runnable {
             return;
         }
         long sendNtp = reply.senderTimestampNtp();
+        int sendSource = RecordSources.USER;
         if (useKernelTxTimestamps) {
             long txEpochNs = log.txTimestampEpochNs(senderSeq);
             if (txEpochNs > 0) {
                 sendNtp = NtpTime.fromEpochNanos(txEpochNs + clock.offsetNs());
+                sendSource = log.txTimestampHardware(senderSeq) ? RecordSources.KERNEL_HARDWARE
+                        : RecordSources.KERNEL_SOFTWARE;
             }
         }
         // Keep the file readable by the owamp statistics (docs/STATISTICS.md step 1): a received record flushes every
@@ -200,6 +224,7 @@ final class ReplyReceiver implements Runnable {
         r.reflRecvErr = errorEstimate.field();
         int ttl = meta.ttl();
         r.reflTtl = ttl < 0 ? TTL_UNKNOWN : ttl;
+        sources.set(writer.recordsWritten(), RecordSources.pack(sendSource, rxSource, meta.tos()));
         writer.append(r);                           // duplicates are recorded too (docs/CLIENT.md)
         if (log.hit(senderSeq)) {
             duplicates++;

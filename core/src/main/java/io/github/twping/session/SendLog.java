@@ -40,6 +40,7 @@ final class SendLog {
     private final boolean[] hit;
     private final long[] txStampId;
     private final long[] txStampEpochNs;
+    private final boolean[] txStampHardware;
 
     @SuppressWarnings("unused") // accessed through PUBLISHED
     private long published;
@@ -66,6 +67,7 @@ final class SendLog {
         hit = new boolean[capacity];
         txStampId = new long[capacity];
         txStampEpochNs = new long[capacity];
+        txStampHardware = new boolean[capacity];
         java.util.Arrays.fill(txStampId, -1);
     }
 
@@ -150,10 +152,21 @@ final class SendLog {
     }
 
     /** Stores a TX timestamp delivered by the kernel for socket packet id {@code packetId}. */
-    void txTimestamp(long packetId, long epochNs) {
+    void txTimestamp(long packetId, long epochNs, boolean hardware) {
         int i = (int) packetId & mask;
         txStampId[i] = packetId;
         txStampEpochNs[i] = epochNs;
+        txStampHardware[i] = hardware;
+    }
+
+    /** @return true when the TX timestamp of {@code seq} (see {@link #txTimestampEpochNs}) came from the card. */
+    boolean txTimestampHardware(long seq) {
+        long id = txId[(int) seq & mask];
+        if (id < 0) {
+            return false;
+        }
+        int i = (int) id & mask;
+        return txStampId[i] == id && txStampHardware[i];
     }
 
     /** @return the kernel TX timestamp (epoch ns) of the packet sent for {@code seq}, or 0 if none arrived. */

@@ -27,6 +27,7 @@ public final class SessionDataWriter implements AutoCloseable {
     private final long dataOffset;
     private long position;
     private long recordsWritten;
+    private volatile long visibleRecords;
 
     private SessionDataWriter(FileChannel channel, boolean ownsChannel, SessionHeader header, int batchRecords)
         throws IOException {
@@ -90,6 +91,7 @@ public final class SessionDataWriter implements AutoCloseable {
         writeFully(buffer, position);
         position += n;
         buffer.clear();
+        visibleRecords = recordsWritten;             // release: the records (and their side entries) are written
     }
 
     /** Flushes and sets the finished word: 1 if {@code normal}, else 0. */
@@ -104,6 +106,14 @@ public final class SessionDataWriter implements AutoCloseable {
     /** Records appended so far. */
     public long recordsWritten() {
         return recordsWritten;
+    }
+
+    /**
+     * Records written to the channel so far, readable from any thread (e.g. by a {@link RecordTail}): a
+     * volatile read of a count updated after each batch write.
+     */
+    public long visibleRecords() {
+        return visibleRecords;
     }
 
     /** File offset of the first record. */

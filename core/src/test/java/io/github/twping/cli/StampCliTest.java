@@ -137,7 +137,8 @@ class StampCliTest {
                 List.of("--ptp", "127.0.0.1"),
                 List.of("--stamp", "127.0.0.1", "--light", "127.0.0.1"),
                 List.of("--stamp", "127.0.0.1", "-A", "A"),
-                List.of("--stamp", "127.0.0.1", "extra"))) {
+                List.of("--stamp", "127.0.0.1", "extra"),
+                List.of("--stamp", "127.0.0.1", "--json", "-"))) {
             ByteArrayOutputStream e = new ByteArrayOutputStream();
             int status = Twping.create(args, "twping", new PrintStream(new ByteArrayOutputStream()),
                     new PrintStream(e, true, StandardCharsets.UTF_8), System.in, Map.of()).run();

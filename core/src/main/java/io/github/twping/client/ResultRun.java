@@ -1,0 +1,94 @@
+package io.github.twping.client;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+
+
+import io.github.twping.report.HostInfo;
+import io.github.twping.report.OutputOptions;
+import io.github.twping.report.Reports;
+import io.github.twping.report.results.ResultOptions;
+import io.github.twping.report.results.ResultOutputs;
+import io.github.twping.report.results.SessionResults;
+import io.github.twping.session.ClientTestSession;
+import io.github.twping.stats.SessionDataReader;
+import io.github.twping.stats.SessionDataWriter;
+import io.github.twping.stats.SessionHeader;
+import io.github.twping.time.WallClock;
+
+/**
+ * Connects a twping run to the result outputs (docs/CLI.md, result outputs): starts the writer thread when
+ * the test starts, writes the outputs after the C results, and runs {@code --report FILE.owp}.
+ */
+public final class ResultRun {
+    private ResultRun() {
+    }
+
+    /** @return the result outputs of this run, or null when none is asked for and no progress line is drawn */
+    static ResultOutputs create(TwpingOptions options, String program, PrintStream out, PrintStream err) {
+        ResultOptions r = options.extras().results();
+        OutputOptions o = Outputs.of(options, program);
+        boolean machineOrQuiet = o.quiet() || o.machine() || o.raw() || options.output().quiet();
+        ResultOutputs outputs = new ResultOutputs(r, program, r.toolVersion(), o.language(), o.units(),
+                !o.quiet() && !o.machine() && !o.raw(), machineOrQuiet, out, err);
+        return r.exact() || r.anyWriter() || outputs.progressEnabled() ? outputs : null;
+    }
+
+    /** Starts the writer thread for a running session. */
+    static void startLive(ResultOutputs outputs, FileChannel channel, SessionHeader header, SessionDataWriter writer,
+                          ClientTestSession session, WallClock clock, double durationSeconds) {
+        if (outputs != null) {
+            outputs.startLive(channel, header, writer::visibleRecords, session.recordSources(),
+                    session::sequencesHandled, clock::nowNtp, durationSeconds);
+        }
+    }
+
+    /**
+     * Writes the end-of-session outputs from the finished data file.
+     *
+     * @return true when all were written (also when there are none)
+     */
+    static boolean finish(ResultOutputs outputs, TwpingOptions options, FileChannel channel, ClientTestSession session,
+                          HostInfo hosts, PrintStream err, String program) {
+        if (outputs == null) {
+            return true;
+        }
+        try (SessionDataReader reader = SessionDataReader.open(channel)) {
+            return outputs.finish(reader, session == null ? null : session.recordSources(), hosts,
+                    SessionResults.MEASUREMENT, options.test().saveFile(), options.output().bucketWidthSeconds());
+        } catch (IOException e) {
+            outputs.stopLive();
+            err.print(program + ": results: " + Reports.strerror(e) + "\n");
+            return false;
+        }
+    }
+
+    /**
+     * {@code twping --report FILE.owp [output options]}: prints the C results of a saved session (as the
+     * flags select) and writes the result outputs from it.
+     *
+     * @return 0, 1 when the file cannot be read, {@link ResultOutputs#EXIT_OUTPUT_FAILED} when an output failed
+     */
+    public static int report(TwpingOptions options, String program, PrintStream out, PrintStream err) {
+        String file = options.extras().results().reportFile();
+        OutputOptions o = Outputs.of(options, program);
+        if (!Reports.writeFile(o, Path.of(file), null, out, err)) {
+            return TwpingRun.EXIT_FAILURE;
+        }
+        out.flush();
+        ResultOutputs outputs = create(options, program, out, err);
+        if (outputs == null) {
+            return TwpingRun.EXIT_OK;
+        }
+        try (SessionDataReader reader = SessionDataReader.open(Path.of(file))) {
+            boolean ok = outputs.finish(reader, null, HostInfo.numericFrom(reader.header()), SessionResults.FILE, file,
+                    options.output().bucketWidthSeconds());
+            return ok ? TwpingRun.EXIT_OK : ResultOutputs.EXIT_OUTPUT_FAILED;
+        } catch (IOException e) {
+            err.print(program + ": " + file + ": " + Reports.strerror(e) + "\n");
+            return TwpingRun.EXIT_FAILURE;
+        }
+    }
+}
