@@ -43,6 +43,6 @@ if [ ! -f "$jar" ] || [ ! -f "$classes/${main_class//.//}.class" ] || [ "${PERFT
 fi
 
 # The same collector and heap as the ./twping launcher, so the numbers are those of twping's JVM.
-jvm_opts=(--enable-native-access=ALL-UNNAMED -XX:+UseSerialGC -Xms32m -Xmx512m)
+jvm_opts=(--enable-native-access=ALL-UNNAMED -XX:+UseSerialGC -Xms128m -Xmn96m -Xmx512m)
 # shellcheck disable=SC2086
 exec "$java_bin" "${jvm_opts[@]}" ${PERFTEST_JAVA_OPTS:-} -cp "$jar:$classes" "$main_class" "$@"

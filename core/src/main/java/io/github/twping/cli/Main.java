@@ -17,6 +17,10 @@ public final class Main {
 
     public static void main(String[] args) {
         String argv0 = System.getProperty("twping.argv0", "twping");
+        if (io.github.twping.agent.AgentCommand.wanted(args)) {
+            io.github.twping.agent.AgentCommand.main(Messages.programName(argv0), args); // docs/FLEET.md
+            return;
+        }
         Twping twping = Twping.create(Arrays.asList(args), argv0, System.out, System.err, System.in, System.getenv());
         AtomicInteger signals = new AtomicInteger();
         for (String name : new String[] {"INT", "TERM", "HUP"}) {

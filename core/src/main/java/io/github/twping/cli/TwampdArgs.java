@@ -12,7 +12,7 @@ import java.nio.file.Path;
  */
 public record TwampdArgs(String authModes, Path confDir, Path dataDir, String facility, boolean rootFolly,
         String group, boolean help, String testPorts, Path varDir, String srcNode, String user, boolean verbose,
-        boolean foreground) {
+        boolean foreground, String reflectorWait, String cpus) {
 
     /** The getopt option string of C twampd's options used here. */
     static final String OPTSTRING = "a:c:d:e:fG:hP:R:S:U:vZ";
@@ -35,7 +35,16 @@ public record TwampdArgs(String authModes, Path confDir, Path dataDir, String fa
                -U user           Run as user "user" :-uid also valid
                -v                verbose output
                -Z                Do not daemonize (run in the foreground, log to stderr)
+               --reflector-wait block|spin[:MICROS]|busy-poll
+                                 How reflector threads wait for packets (default spin:50)
+               --cpu LIST        Run reflector threads on these CPUs (e.g. 1 or 0,2-3)
             """;
+
+    private static final int OPT_REFLECTOR_WAIT = 1000;
+    private static final int OPT_CPU = 1001;
+    private static final java.util.List<GetOpt.LongOption> LONG_OPTIONS = java.util.List.of(
+            new GetOpt.LongOption("reflector-wait", GetOpt.ArgKind.REQUIRED, OPT_REFLECTOR_WAIT),
+            new GetOpt.LongOption("cpu", GetOpt.ArgKind.REQUIRED, OPT_CPU));
 
     /**
      * Parses {@code argv}. Errors (unknown option, missing value, stray operand) become a
@@ -55,9 +64,11 @@ public record TwampdArgs(String authModes, Path confDir, Path dataDir, String fa
         String u = null;
         boolean v = false;
         boolean z = false;
+        String wait = null;
+        String cpus = null;
         java.io.ByteArrayOutputStream errors = new java.io.ByteArrayOutputStream();
         java.io.PrintStream errStream = new java.io.PrintStream(errors, true, java.nio.charset.StandardCharsets.UTF_8);
-        GetOpt getopt = new GetOpt(argv, "twampd", OPTSTRING, java.util.List.of(), false, errStream);
+        GetOpt getopt = new GetOpt(argv, "twampd", OPTSTRING, LONG_OPTIONS, false, errStream);
         for (int opt = getopt.next(); opt != GetOpt.END; opt = getopt.next()) {
             String value = getopt.optarg();
             switch (opt) {
@@ -74,13 +85,15 @@ public record TwampdArgs(String authModes, Path confDir, Path dataDir, String fa
                 case 'U' -> u = value;
                 case 'v' -> v = true;
                 case 'Z' -> z = true;
+                case OPT_REFLECTOR_WAIT -> wait = value;
+                case OPT_CPU -> cpus = value;
                 default -> throw new ConfigException(errors.toString(java.nio.charset.StandardCharsets.UTF_8).strip());
             }
         }
         if (!getopt.operands().isEmpty()) {
             throw new ConfigException("twampd: unexpected argument \"" + getopt.operands().get(0) + "\"");
         }
-        return new TwampdArgs(a, c, d, e, f, g, h, p, r, s, u, v, z);
+        return new TwampdArgs(a, c, d, e, f, g, h, p, r, s, u, v, z, wait, cpus);
     }
 
     /**
@@ -115,6 +128,20 @@ public record TwampdArgs(String authModes, Path confDir, Path dataDir, String fa
             }
         } catch (IllegalArgumentException ex) {
             throw new ConfigException("twampd: -S: " + ex.getMessage());
+        }
+        try {
+            if (reflectorWait != null) {
+                b.reflectorWait(reflectorWait);
+            }
+        } catch (IllegalArgumentException ex) {
+            throw new ConfigException("twampd: --reflector-wait: " + ex.getMessage());
+        }
+        try {
+            if (cpus != null) {
+                b.reflectorCpus(cpus);
+            }
+        } catch (IllegalArgumentException ex) {
+            throw new ConfigException("twampd: --cpu: " + ex.getMessage());
         }
         if (confDir != null) {
             b.confDir(confDir);

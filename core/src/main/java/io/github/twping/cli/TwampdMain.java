@@ -1,5 +1,7 @@
 package io.github.twping.cli;
 
+import io.github.twping.metrics.MetricsEndpoint;
+import io.github.twping.metrics.TwampdMetrics;
 import io.github.twping.server.ConfigException;
 import io.github.twping.server.LimitsConfig;
 import io.github.twping.server.ServerConfig;
@@ -8,7 +10,10 @@ import io.github.twping.server.ServerConfigParser;
 import io.github.twping.server.Twampd;
 import io.github.twping.session.ReflectorFaultInjection;
 import io.github.twping.time.DebugTimeOffset;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import java.io.IOException;
 import java.io.PrintStream;
+import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -31,6 +36,7 @@ public final class TwampdMain {
     private final Twampd daemon = new Twampd();
     private final StampReflectorMain stampReflector = new StampReflectorMain();
     private final CountDownLatch finished = new CountDownLatch(1);
+    private volatile MetricsEndpoint metricsEndpoint;
 
     /** Entry point: runs, and exits with the status of {@link #run}. */
     public static void main(String[] args) {
@@ -86,7 +92,19 @@ public final class TwampdMain {
         }
     }
 
-    private int serve(String[] args, PrintStream out, PrintStream err) {
+    private int serve(String[] argv, PrintStream out, PrintStream err) {
+        MetricsEndpoint.ListenOption metricsListen;
+        InetSocketAddress metricsAddress = null;
+        try {
+            metricsListen = MetricsEndpoint.extract(argv);
+            if (metricsListen.listen() != null) {
+                metricsAddress = MetricsEndpoint.parseListen(metricsListen.listen());
+            }
+        } catch (IllegalArgumentException e) {
+            err.println("twampd: " + e.getMessage());
+            return 1;
+        }
+        String[] args = metricsListen.rest();
         if (StampReflectorMain.wanted(args)) {
             return stampReflector.execute(args, out, err, System.getenv(READY_FILE_ENV));
         }
@@ -122,7 +140,27 @@ public final class TwampdMain {
             err.println("twampd: " + e.getMessage());
             return 1;
         }
-        return daemon.serve(setup, err);
+        if (metricsAddress == null) {
+            return daemon.serve(setup, err);
+        }
+        TwampdMetrics metrics = new TwampdMetrics(new PrometheusRegistry());
+        daemon.metrics(metrics);
+        try (MetricsEndpoint endpoint = MetricsEndpoint.start(metricsAddress, metrics.registry())) {
+            metricsEndpoint = endpoint;
+            return daemon.serve(setup, err);
+        } catch (IOException | RuntimeException e) {
+            err.println("twampd: --metrics-listen " + metricsListen.listen() + ": "
+                    + (e.getMessage() == null ? e.toString() : e.getMessage()));
+            return 1;
+        } finally {
+            metricsEndpoint = null;
+        }
+    }
+
+    /** The metrics endpoint's port while serving with {@code --metrics-listen} (docs/FLEET.md), else -1. */
+    public int metricsPort() {
+        MetricsEndpoint e = metricsEndpoint;
+        return e == null ? -1 : e.port();
     }
 
     /** The configuration file under confdir, the command line's overrides on top, the limits file, the faults. */

@@ -47,14 +47,15 @@ public final class TwpingArgs {
     private static final int OPT_MAX_LOSS = 264;
     private static final int OPT_MAX_MEDIAN_RTT = 265;
     private static final int OPT_TIMEOUT = 266;
-    private static final int OPT_STAMP = 267;
+    private static final int OPT_STAMP = 271;
     /** Largest {@code -s} with {@code --stamp}: the value of one Extra Padding TLV (RFC 8972 §4.1). */
     private static final int STAMP_MAX_EXTRA_PADDING = 65_000;
-    private static final int OPT_LIGHT = 268;
-    private static final int OPT_PTP = 269;
-    private static final int OPT_SSID = 270;
+    private static final int OPT_LIGHT = 272;
+    private static final int OPT_PTP = 273;
+    private static final int OPT_SSID = 274;
     /** Codes of the result options: {@code OPT_RESULTS + index in ResultOptions.LONG_OPTIONS}. */
     private static final int OPT_RESULTS = 300;
+    private static final int OPT_CPU = 267;
 
     /** The long options of this port. */
     public static final List<GetOpt.LongOption> LONG_OPTIONS = withResultOptions(
@@ -69,6 +70,7 @@ public final class TwpingArgs {
             new GetOpt.LongOption("max-loss", GetOpt.ArgKind.REQUIRED, OPT_MAX_LOSS),
             new GetOpt.LongOption("max-median-rtt", GetOpt.ArgKind.REQUIRED, OPT_MAX_MEDIAN_RTT),
             new GetOpt.LongOption("timeout", GetOpt.ArgKind.REQUIRED, OPT_TIMEOUT),
+            new GetOpt.LongOption("cpu", GetOpt.ArgKind.REQUIRED, OPT_CPU),
             new GetOpt.LongOption("stamp", GetOpt.ArgKind.REQUIRED, OPT_STAMP),
             new GetOpt.LongOption("light", GetOpt.ArgKind.REQUIRED, OPT_LIGHT),
             new GetOpt.LongOption("ptp", GetOpt.ArgKind.NONE, OPT_PTP),
@@ -405,6 +407,19 @@ public final class TwpingArgs {
                 }
                 s.controlTimeoutSeconds = v;
             }
+            case OPT_CPU -> {
+                java.util.BitSet cpus;
+                try {
+                    cpus = io.github.twping.ffm.ThreadTuning.parseCpuList(arg);
+                } catch (IllegalArgumentException e) {
+                    return usage(msg, Messages.invalidLong("cpu", "CPU list expected (0 or 0,2-3)"), Messages.EXIT_FAILURE);
+                }
+                String unavailable = io.github.twping.ffm.ThreadTuning.unavailableReason(cpus);
+                if (unavailable != null) {
+                    return usage(msg, Messages.invalidLong("cpu", unavailable), Messages.EXIT_FAILURE);
+                }
+                s.cpus = cpus;
+            }
             default -> {
                 int i = c - OPT_RESULTS;
                 if (i < 0 || i >= ResultOptions.LONG_OPTIONS.size()) {
@@ -535,7 +550,7 @@ public final class TwpingArgs {
                         s.summaryDirectory),
                 new TwpingOptions.Extras(s.spinMicros, s.sync, s.esterrorMicros,
                         s.language != null ? s.language : defaultLanguage, s.loopback, s.probe,
-                        s.maxLossPercent, s.maxMedianRttMillis, s.controlTimeoutSeconds, s.results.build(version)), stampOptions);
+                        s.maxLossPercent, s.maxMedianRttMillis, s.controlTimeoutSeconds, s.results.build(version), s.cpus), stampOptions);
         return new Parsed(options);
     }
 
@@ -635,5 +650,6 @@ public final class TwpingArgs {
         boolean ptp;
         int ssid;
         final ResultOptions.Builder results = new ResultOptions.Builder();
+        java.util.BitSet cpus;
     }
 }

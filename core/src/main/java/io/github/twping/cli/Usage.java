@@ -56,6 +56,7 @@ public final class Usage {
             + "   --version              print the version and exit\n"
             + "   --lang en|ru           language of the human-readable summary (default en)\n"
             + "   --spin MICROS          busy-wait window before each scheduled send (default 100)\n"
+            + "   --cpu LIST             run the sender and receiver threads on these CPUs (e.g. 0 or 0,2-3)\n"
             + "   --sync                 treat the local clock as synchronised\n"
             + "   --esterror MICROS      local clock error estimate in microseconds; implies --sync\n"
             + "   --timeout SECONDS      time limit for each control-connection read/write (default none)\n"
@@ -76,6 +77,7 @@ public final class Usage {
             + "   --html FILE            write a self-contained HTML report with charts\n"
             + "   --progress, --no-progress  show or hide the live progress line (default: when stderr is a terminal)\n"
             + "   --report FILE          re-report a session file saved with -F instead of measuring (no testaddr)\n"
+            + "   --agent FILE [--metrics-listen ADDR:PORT] [--check]  measure the targets of FILE continuously (docs/FLEET.md)\n"
             + "\n";
 
     private Usage() {

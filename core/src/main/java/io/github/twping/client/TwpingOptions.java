@@ -166,10 +166,12 @@ public record TwpingOptions(HostPort testAddress, HostPort serverAddress, Test t
      * @param maxMedianRttMillis     {@code --max-median-rtt} gate, or NaN
      * @param controlTimeoutSeconds  {@code --timeout} for control I/O, or 0 for none
      * @param results                the result outputs ({@code --exact}, {@code --json}, ... {@code --report})
+     * @param cpus                   {@code --cpu}: the CPUs the sender and receiver threads run on, or null
      */
     public record Extras(long spinMicros, boolean assumeSynchronised, long esterrorMicros, String language,
                          boolean loopback, boolean probeTimestamping, double maxLossPercent,
-                         double maxMedianRttMillis, double controlTimeoutSeconds, ResultOptions results) {
+                         double maxMedianRttMillis, double controlTimeoutSeconds, ResultOptions results,
+                         java.util.BitSet cpus) {
         /** Default {@code --spin}. */
         public static final long DEFAULT_SPIN_MICROS = 100;
     }

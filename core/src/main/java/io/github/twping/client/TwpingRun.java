@@ -8,6 +8,7 @@ import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -21,6 +22,7 @@ import io.github.twping.control.SessionAcceptance;
 import io.github.twping.control.SessionRequest;
 import io.github.twping.crypto.TestSessionKeys;
 import io.github.twping.ffm.AddressInUseException;
+import io.github.twping.ffm.SocketWarmUp;
 import io.github.twping.ffm.UdpSocket;
 import io.github.twping.net.AddressText;
 import io.github.twping.report.HostInfo;
@@ -61,12 +63,20 @@ public final class TwpingRun {
 
     private static final String SESSION_FAILED = "Session Failed!";
     private static final String TEST_FAILED = "Test session(s) Failed...";
+    /** Longest warm-up of the socket paths; it never delays the session start (see {@link #awaitWarmUp}). */
+    private static final long WARM_UP_MAX_NS = TimeUnit.MILLISECONDS.toNanos(1500);
+    /** The warm-up stops waiting this long before the start time. */
+    private static final long WARM_UP_MARGIN_NS = TimeUnit.MILLISECONDS.toNanos(50);
+    /** How long the session waits for a stopped warm-up to leave (one round trip, bounded by its receive timeout). */
+    private static final long WARM_UP_STOP_MS = 250;
 
     private final RunContext run;
     private final ReportSink reportSink;
     private final Path tempDirectory;
     private volatile ClientTestSession session;
     private ResultOutputs results;                 // the result outputs (docs/CLI.md), or null
+    private Thread warmUp;
+    private volatile boolean warmUpDone;
 
     /**
      * @param options    the parsed options
@@ -110,6 +120,9 @@ public final class TwpingRun {
 
     /** Runs the measurement; never throws for network or user errors. */
     public int execute() {
+        // The per-packet socket paths are compiled while the control connection is negotiated (docs/PERFORMANCE.md).
+        warmUp = Thread.ofPlatform().daemon(true).name("twping-warmup")
+                .start(() -> SocketWarmUp.run(SocketWarmUp.DEFAULT_ROUND_TRIPS, WARM_UP_MAX_NS, () -> warmUpDone));
         HostPort server = run.options.serverAddress();
         ControlClient control;
         try {
@@ -299,6 +312,39 @@ public final class TwpingRun {
         run.out.flush();
     }
 
+    /**
+     * Waits for the warm-up, at most until shortly before {@code startTimeNtp}, then stops it: it never runs
+     * beside the session's threads.
+     */
+    private void awaitWarmUp(long startTimeNtp) {
+        Thread w = warmUp;
+        if (w == null) {
+            return;
+        }
+        long leftNs = NtpTime.signedDurationToNanos(startTimeNtp - run.clock.nowNtp()) - WARM_UP_MARGIN_NS;
+        try {
+            if (leftNs > 0) {
+                w.join(Duration.ofNanos(leftNs));
+            }
+            warmUpDone = true;
+            w.join(Duration.ofMillis(WARM_UP_STOP_MS));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /**
+     * Says on stderr when the kernel dropped replies at our test socket (receive buffer full): those packets
+     * count as lost in the C-identical outputs, but were lost in this host, not in the network.
+     */
+    private void reportKernelDrops(UdpSocket socket) {
+        long drops = socket.kernelDrops();
+        if (drops > 0) {
+            run.err.println(run.program + ": " + drops + " replies were dropped by this host's kernel at the test socket"
+                    + " (receive buffer full): counted as lost, but a measurement fault, not network loss");
+        }
+    }
+
     /** Step 5: the test session under the control watch; @return its outcome, or null when control failed */
     private SessionOutcome test(ControlClient control, UdpSocket socket, InetSocketAddress reflector, byte[] sid,
                                 ScheduleSlot[] slots, TestSessionKeys keys, SessionDataWriter writer, Timing timing,
@@ -310,7 +356,9 @@ public final class TwpingRun {
                 new SendSchedule(sid, slots, test.packetCount()), test.packetCount(), test.paddingBytes(),
                 timing.startTimeNtp(), timing.lossTimeoutNtp(), TimeUnit.MICROSECONDS.toNanos(extras.spinMicros()),
                 true), socket, control.mode(), keys, writer, run.clock, errors, run::diag);
+        s.cpus(extras.cpus());
         session = s;
+        awaitWarmUp(timing.startTimeNtp());
         s.start();
         ResultRun.startLive(results, file.channel(), header, writer, s, run.clock,
                 StartTimes.sessionDurationSeconds(test.packetCount(), slots, NtpTime.toDouble(timing.lossTimeoutNtp()),
@@ -323,6 +371,7 @@ public final class TwpingRun {
             ControlWatch.awaitQuietly(s);
             return null;
         }
+        reportKernelDrops(socket);
         return s.outcome();
     }
 

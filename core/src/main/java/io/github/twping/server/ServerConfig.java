@@ -2,7 +2,9 @@ package io.github.twping.server;
 
 import io.github.twping.config.PortRange;
 import io.github.twping.protocol.Mode;
+import io.github.twping.session.ReflectorWait;
 import java.nio.file.Path;
+import java.util.BitSet;
 
 /**
  * The twampd settings: {@code twamp-server.conf} (docs/SERVER.md) merged with command-line overrides.
@@ -40,6 +42,8 @@ public final class ServerConfig {
     private final double endDelaySeconds;
     private final double diskFudge;
     private final int maxControlSessions;
+    private final ReflectorWait reflectorWait;
+    private final BitSet reflectorCpus;
 
     ServerConfig(ServerConfigBuilder b) {
         facility = b.facility;
@@ -60,6 +64,8 @@ public final class ServerConfig {
         diebySeconds = b.diebySeconds;
         controlTimeoutMs = b.controlTimeoutMs;
         testTimeoutMs = b.testTimeoutMs;
+        reflectorWait = b.reflectorWait;
+        reflectorCpus = b.reflectorCpus == null ? null : (BitSet) b.reflectorCpus.clone();
         pbkdf2Count = b.pbkdf2Count;
         endDelaySeconds = b.endDelaySeconds;
         diskFudge = b.diskFudge;
@@ -97,6 +103,8 @@ public final class ServerConfig {
         b.diebySeconds = diebySeconds;
         b.controlTimeoutMs = controlTimeoutMs;
         b.testTimeoutMs = testTimeoutMs;
+        b.reflectorWait = reflectorWait;
+        b.reflectorCpus = reflectorCpus == null ? null : (BitSet) reflectorCpus.clone();
         b.pbkdf2Count = pbkdf2Count;
         b.endDelaySeconds = endDelaySeconds;
         b.diskFudge = diskFudge;
@@ -197,6 +205,16 @@ public final class ServerConfig {
     /** Control inactivity timeout in milliseconds; 0 = none. */
     public long controlTimeoutMs() {
         return controlTimeoutMs;
+    }
+
+    /** How reflector threads wait for sender packets ({@code reflectorwait}, {@code --reflector-wait}). */
+    public ReflectorWait reflectorWait() {
+        return reflectorWait;
+    }
+
+    /** CPUs the reflector threads are pinned to ({@code reflectorcpus}, {@code --cpu}), or null. */
+    public BitSet reflectorCpus() {
+        return reflectorCpus == null ? null : (BitSet) reflectorCpus.clone();
     }
 
     /** REFWAIT: reflector idle timeout in milliseconds; 0 = none. */

@@ -3,7 +3,10 @@ package io.github.twping.server;
 import io.github.twping.protocol.Mode;
 
 import io.github.twping.config.PortRange;
+import io.github.twping.ffm.ThreadTuning;
+import io.github.twping.session.ReflectorWait;
 import java.nio.file.Path;
+import java.util.BitSet;
 
 /**
  * Builds a {@link ServerConfig}: starts from the C twampd 5.2.3 defaults; the configuration file
@@ -34,6 +37,8 @@ public final class ServerConfigBuilder {
     double endDelaySeconds = 1.0;
     double diskFudge = 1.0;
     int maxControlSessions;
+    ReflectorWait reflectorWait = ReflectorWait.DEFAULT;
+    BitSet reflectorCpus;
 
     ServerConfigBuilder() {
     }
@@ -179,6 +184,27 @@ public final class ServerConfigBuilder {
             throw new IllegalArgumentException("Invalid controltimeout: " + ms);
         }
         controlTimeoutMs = ms;
+        return this;
+    }
+
+    /** How reflector threads wait for packets: {@code block}, {@code spin[:MICROS]}, {@code busy-poll}. */
+    public ServerConfigBuilder reflectorWait(String text) {
+        reflectorWait = ReflectorWait.parse(text);
+        return this;
+    }
+
+    /** CPUs the reflector threads run on (a CPU list, {@code 1} or {@code 0,2-3}); null = wherever the system puts them. */
+    public ServerConfigBuilder reflectorCpus(String list) {
+        if (list == null) {
+            reflectorCpus = null;
+            return this;
+        }
+        BitSet cpus = ThreadTuning.parseCpuList(list);
+        String unavailable = ThreadTuning.unavailableReason(cpus);
+        if (unavailable != null) {
+            throw new IllegalArgumentException(unavailable);
+        }
+        reflectorCpus = cpus;
         return this;
     }
 

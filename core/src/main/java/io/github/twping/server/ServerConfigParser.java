@@ -61,6 +61,8 @@ public final class ServerConfigParser {
             case "dieby" -> b.diebySeconds = parseUnsigned(key, require(key, value));
             case "controltimeout" -> b.controlTimeoutMs = parseUnsigned(key, require(key, value)) * 1000L;
             case "testtimeout" -> b.testTimeoutMs = parseUnsigned(key, require(key, value)) * 1000L;
+            case "reflectorwait" -> b.reflectorWait(require(key, value));
+            case "reflectorcpus" -> b.reflectorCpus(require(key, value));
             case "pbkdf2_count" -> b.pbkdf2Count(positiveInt(key, require(key, value)));
             case "maxcontrolsessions" -> b.maxControlSessions = intValue(key, parseUnsigned(key, require(key, value)));
             case "enddelay" -> b.endDelaySeconds = parseDouble(key, require(key, value), 0.0, Double.MAX_VALUE);

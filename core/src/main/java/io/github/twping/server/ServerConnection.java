@@ -111,14 +111,18 @@ final class ServerConnection implements ControlSessionHandler {
         FaultInjectingSocket faulty = daemon.faults().active()
                 ? FaultInjectingSocket.forMode(socket, daemon.faults(), spec.mode()) : null;
         SessionReflector reflector = new SessionReflector(spec, faulty == null ? socket : faulty,
-                ReflectorClock.system(daemon.wallClock()), log.verbose() ? log::warning : null);
+                ReflectorClock.system(daemon.wallClock()), log.verbose() ? log::warning : null)
+                .waitStrategy(config.reflectorWait()).cpus(config.reflectorCpus());
+        reflector.processingTime(daemon.metrics().processingTime());
         reflector.onEnd(r -> {
+            daemon.metrics().sessionEnded(r);
             logEnd(sidHex, peer, r, faulty);
             if (r.endReason() == SessionReflector.EndReason.REFWAIT_TIMEOUT && noOtherRunning(r)) {
                 armRefwaitTimer();
             }
         });
         sessions.add(reflector);
+        daemon.metrics().sessionStarted(reflector);
         log.debug("Test session " + sidHex + " accepted: reflector " + TwampServer.describe(socket.localAddress())
                 + ", sender " + TwampServer.describe(senderAddress) + ", padding " + request.paddingLength()
                 + ", DSCP " + (tos >>> 2));
@@ -146,6 +150,8 @@ final class ServerConnection implements ControlSessionHandler {
                 + (peer.identity() == null ? "" : ", user " + peer.identity())
                 + ", reflected " + r.reflected() + ", ignored " + r.ignoredForeign() + ", bad HMAC " + r.badHmac()
                 + ", short " + r.shortPackets()
+                + (r.kernelDrops() > 0 ? ", dropped by the kernel at the reflector socket (receive buffer full) "
+                        + r.kernelDrops() : "")
                 + (r.lastReceivedDscp() < 0 ? "" : String.format(", DSCP received 0x%02x", r.lastReceivedDscp()))
                 + (faulty != null ? ", faults: dropped " + faulty.dropped() + ", duplicated "
                         + faulty.duplicated() + ", corrupted " + faulty.corrupted() : "")
@@ -241,6 +247,7 @@ final class ServerConnection implements ControlSessionHandler {
                 Thread.currentThread().interrupt();
             }
             r.close();
+            daemon.metrics().sessionEnded(r);
         }
         sessions.clear();
     }

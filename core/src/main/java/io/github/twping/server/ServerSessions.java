@@ -69,6 +69,7 @@ final class ServerSessions implements ServerPolicy {
             @Override
             public String serve() {
                 ControlCloseReason reason = control.run();
+                metrics().connectionClosed(reason.name());
                 return reason.name();
             }
 
@@ -108,14 +109,17 @@ final class ServerSessions implements ServerPolicy {
         LimitsConfig.LimitClass c = classify(peer);
         if (c == null) {
             log.info("Control request from " + who + " denied: no limit class (no assign default)");
+            metrics().connection(io.github.twping.metrics.TwampdMetrics.REFUSED_LIMITS);
             return AcceptCode.REJECT;
         }
         if (peer.mode() == Mode.OPEN && !c.openModeAllowed()) {
             log.info("Control request from " + who + " denied: open mode not allowed for class " + c.name());
+            metrics().connection(io.github.twping.metrics.TwampdMetrics.REFUSED_MODE);
             return AcceptCode.REJECT;
         }
         log.info("Connection from " + who + ": mode " + peer.mode().letter()
                 + (peer.identity() == null ? "" : ", user " + peer.identity()) + ", class " + c.name());
+        metrics().connection(io.github.twping.metrics.TwampdMetrics.ACCEPTED);
         return AcceptCode.ACCEPT;
     }
 
@@ -123,6 +127,12 @@ final class ServerSessions implements ServerPolicy {
     LimitsConfig.LimitClass classify(ControlPeer peer) {
         String identity = peer.mode() == Mode.OPEN ? null : peer.identity();
         return limits.classify(identity, peer.remote().getAddress());
+    }
+
+    /** The server's metrics (docs/FLEET.md). */
+    io.github.twping.metrics.TwampdMetrics metrics() {
+        TwampServer s = server;
+        return s == null ? io.github.twping.metrics.TwampdMetrics.detached() : s.metrics();
     }
 
     ServerConfig config() {

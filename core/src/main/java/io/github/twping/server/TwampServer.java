@@ -29,6 +29,7 @@ public final class TwampServer implements AutoCloseable {
     private final Set<ServedConnection> active = ConcurrentHashMap.newKeySet();
     private final AtomicInteger activeCount = new AtomicInteger();
     private final AtomicInteger refused = new AtomicInteger();
+    private volatile io.github.twping.metrics.TwampdMetrics metrics = io.github.twping.metrics.TwampdMetrics.detached();
     private final AtomicInteger served = new AtomicInteger();
     private ServerSocket listener;
     private Thread acceptThread;
@@ -116,6 +117,16 @@ public final class TwampServer implements AutoCloseable {
         return activeCount.get();
     }
 
+    /** Sets where the server counts connections, sessions and packets (docs/FLEET.md); before {@link #start()}. */
+    public void metrics(io.github.twping.metrics.TwampdMetrics metrics) {
+        this.metrics = metrics;
+    }
+
+    /** @return the server's metrics (a detached set when none was given). */
+    public io.github.twping.metrics.TwampdMetrics metrics() {
+        return metrics;
+    }
+
     /** Connections closed at once because {@code maxcontrolsessions} was reached. */
     public int refusedConnections() {
         return refused.get();
@@ -145,6 +156,7 @@ public final class TwampServer implements AutoCloseable {
             }
             if (max > 0 && activeCount.get() >= max) {
                 refused.incrementAndGet();
+                metrics.connection(io.github.twping.metrics.TwampdMetrics.REFUSED_CAPACITY);
                 log.debug("Connection from " + describe((InetSocketAddress) socket.getRemoteSocketAddress())
                         + " refused: maxcontrolsessions (" + max + ") reached");
                 closeQuietly(socket);

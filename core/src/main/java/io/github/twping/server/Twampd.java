@@ -3,6 +3,7 @@ package io.github.twping.server;
 import io.github.twping.protocol.Mode;
 
 import io.github.twping.config.PassphraseStore;
+import io.github.twping.ffm.SocketWarmUp;
 import io.github.twping.session.ReflectorFaultInjection;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -21,13 +22,21 @@ import java.util.concurrent.TimeUnit;
  * program ({@code cli.TwampdMain}).
  */
 public final class Twampd {
+    /** Longest warm-up of the socket paths at start-up. */
+    private static final long WARM_UP_MAX_NS = TimeUnit.SECONDS.toNanos(2);
     private final CountDownLatch stopped = new CountDownLatch(1);
     private final CountDownLatch ready = new CountDownLatch(1);
     private volatile TwampServer server;
+    private volatile io.github.twping.metrics.TwampdMetrics metrics;
 
     /** What {@link #serve} runs with. */
     public record Setup(ServerConfig config, LimitsConfig limits, ReflectorFaultInjection faults,
                         String faultsSource, String readyFile) {
+    }
+
+    /** Counts the server's connections, sessions and packets in {@code m} (docs/FLEET.md); before {@link #serve}. */
+    public void metrics(io.github.twping.metrics.TwampdMetrics m) {
+        this.metrics = m;
     }
 
     /** Asks a running {@link #serve} to shut down (idempotent, any thread, also before it started). */
@@ -66,7 +75,13 @@ public final class Twampd {
         if (faults.active()) {
             log.warning("FAULT INJECTION ACTIVE (" + setup.faultsSource() + "): " + faults);
         }
+        // Compile the reflector's socket paths now, not during the first session (docs/PERFORMANCE.md).
+        Thread.ofPlatform().daemon(true).name("twampd-warmup")
+                .start(() -> SocketWarmUp.run(SocketWarmUp.DEFAULT_ROUND_TRIPS, WARM_UP_MAX_NS));
         TwampServer s = TwampServer.create(config, setup.limits(), passphrases, log, faults);
+        if (metrics != null) {
+            s.metrics(metrics);
+        }
         try {
             s.start();
         } catch (IOException e) {

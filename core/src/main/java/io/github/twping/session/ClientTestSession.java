@@ -1,10 +1,13 @@
 package io.github.twping.session;
 
 import java.net.InetSocketAddress;
+import java.util.BitSet;
 import java.util.function.Consumer;
 
 import io.github.twping.crypto.TestPacketCipher;
 import io.github.twping.crypto.TestSessionKeys;
+import io.github.twping.ffm.SocketException;
+import io.github.twping.ffm.ThreadTuning;
 import io.github.twping.ffm.UdpSocket;
 import io.github.twping.pacing.ParkThenSpinPacer;
 import io.github.twping.pacing.SystemPacingClock;
@@ -37,6 +40,7 @@ public final class ClientTestSession {
     private final Histogram latenessNs = new Histogram(MAX_LATENESS_NS, 3);
     private final Thread senderThread;
     private final Thread receiverThread;
+    private volatile BitSet cpus;
 
     /**
      * @param parameters  what to send and when
@@ -78,8 +82,30 @@ public final class ClientTestSession {
         int bufferBytes = Math.max(packetLength, receiverCipher.reflectorLayout().length()) + 128;
         receiver = new ReplyReceiver(socket, receiverCipher, bufferBytes, writer,
                 sources, log, control, clock, errors, parameters.packetCount(), parameters.lossTimeoutNtp(), txStamps);
-        senderThread = Thread.ofPlatform().name("twping-sender").daemon(true).unstarted(sender);
-        receiverThread = Thread.ofPlatform().name("twping-receiver").daemon(true).unstarted(receiver);
+        senderThread = Thread.ofPlatform().name("twping-sender").daemon(true).unstarted(() -> pinned(sender));
+        receiverThread = Thread.ofPlatform().name("twping-receiver").daemon(true).unstarted(() -> pinned(receiver));
+    }
+
+    /**
+     * Runs the sender and receiver threads on {@code cpus} (null: wherever the system puts them); call before
+     * {@link #start()}. Pinning both to one CPU keeps a woken reflector on the same host from competing with
+     * them for the other (docs/PERFORMANCE.md).
+     */
+    public ClientTestSession cpus(BitSet cpus) {
+        this.cpus = cpus == null ? null : (BitSet) cpus.clone();
+        return this;
+    }
+
+    private void pinned(Runnable body) {
+        BitSet c = cpus;
+        if (c != null && ThreadTuning.available()) {
+            try {
+                ThreadTuning.pinCurrentThread(c);
+            } catch (SocketException e) {
+                control.diagnostic("--cpu " + ThreadTuning.format(c) + ": " + e.getMessage());
+            }
+        }
+        body.run();
     }
 
     /** Starts the receiver, then the sender. */

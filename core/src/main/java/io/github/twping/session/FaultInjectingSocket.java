@@ -142,6 +142,11 @@ public final class FaultInjectingSocket implements UdpSocket {
     }
 
     @Override
+    public long kernelDrops() {
+        return socket.kernelDrops();
+    }
+
+    @Override
     public void wakeup() {
         woken = true;
         socket.wakeup();

@@ -2,6 +2,7 @@ package io.github.twping.session;
 
 import io.github.twping.ffm.ReceivedPacket;
 import io.github.twping.ffm.SocketException;
+import io.github.twping.ffm.ThreadTuning;
 import io.github.twping.ffm.Timestamping;
 import io.github.twping.ffm.UdpSocket;
 import io.github.twping.ffm.UdpSocketOptions;
@@ -9,8 +10,11 @@ import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.net.InetSocketAddress;
+import java.util.BitSet;
+import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 
 /**
@@ -74,6 +78,8 @@ public final class SessionReflector implements AutoCloseable {
     private volatile Thread thread;
     private volatile IOException failure;
     private Consumer<SessionReflector> onEnd;
+    private java.util.function.LongConsumer processingTimeNs = ns -> { };
+    private long lastRxEpochNs;
     private boolean closed;
 
     // counters: written by the reflector thread only; read after awaitEnd()
@@ -85,6 +91,10 @@ public final class SessionReflector implements AutoCloseable {
     private long badHmac;
     private long shortPackets;
     private long sendRetries;
+    private ReflectorWait waitStrategy = ReflectorWait.DEFAULT;
+    private BitSet cpus;
+    private long kernelDrops = -1;
+    private final BooleanSupplier stopCheck = () -> stopRequested;
 
     /**
      * @param spec     the session
@@ -151,6 +161,40 @@ public final class SessionReflector implements AutoCloseable {
         return this;
     }
 
+    /**
+     * Receives each reflected packet's processing time in ns (receive stamp to the reply's send stamp) on the
+     * reflector thread; must not allocate or block. Set before {@link #start()}.
+     */
+    public SessionReflector processingTime(java.util.function.LongConsumer consumer) {
+        this.processingTimeNs = consumer;
+        return this;
+    }
+
+    /** How the thread waits for sender packets (default {@link ReflectorWait#DEFAULT}); set before {@link #start()}. */
+    public SessionReflector waitStrategy(ReflectorWait wait) {
+        this.waitStrategy = Objects.requireNonNull(wait, "wait");
+        return this;
+    }
+
+    /** Pins the reflector thread to {@code cpus} when it starts (null: no pinning); set before {@link #start()}. */
+    public SessionReflector cpus(BitSet cpus) {
+        this.cpus = cpus == null ? null : (BitSet) cpus.clone();
+        return this;
+    }
+
+    /** The wait strategy in use. */
+    public ReflectorWait waitStrategy() {
+        return waitStrategy;
+    }
+
+    /**
+     * Sender packets the kernel dropped at this reflector's socket because its receive buffer was full (loss in
+     * this host, not in the network), read when the session ended; -1 when unknown or still running.
+     */
+    public long kernelDrops() {
+        return kernelDrops;
+    }
+
     /** Starts reflecting on a new platform thread; a second call does nothing. */
     public synchronized void start() {
         if (thread != null || closed) {
@@ -213,11 +257,15 @@ public final class SessionReflector implements AutoCloseable {
     private void run() {
         EndReason reason = EndReason.STOPPED;
         try {
+            if (cpus != null && ThreadTuning.available()) {
+                ThreadTuning.pinCurrentThread(cpus);
+            }
             reason = loop();
         } catch (IOException e) {
             failure = e;
             reason = EndReason.SOCKET_ERROR;
         } finally {
+            kernelDrops = socket.kernelDrops();
             endReason = reason;
             Consumer<SessionReflector> callback = onEnd;
             if (callback != null) {
@@ -231,14 +279,15 @@ public final class SessionReflector implements AutoCloseable {
         final int senderHeader = format.senderHeaderLength();
         final int replyHeader = format.replyHeaderLength();
         while (!stopRequested) {
-            int n = socket.receive(requestWindow, meta, timeoutNs);
+            int n = waitStrategy.receive(socket, requestWindow, meta, timeoutNs, stopCheck);
             if (n == UdpSocket.CLOSED) {
                 return EndReason.STOPPED;
             }
             if (n == UdpSocket.TIMEOUT) {
                 return stopRequested ? EndReason.STOPPED : EndReason.REFWAIT_TIMEOUT;
             }
-            long receiveNtp = ReflectorClock.toNtp(clock.adjustEpochNs(meta.rxTimestampEpochNs()));
+            lastRxEpochNs = clock.adjustEpochNs(meta.rxTimestampEpochNs());
+            long receiveNtp = ReflectorClock.toNtp(lastRxEpochNs);
             if (!meta.sourceIs(sender)) {
                 ignoredForeign++;
                 continue;
@@ -282,9 +331,11 @@ public final class SessionReflector implements AutoCloseable {
             if (attempt > 0) {
                 format.buildReply(request, seq, receiveNtp, senderTtl);
             }
-            format.stampAndSeal(ReflectorClock.toNtp(clock.nowEpochNs()), clock.errorEstimate());
+            long stampEpochNs = clock.nowEpochNs();
+            format.stampAndSeal(ReflectorClock.toNtp(stampEpochNs), clock.errorEstimate());
             if (socket.send(wire, replyLength, sender) > 0) {
                 repliesSent++;
+                processingTimeNs.accept(stampEpochNs - lastRxEpochNs);
                 return true;
             }
             sendRetries++;

@@ -11,6 +11,7 @@ import io.github.twping.ffm.UdpSocket;
 import io.github.twping.pacing.Pacer;
 import io.github.twping.protocol.SenderPacket;
 import io.github.twping.schedule.SendSchedule;
+import io.github.twping.time.ClockPairing;
 import io.github.twping.time.NtpTime;
 import io.github.twping.time.WallClock;
 import org.HdrHistogram.Histogram;
@@ -95,9 +96,11 @@ final class SessionSender implements Runnable {
 
     private void sendAll() throws SocketException {
         schedule.reset();
-        // One pairing of the two clock domains per session: wall-clock NTP for the wire, monotonic for pacing.
-        long baseMonoNs = System.nanoTime();
-        long baseNtp = clock.nowNtp();
+        // One pairing of the two clock domains per session: wall-clock NTP for the wire, monotonic for pacing;
+        // the narrowest of several readings, as a preemption between two reads would shift every deadline.
+        ClockPairing pairing = ClockPairing.of(clock);
+        long baseMonoNs = pairing.monoNs();
+        long baseNtp = pairing.ntp();
         long offsetNtp = 0;
         long previousDeadlineNs = baseMonoNs;
         for (long seq = 0; seq < packetCount; seq++) {

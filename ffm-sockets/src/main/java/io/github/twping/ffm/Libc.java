@@ -42,6 +42,19 @@ final class Libc {
     private static final MethodHandle CLOSE = plainHandle("close", FunctionDescriptor.of(JAVA_INT, JAVA_INT));
     private static final MethodHandle CLOCK_GETTIME = plainHandle("clock_gettime", FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS));
     private static final MethodHandle STRERROR = plainHandle("strerror", FunctionDescriptor.of(ADDRESS, JAVA_INT));
+    private static final MethodHandle RECVMMSG = errnoHandle("recvmmsg",
+            FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT, ADDRESS));
+    private static final MethodHandle SENDMMSG = errnoHandle("sendmmsg",
+            FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT));
+    private static final MethodHandle SCHED_SETAFFINITY = errnoHandle("sched_setaffinity",
+            FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_LONG, ADDRESS));
+    private static final MethodHandle SCHED_GETAFFINITY = errnoHandle("sched_getaffinity",
+            FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_LONG, ADDRESS));
+    private static final MethodHandle SCHED_GETCPU = plainHandle("sched_getcpu", FunctionDescriptor.of(JAVA_INT));
+    @SuppressWarnings("restricted")
+    private static final MethodHandle PRCTL = LINKER.downcallHandle(LIBC.findOrThrow("prctl"),
+            FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG),
+            ERRNO, Linker.Option.firstVariadicArg(1));
 
     private Libc() {
     }
@@ -148,6 +161,77 @@ final class Libc {
         try {
             long n = (long) RECVMSG.invokeExact(callState, fd, msghdr, flags);
             return n >= 0 ? n : -errno(callState);
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw linkageBug(t);
+        }
+    }
+
+    /** recvmmsg(2) without its (unreliable) timeout argument; @return messages received, or -errno. */
+    static int recvmmsg(MemorySegment callState, int fd, MemorySegment mmsghdrs, int count, int flags) {
+        try {
+            int n = (int) RECVMMSG.invokeExact(callState, fd, mmsghdrs, count, flags, MemorySegment.NULL);
+            return n >= 0 ? n : -errno(callState);
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw linkageBug(t);
+        }
+    }
+
+    /** sendmmsg(2); @return messages sent, or -errno (only when none was sent). */
+    static int sendmmsg(MemorySegment callState, int fd, MemorySegment mmsghdrs, int count, int flags) {
+        try {
+            int n = (int) SENDMMSG.invokeExact(callState, fd, mmsghdrs, count, flags);
+            return n >= 0 ? n : -errno(callState);
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw linkageBug(t);
+        }
+    }
+
+    /** sched_setaffinity(2) of thread {@code tid} (0 = the calling thread); @return 0, or -errno. */
+    static int schedSetaffinity(MemorySegment callState, int tid, MemorySegment mask) {
+        try {
+            int rc = (int) SCHED_SETAFFINITY.invokeExact(callState, tid, mask.byteSize(), mask);
+            return rc == 0 ? 0 : -errno(callState);
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw linkageBug(t);
+        }
+    }
+
+    /** sched_getaffinity(2); @return 0, or -errno. */
+    static int schedGetaffinity(MemorySegment callState, int tid, MemorySegment mask) {
+        try {
+            int rc = (int) SCHED_GETAFFINITY.invokeExact(callState, tid, mask.byteSize(), mask);
+            return rc >= 0 ? 0 : -errno(callState);
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw linkageBug(t);
+        }
+    }
+
+    /** sched_getcpu(3) (vDSO): the CPU the calling thread runs on, or -1. */
+    static int schedGetcpu() {
+        try {
+            return (int) SCHED_GETCPU.invokeExact();
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw linkageBug(t);
+        }
+    }
+
+    /** prctl(2) with one argument; @return the call's result (>= 0), or -errno. */
+    static int prctl(MemorySegment callState, int option, long argument) {
+        try {
+            int rc = (int) PRCTL.invokeExact(callState, option, argument, 0L, 0L, 0L);
+            return rc >= 0 ? rc : -errno(callState);
         } catch (RuntimeException | Error e) {
             throw e;
         } catch (Throwable t) {

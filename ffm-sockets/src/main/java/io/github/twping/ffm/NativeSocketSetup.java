@@ -50,6 +50,9 @@ final class NativeSocketSetup {
         if (o.sendBufferBytes() != UdpSocketOptions.DEFAULT) {
             setIntOrThrow("setsockopt(SO_SNDBUF)", SOL_SOCKET, SO_SNDBUF, o.sendBufferBytes());
         }
+        if (o.busyPollMicros() != UdpSocketOptions.DEFAULT) {
+            setIntOrThrow("setsockopt(SO_BUSY_POLL)", SOL_SOCKET, SO_BUSY_POLL, o.busyPollMicros());
+        }
         if (o.bindToDevice() != null) {
             byte[] name = o.bindToDevice().getBytes(StandardCharsets.US_ASCII);
             scratch.fill((byte) 0);
@@ -175,6 +178,17 @@ final class NativeSocketSetup {
         if (rc < 0) {
             throw SocketException.of(call, rc);
         }
+    }
+
+    /** SK_MEMINFO_DROPS from SO_MEMINFO; @return the count, or -1 when the kernel does not report it. */
+    synchronized long memInfoDrops() {
+        int wanted = (SK_MEMINFO_DROPS + 1) * 4;
+        length.set(JAVA_INT, 0, (int) scratch.byteSize());
+        int rc = Libc.getsockopt(callState, fd, SOL_SOCKET, SO_MEMINFO, scratch, length);
+        if (rc < 0 || length.get(JAVA_INT, 0) < wanted) {
+            return -1;
+        }
+        return Integer.toUnsignedLong(scratch.get(JAVA_INT, SK_MEMINFO_DROPS * 4L));
     }
 
     /** Reads an int socket option (tests, diagnostics); @return the value, or -errno. */

@@ -347,6 +347,148 @@ final class NativeUdpSocket implements UdpSocket {
     }
 
     @Override
+    public int receiveBatch(DatagramBatch batch, long timeoutNs) throws SocketException {
+        if (!lifecycle.enter()) {
+            return CLOSED;
+        }
+        try {
+            if (lifecycle.closing()) {
+                return CLOSED;
+            }
+            boolean sameTimeout = timeoutNs == recvTimeoutNs || (timeoutNs < 0 && recvTimeoutNs < 0);
+            int n;
+            if (timeoutNs == 0 || !sameTimeout) {
+                n = recvmmsg(batch, MSG_DONTWAIT);
+                if (n == -Errno.EAGAIN && timeoutNs != 0 && !lifecycle.closing()) {
+                    setReceiveTimeout(timeoutNs);
+                    n = recvmmsg(batch, MSG_WAITFORONE);
+                }
+            } else {
+                n = recvmmsg(batch, MSG_WAITFORONE);
+            }
+            if (n < 0) {
+                batch.received(0);
+                if (lifecycle.closing()) {
+                    return CLOSED;
+                }
+                if (n == -Errno.EAGAIN) {
+                    return TIMEOUT;
+                }
+                throw SocketException.of("recvmmsg", n);
+            }
+            long userStampNs = kernelRxTimestamps ? 0 : Libc.realtimeEpochNs(recvClock);
+            int delivered = 0;
+            for (int i = 0; i < n; i++) {
+                long h = DatagramBatch.MMSG_BYTES * i;
+                int length = batch.headers.get(JAVA_INT, h + DatagramBatch.MMSG_LEN);
+                if (length == 0 && lifecycle.closing()) {
+                    break;
+                }
+                ReceivedPacket meta = batch.meta(i);
+                meta.reset();
+                if (!kernelRxTimestamps) {
+                    meta.rxTimestamp(userStampNs, TimestampSource.USER);
+                }
+                meta.length(length, (batch.headers.get(JAVA_INT, h + MSG_FLAGS) & MSG_TRUNC) != 0);
+                SockAddrs.decodeSource(batch.nameSlots[i],
+                        batch.headers.get(JAVA_INT, h + MSG_NAMELEN), meta);
+                ControlMessages.parseReceive(batch.controlSlots[i], batch.headers.get(JAVA_LONG, h + MSG_CONTROLLEN), meta);
+                if (kernelRxTimestamps && meta.rxTimestampEpochNs() == 0) {
+                    meta.rxTimestamp(Libc.realtimeEpochNs(recvClock), TimestampSource.USER);
+                }
+                batch.length(i, length);
+                delivered++;
+            }
+            batch.received(delivered);
+            return delivered == 0 && lifecycle.closing() ? CLOSED : delivered;
+        } finally {
+            lifecycle.exit();
+        }
+    }
+
+    /** recvmmsg into every slot of {@code batch}, EINTR retried; @return messages or -errno. */
+    private int recvmmsg(DatagramBatch batch, int flags) {
+        int capacity = batch.capacity();
+        int n;
+        do {
+            for (int i = 0; i < capacity; i++) {
+                long h = DatagramBatch.MMSG_BYTES * i;
+                batch.headers.set(JAVA_INT, h + MSG_NAMELEN, DatagramBatch.NAME_BYTES);
+                batch.headers.set(JAVA_LONG, h + MSG_CONTROLLEN, DatagramBatch.CONTROL_BYTES);
+                batch.headers.set(JAVA_INT, h + MSG_FLAGS, 0);
+                batch.headers.set(JAVA_LONG, MSG_IOVLEN + h, 1);
+                batch.iovecs.set(JAVA_LONG, Structs.IOVEC.byteSize() * i + 8, batch.bufferBytes());
+            }
+            n = Libc.recvmmsg(recvState, fd, batch.headers, capacity, flags);
+        } while (n == -Errno.EINTR && !lifecycle.closing());
+        return n;
+    }
+
+    @Override
+    public int sendBatch(DatagramBatch batch) throws SocketException {
+        int count = batch.count();
+        if (count == 0) {
+            return 0;
+        }
+        if (!lifecycle.enter()) {
+            throw new SocketException("sendmmsg", Errno.EBADF, "socket closed", null);
+        }
+        try {
+            if (batch.encodedFamily != family) {
+                java.util.Arrays.fill(batch.encodedDestinations, null);
+                batch.encodedFamily = family;
+            }
+            for (int i = 0; i < count; i++) {
+                long h = DatagramBatch.MMSG_BYTES * i;
+                InetSocketAddress destination = batch.destination(i);
+                if (destination != batch.encodedDestinations[i]) {
+                    batch.encodedDestinations[i] = null;
+                    InetAddress address = destination.getAddress();
+                    if (address == null) {
+                        throw new SocketException("sendmmsg", Errno.EDESTADDRREQ, "unresolved destination " + destination, null);
+                    }
+                    int length = SockAddrs.encode(address, destination.getPort(), family, batch.nameSlots[i]);
+                    if (length < 0) {
+                        throw SocketException.of("sendmmsg " + address.getHostAddress(), length);
+                    }
+                    batch.encodedLengths[i] = length;
+                    batch.encodedDestinations[i] = destination;
+                }
+                batch.headers.set(JAVA_INT, h + MSG_NAMELEN, batch.encodedLengths[i]);
+                batch.headers.set(JAVA_LONG, h + MSG_CONTROLLEN, 0);
+                batch.headers.set(JAVA_INT, h + MSG_FLAGS, 0);
+                batch.iovecs.set(JAVA_LONG, Structs.IOVEC.byteSize() * i + 8, batch.length(i));
+            }
+            int n;
+            do {
+                n = Libc.sendmmsg(sendState, fd, batch.headers, count, 0);
+            } while (n == -Errno.EINTR);
+            if (n >= 0) {
+                sentPacketCount += n;
+                return n;
+            }
+            if (n == -Errno.EAGAIN || n == -Errno.ENOBUFS) {
+                return 0;
+            }
+            throw SocketException.of("sendmmsg", n);
+        } finally {
+            lifecycle.exit();
+        }
+    }
+
+    @Override
+    public long kernelDrops() {
+        if (!lifecycle.enter()) {
+            return -1;
+        }
+        try {
+            return setup.memInfoDrops();
+        } finally {
+            lifecycle.exit();
+        }
+    }
+
+    @Override
     public int pollTxTimestamps(TxTimestampHandler handler) throws SocketException {
         if (!txTimestamps || !lifecycle.enter()) {
             return 0;

@@ -17,6 +17,10 @@ final class SocketConstants {
     static final int SO_RCVBUF = 8;
     static final int SO_RCVTIMEO = 20;
     static final int SO_BINDTODEVICE = 25;
+    static final int SO_BUSY_POLL = 46;
+    static final int SO_MEMINFO = 55;
+    /** Index of SK_MEMINFO_DROPS in the u32 array SO_MEMINFO returns (linux/sock_diag.h). */
+    static final int SK_MEMINFO_DROPS = 8;
     static final int SO_TIMESTAMPNS = 35;
     static final int SO_TIMESTAMPING = 37;
     static final int SO_TIMESTAMPNS_NEW = 64;
@@ -43,7 +47,12 @@ final class SocketConstants {
     static final int MSG_DONTWAIT = 0x40;
     static final int MSG_ERRQUEUE = 0x2000;
 
+    static final int MSG_WAITFORONE = 0x10000;
+
     static final int SHUT_RDWR = 2;
+
+    static final int PR_SET_TIMERSLACK = 29;
+    static final int PR_GET_TIMERSLACK = 30;
 
     static final int SOF_TIMESTAMPING_TX_HARDWARE = 1;
     static final int SOF_TIMESTAMPING_TX_SOFTWARE = 1 << 1;

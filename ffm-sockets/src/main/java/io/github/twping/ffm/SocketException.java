@@ -3,7 +3,7 @@ package io.github.twping.ffm;
 import java.io.IOException;
 
 /**
- * A failed socket call: the call's name, the errno it returned and the libc message, e.g.
+ * A failed socket call (or another libc call of this package): the call's name, the errno it returned and the libc message, e.g.
  * {@code bind: Address already in use}. Expected conditions (EAGAIN, EINTR) are never thrown.
  */
 public class SocketException extends IOException {

@@ -49,6 +49,63 @@ public interface UdpSocket extends AutoCloseable {
      */
     int receive(MemorySegment buffer, ReceivedPacket meta, long timeoutNs) throws SocketException;
 
+    /**
+     * Receives up to {@link DatagramBatch#capacity()} datagrams with one system call (recvmmsg on the FFM
+     * socket): waits up to {@code timeoutNs} for the first, then takes what is already queued, without
+     * waiting. Each slot's length and metadata are set as {@link #receive} sets them. Uses the receive path:
+     * never call it concurrently with {@link #receive}.
+     *
+     * @param timeoutNs as in {@link #receive}
+     * @return datagrams received (1..capacity, also in {@link DatagramBatch#count()}), {@link #TIMEOUT} or
+     *         {@link #CLOSED}
+     */
+    default int receiveBatch(DatagramBatch batch, long timeoutNs) throws SocketException {
+        int n = receive(batch.buffer(0), batch.meta(0), timeoutNs);
+        if (n < 0) {
+            batch.received(0);
+            return n;
+        }
+        batch.length(0, n);
+        int count = 1;
+        while (count < batch.capacity()) {
+            int m = receive(batch.buffer(count), batch.meta(count), 0);
+            if (m < 0) {
+                break;
+            }
+            batch.length(count++, m);
+        }
+        batch.received(count);
+        return count;
+    }
+
+    /**
+     * Sends the first {@link DatagramBatch#count()} slots of {@code batch} (set with
+     * {@link DatagramBatch#prepareSend}) with one system call (sendmmsg on the FFM socket). Uses the send
+     * path: never call it concurrently with {@link #send}.
+     *
+     * @return how many datagrams the kernel took, from slot 0 on (fewer than asked when its buffer is full;
+     *         0 when it would block)
+     */
+    default int sendBatch(DatagramBatch batch) throws SocketException {
+        int sent = 0;
+        for (int i = 0; i < batch.count(); i++) {
+            if (send(batch.buffer(i), batch.length(i), batch.destination(i)) <= 0) {
+                break;
+            }
+            sent++;
+        }
+        return sent;
+    }
+
+    /**
+     * Datagrams the kernel dropped at this socket since it was opened because its receive buffer was full
+     * (SO_MEMINFO, SK_MEMINFO_DROPS), or -1 when the implementation cannot tell. Loss counted here happened
+     * in this host, not in the network. Callable from any thread.
+     */
+    default long kernelDrops() {
+        return -1;
+    }
+
     /** Drains TX timestamps from the error queue (non-blocking); @return how many were delivered. */
     int pollTxTimestamps(TxTimestampHandler handler) throws SocketException;
 

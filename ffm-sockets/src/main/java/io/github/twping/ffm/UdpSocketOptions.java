@@ -29,8 +29,10 @@ public final class UdpSocketOptions {
     private final Timestamping timestamping;
     private final boolean txScheduledTimestamps;
     private final boolean forceNio;
+    private final int busyPollMicros;
 
     private UdpSocketOptions(Builder b) {
+        this.busyPollMicros = b.busyPollMicros;
         this.bindAddress = b.bindAddress;
         this.family = b.family != null ? b.family
                 : b.bindAddress == null || b.bindAddress instanceof Inet4Address ? StandardProtocolFamily.INET
@@ -120,13 +122,18 @@ public final class UdpSocketOptions {
         return forceNio;
     }
 
+    /** SO_BUSY_POLL: µs a blocking receive busy-polls the device queue before sleeping, or {@link #DEFAULT}. */
+    public int busyPollMicros() {
+        return busyPollMicros;
+    }
+
     @Override
     public String toString() {
         return "UdpSocketOptions[bind=" + bindAddress + ", family=" + family + ", ports=" + portLow + ".." + portHigh
                 + " first " + portFirstTry + ", ttl=" + unicastTtl + ", tos=" + tos + ", rcvbuf=" + receiveBufferBytes
                 + ", sndbuf=" + sendBufferBytes + ", device=" + bindToDevice + ", recvTtl=" + receiveTtl
                 + ", recvTos=" + receiveTos + ", timestamping=" + timestamping + ", txSched=" + txScheduledTimestamps
-                + ", forceNio=" + forceNio + "]";
+                + ", forceNio=" + forceNio + ", busyPoll=" + busyPollMicros + "]";
     }
 
     /** Builder of {@link UdpSocketOptions}; {@link #build()} validates and throws IllegalArgumentException. */
@@ -146,6 +153,7 @@ public final class UdpSocketOptions {
         private Timestamping timestamping = Timestamping.NONE;
         private boolean txScheduledTimestamps;
         private boolean forceNio;
+        private int busyPollMicros = DEFAULT;
 
         private Builder() {
         }
@@ -232,7 +240,18 @@ public final class UdpSocketOptions {
             return this;
         }
 
+        /**
+         * SO_BUSY_POLL: a blocking receive polls the NIC queue for up to {@code micros} before sleeping (needs a
+         * NAPI device; loopback has none; raising it above net.core.busy_read needs CAP_NET_ADMIN). Refusal
+         * fails the open.
+         */
+        public Builder busyPollMicros(int micros) {
+            this.busyPollMicros = micros;
+            return this;
+        }
+
         public UdpSocketOptions build() {
+            check(busyPollMicros == DEFAULT || busyPollMicros >= 0, "busy poll must be >= 0 µs: " + busyPollMicros);
             check(portLow >= 0 && portHigh <= 65535 && portLow <= portHigh,
                     "port range must satisfy 0 <= low <= high <= 65535: " + portLow + ".." + portHigh);
             check(portFirstTry == 0 || (portFirstTry >= portLow && portFirstTry <= portHigh),

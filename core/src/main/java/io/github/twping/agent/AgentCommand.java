@@ -1,0 +1,217 @@
+package io.github.twping.agent;
+
+import io.github.twping.metrics.AgentMetrics;
+import io.github.twping.metrics.MetricsEndpoint;
+import io.github.twping.time.DebugTimeOffset;
+import io.github.twping.time.WallClock;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * {@code twping --agent FILE [--metrics-listen ADDR:PORT] [--check]}: the continuous measurement agent as a
+ * command (docs/FLEET.md). Exit status 0 after a stop, 1 for a bad command line or configuration (one line naming
+ * the file, line and field) or an endpoint that cannot listen.
+ *
+ * <p>{@link #execute} blocks until {@link #stop()}; {@link #reload()} re-reads the file (SIGHUP). The signal
+ * wiring is in {@link #main}; the library form installs no handler.
+ */
+public final class AgentCommand {
+    /** Exit status: stopped normally. */
+    public static final int EXIT_OK = 0;
+    /** Exit status: bad command line, configuration or endpoint. */
+    public static final int EXIT_FAILURE = 1;
+
+    private final String program;
+    private final PrintStream err;
+    private final CountDownLatch stopped = new CountDownLatch(1);
+    private final CountDownLatch ready = new CountDownLatch(1);
+    private final AgentConfigLoader loader = AgentConfigLoader.create();
+    private volatile Agent agent;
+    private volatile Path file;
+    private volatile AgentMetrics metrics;
+    private volatile MetricsEndpoint endpoint;
+    private volatile java.util.function.BiConsumer<String, io.github.twping.metrics.SessionSample> sessionListener;
+
+    public AgentCommand(String program, PrintStream err) {
+        this.program = program;
+        this.err = err;
+    }
+
+    /** Hands every recorded session to {@code listener} as well (set before {@link #execute}). */
+    public AgentCommand onSession(java.util.function.BiConsumer<String, io.github.twping.metrics.SessionSample> listener) {
+        this.sessionListener = listener;
+        return this;
+    }
+
+    /** @return true when the arguments ask for the agent ({@code --agent} anywhere). */
+    public static boolean wanted(String[] args) {
+        for (String a : args) {
+            if (a.equals("--agent") || a.startsWith("--agent=")) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The process entry: signals (HUP reloads, TERM/INT stop), then {@link #execute}; exits with its status. */
+    public static void main(String program, String[] args) {
+        AgentCommand command = new AgentCommand(program, System.err);
+        try {
+            sun.misc.Signal.handle(new sun.misc.Signal("HUP"), s -> command.reload());
+            sun.misc.Signal.handle(new sun.misc.Signal("TERM"), s -> command.stop());
+            sun.misc.Signal.handle(new sun.misc.Signal("INT"), s -> command.stop());
+        } catch (IllegalArgumentException ignored) {
+            // signal not available on this platform
+        }
+        int status = command.execute(List.of(args));
+        System.err.flush();
+        System.exit(status);
+    }
+
+    private void line(String text) {
+        err.println(program + ": " + text);
+    }
+
+    /** Parses the arguments, starts the agent and the endpoint, and blocks until {@link #stop()}. */
+    public int execute(List<String> args) {
+        try {
+            return run(args);
+        } finally {
+            ready.countDown();
+        }
+    }
+
+    private int run(List<String> args) {
+        String configFile = null;
+        String listen = null;
+        boolean check = false;
+        for (int i = 0; i < args.size(); i++) {
+            String a = args.get(i);
+            String value = null;
+            int eq = a.indexOf('=');
+            String name = a.startsWith("--") && eq > 0 ? a.substring(0, eq) : a;
+            if (eq > 0 && a.startsWith("--")) {
+                value = a.substring(eq + 1);
+            }
+            switch (name) {
+                case "--agent", "--metrics-listen" -> {
+                    if (value == null) {
+                        if (i + 1 >= args.size()) {
+                            line("option '" + name + "' requires an argument");
+                            return EXIT_FAILURE;
+                        }
+                        value = args.get(++i);
+                    }
+                    if (name.equals("--agent")) {
+                        configFile = value;
+                    } else {
+                        listen = value;
+                    }
+                }
+                case "--check" -> check = true;
+                default -> {
+                    line("--agent: unsupported argument '" + a + "' (the agent takes --agent FILE, --metrics-listen ADDR:PORT, --check)");
+                    return EXIT_FAILURE;
+                }
+            }
+        }
+        InetSocketAddress address = null;
+        if (listen != null) {
+            try {
+                address = MetricsEndpoint.parseListen(listen);
+            } catch (IllegalArgumentException e) {
+                line(e.getMessage());
+                return EXIT_FAILURE;
+            }
+        }
+        file = Path.of(configFile);
+        AgentConfig config;
+        try {
+            config = loader.load(file);
+        } catch (AgentConfigException e) {
+            line(e.getMessage());
+            return EXIT_FAILURE;
+        }
+        if (check) {
+            err.println(file + ": " + config.targets().size() + " targets, valid");
+            return EXIT_OK;
+        }
+        metrics = new AgentMetrics(new PrometheusRegistry());
+        metrics.onSession(sessionListener);
+        if (address != null) {
+            try {
+                endpoint = MetricsEndpoint.start(address, metrics.registry());
+            } catch (IOException | RuntimeException e) {
+                line("--metrics-listen " + listen + ": " + (e.getMessage() == null ? e.toString() : e.getMessage()));
+                return EXIT_FAILURE;
+            }
+            line("agent: metrics on http://" + listen.substring(0, listen.lastIndexOf(':') + 1) + endpoint.port()
+                    + "/metrics");
+        }
+        Agent a = new Agent(config, metrics, this::line, WallClock.system(DebugTimeOffset.NONE));
+        agent = a;
+        a.start();
+        line("agent: " + config.targets().size() + " targets from " + file);
+        ready.countDown();
+        try {
+            stopped.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        boolean clean = a.stop(TimeUnit.SECONDS.toNanos(30));
+        line("agent: stopped" + (clean ? "" : " (some sessions did not end within 30 s)"));
+        MetricsEndpoint ep = endpoint;
+        if (ep != null) {
+            ep.close();
+        }
+        return EXIT_OK;
+    }
+
+    /** Waits until the agent runs (or {@link #execute} returned); true if within the timeout. */
+    public boolean awaitReady(long timeoutNs) throws InterruptedException {
+        return ready.await(timeoutNs, TimeUnit.NANOSECONDS);
+    }
+
+    /** @return the metrics endpoint's port, or -1 without one. */
+    public int metricsPort() {
+        MetricsEndpoint ep = endpoint;
+        return ep == null ? -1 : ep.port();
+    }
+
+    /** @return the running agent, or null. */
+    public Agent agent() {
+        return agent;
+    }
+
+    /** @return the metrics, or null before start. */
+    public AgentMetrics metrics() {
+        return metrics;
+    }
+
+    /** Re-reads the configuration file; a bad file is reported in one line and the running targets stay. */
+    public void reload() {
+        Agent a = agent;
+        if (a == null) {
+            return;
+        }
+        try {
+            AgentConfig next = loader.load(file);
+            line("agent: reloaded " + file + ": " + a.reload(next));
+            metrics.reload(true);
+        } catch (AgentConfigException e) {
+            line(e.getMessage() + " (reload ignored, the previous targets keep running)");
+            metrics.reload(false);
+        }
+    }
+
+    /** Stops the agent (SIGTERM): Stop-Sessions for running sessions, partial results recorded. */
+    public void stop() {
+        stopped.countDown();
+    }
+}

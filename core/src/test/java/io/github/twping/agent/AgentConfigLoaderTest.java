@@ -1,0 +1,213 @@
+package io.github.twping.agent;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.github.twping.protocol.Mode;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class AgentConfigLoaderTest {
+    private final AgentConfigLoader loader = AgentConfigLoader.create();
+
+    @TempDir
+    Path dir;
+
+    private AgentConfig load(String text) throws AgentConfigException {
+        return loader.parse("agent.yaml", text, dir.resolve("agent.yaml"));
+    }
+
+    private String error(String text) {
+        return assertThrows(AgentConfigException.class, () -> load(text)).getMessage();
+    }
+
+    @Test
+    void shouldLoadTheMinimalFormWithDefaults() throws Exception {
+        AgentConfig c = load("""
+                targets:
+                  - name: lon-1
+                    host: 192.0.2.7:8620
+                    rate: 10
+                    session: 60
+                  - name: v6
+                    host: "[2001:db8::1]"
+                    rate: 0.5
+                    session: 30
+                """);
+        assertEquals(2, c.targets().size());
+        TargetConfig t = c.targets().get(0);
+        assertEquals("lon-1", t.name());
+        assertEquals("192.0.2.7", t.host());
+        assertEquals(8620, t.port());
+        assertEquals(Protocol.TWAMP, t.protocol());
+        assertEquals(10.0, t.rate());
+        assertEquals(600, t.packetCount());
+        assertEquals(Mode.OPEN.bits(), t.modeMask());
+        assertEquals(-1, t.paddingBytes());
+        assertEquals(2.0, t.lossTimeoutSeconds());
+        assertEquals(0, t.dscp());
+        assertNull(t.identity());
+        assertEquals(2, t.line());
+        TargetConfig v6 = c.targets().get(1);
+        assertEquals("2001:db8::1", v6.host());
+        assertEquals(862, v6.port());
+        assertEquals("[2001:db8::1]:862", v6.address());
+        assertEquals(15, v6.packetCount());
+        assertEquals(1.0, c.backoffInitialSeconds());
+        assertEquals(60.0, c.backoffMaxSeconds());
+    }
+
+    @Test
+    void shouldApplyDefaultsAndLetTargetsOverrideThem() throws Exception {
+        AgentConfig c = load("""
+                agent:
+                  backoff_initial: 0.5
+                  backoff_max: 8
+                defaults:
+                  rate: 20
+                  session: 5
+                  dscp: EF
+                  schedule: exponential
+                  mode: AEO
+                targets:
+                  - {name: a, host: "h1:1"}
+                  - {name: b, host: "h2:2", rate: 1, dscp: 10, padding: 100}
+                """);
+        TargetConfig a = c.targets().get(0);
+        TargetConfig b = c.targets().get(1);
+        assertEquals(20.0, a.rate());
+        assertEquals(46, a.dscp());
+        assertTrue(a.exponential());
+        assertEquals(Mode.parseLetters("AEO"), a.modeMask());
+        assertEquals(1.0, b.rate());
+        assertEquals(10, b.dscp());
+        assertEquals(100, b.paddingBytes());
+        assertEquals(0.5, c.backoffInitialSeconds());
+        assertEquals(8.0, c.backoffMaxSeconds());
+    }
+
+    @Test
+    void shouldNameLineAndFieldOfAMissingRequiredField() {
+        assertEquals("agent.yaml:3: targets[1].rate: missing (required here or in defaults)", error("""
+                targets:
+                  - {name: a, host: "h:1", rate: 1, session: 1}
+                  - name: b
+                    host: "h:2"
+                    session: 1
+                """));
+    }
+
+    @Test
+    void shouldNameLineAndFieldOfAnUnknownField() {
+        assertEquals("agent.yaml:6: targets[0].sesion: unknown field", error("""
+                targets:
+                  - name: a
+                    host: "h:1"
+                    rate: 1
+                    session: 1
+                    sesion: 2
+                """));
+        assertEquals("agent.yaml:1: target: unknown field", error("target: []\n"));
+    }
+
+    @Test
+    void shouldNameLineAndFieldOfABadValue() {
+        String rate = error("""
+                targets:
+                  - name: a
+                    host: "h:1"
+                    rate: -5
+                    session: 1
+                """);
+        assertTrue(rate.startsWith("agent.yaml:4: targets[0].rate: "), rate);
+        String type = error("""
+                targets:
+                  - name: a
+                    host: "h:1"
+                    rate: fast
+                    session: 1
+                """);
+        assertTrue(type.startsWith("agent.yaml:4: targets[0].rate: "), type);
+        String protocol = error("""
+                targets:
+                  - {name: a, host: "h:1", rate: 1, session: 1}
+                  - {name: b, host: "h:1", rate: 1, session: 1, protocol: stamp}
+                """);
+        assertTrue(protocol.startsWith("agent.yaml:3: targets[1].protocol: "), protocol);
+        String late = error("""
+                targets:
+                  - name: a
+                    host: "h:1"
+                    rate: 1
+                    session: 1
+                    dscp: 99
+                """);
+        assertEquals("agent.yaml:6: targets[0].dscp: must have a maximum value of 63", late);
+    }
+
+    @Test
+    void shouldRejectWhatTheSchemaCannotExpress() {
+        assertEquals("agent.yaml:3: targets[1].name: duplicate name 'a' (first on line 2)", error("""
+                targets:
+                  - {name: a, host: "h:1", rate: 1, session: 1}
+                  - {name: a, host: "h:2", rate: 1, session: 1}
+                """));
+        assertEquals("agent.yaml:3: targets[0].host: port '99999' is not 1-65535", error("""
+                targets:
+                  - name: a
+                    host: "h:99999"
+                    rate: 1
+                    session: 1
+                """));
+        assertEquals("agent.yaml:2: targets[0].host: '2001:db8::1' is not HOST:PORT (IPv6 as [ADDRESS]:PORT)",
+                error("targets:\n  - {name: a, host: \"2001:db8::1\", rate: 1, session: 1}\n"));
+        assertEquals("agent.yaml:2: targets[0].dscp: 'XY' is not a DSCP (0-63, EF, AF41, CS5, ...)",
+                error("targets:\n  - {name: a, host: \"h:1\", rate: 1, session: 1, dscp: XY}\n"));
+        assertEquals("agent.yaml:2: targets[0].key_file: missing: identity needs key_file",
+                error("targets:\n  - {name: a, host: \"h:1\", rate: 1, session: 1, identity: alice}\n"));
+    }
+
+    @Test
+    void shouldCheckTheKeyFileAtLoad() throws IOException {
+        String missing = error("targets:\n  - {name: a, host: \"h:1\", rate: 1, session: 1, identity: alice, key_file: none.pfs}\n");
+        assertTrue(missing.startsWith("agent.yaml:2: targets[0].key_file: "), missing);
+        Files.writeString(dir.resolve("keys.pfs"), "bob 0123456789abcdef\n");
+        String unknown = error("targets:\n  - {name: a, host: \"h:1\", rate: 1, session: 1, identity: alice, key_file: keys.pfs}\n");
+        assertTrue(unknown.startsWith("agent.yaml:2: targets[0].key_file: ") && unknown.contains("alice"), unknown);
+    }
+
+    @Test
+    void shouldReportSyntaxErrorsAndEmptyFilesWithALine() {
+        String syntax = error("targets:\n  - name: a\n    host: [unclosed\n");
+        assertTrue(syntax.startsWith("agent.yaml:"), syntax);
+        assertTrue(syntax.contains("YAML: "), syntax);
+        assertEquals("agent.yaml:1: targets: missing (required); the file is empty", error(""));
+        assertEquals("agent.yaml:1: must be a mapping with a 'targets' list", error("- a\n- b\n"));
+        String dup = error("targets:\n  - {name: a, host: \"h:1\", rate: 1, session: 1, rate: 2}\n");
+        assertTrue(dup.startsWith("agent.yaml:2: ") && dup.contains("rate"), dup);
+    }
+
+    @Test
+    void shouldReportUnreadableFilesInOneLine() {
+        Path none = dir.resolve("missing.yaml");
+        AgentConfigException e = assertThrows(AgentConfigException.class, () -> loader.load(none));
+        assertEquals(none + ":1: cannot read: No such file or directory", e.getMessage());
+        AgentConfigException d = assertThrows(AgentConfigException.class, () -> loader.load(dir));
+        assertEquals(dir + ":1: is a directory", d.getMessage());
+    }
+
+    @Test
+    void shouldLoadTheShippedExamples() throws Exception {
+        Path root = Path.of(System.getProperty("user.dir")).getParent();
+        for (String example : new String[] {"deploy/agent.yaml"}) {
+            Path p = root.resolve(example);
+            AgentConfig c = loader.load(p);
+            assertTrue(c.targets().size() >= 1, example);
+        }
+    }
+}

@@ -1,0 +1,177 @@
+package io.github.twping.ffm;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.util.BitSet;
+
+import static io.github.twping.ffm.SocketConstants.PR_GET_TIMERSLACK;
+import static io.github.twping.ffm.SocketConstants.PR_SET_TIMERSLACK;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+
+/**
+ * Scheduling knobs of the calling thread, through libc: its CPU affinity ({@code sched_setaffinity(2)}), the
+ * CPU it runs on ({@code sched_getcpu(3)}) and its timer slack ({@code prctl(PR_SET_TIMERSLACK)}: how late
+ * the kernel may fire its sleeps, 50 µs by default). All calls act on the calling thread only; they are
+ * for set-up, not per packet (each call allocates a little native memory, from a shared arena like the
+ * sockets' own, so that the JIT's profiles of the shared libc call paths stay those of the sockets).
+ */
+public final class ThreadTuning {
+    /** Size of the CPU mask passed to the kernel: 1024 CPUs, glibc's cpu_set_t. */
+    static final int MASK_BYTES = 128;
+
+    private ThreadTuning() {
+    }
+
+    /** True when the libc calls are available (Linux, native access granted). */
+    public static boolean available() {
+        return NativeSupport.isAvailable();
+    }
+
+    /**
+     * Restricts the calling thread to {@code cpus}.
+     *
+     * @throws SocketException with the errno (EINVAL: none of the CPUs exists or is allowed)
+     * @throws IllegalArgumentException when {@code cpus} is empty or names a CPU above 1023
+     * @throws UnsupportedOperationException when native calls are unavailable
+     */
+    public static void pinCurrentThread(BitSet cpus) throws SocketException {
+        requireAvailable();
+        if (cpus.isEmpty() || cpus.length() > MASK_BYTES * 8) {
+            throw new IllegalArgumentException("CPU set must name CPUs 0.." + (MASK_BYTES * 8 - 1) + ": " + cpus);
+        }
+        try (Arena arena = Arena.ofShared()) {
+            MemorySegment mask = arena.allocate(MASK_BYTES, 8);
+            long[] words = cpus.toLongArray();
+            for (int i = 0; i < words.length; i++) {
+                mask.set(JAVA_LONG, i * 8L, words[i]);
+            }
+            int rc = Libc.schedSetaffinity(Libc.allocateCallState(arena), 0, mask);
+            if (rc < 0) {
+                throw SocketException.of("sched_setaffinity " + format(cpus), rc);
+            }
+        }
+    }
+
+    /** The CPUs the calling thread may run on. */
+    public static BitSet allowedCpus() throws SocketException {
+        requireAvailable();
+        try (Arena arena = Arena.ofShared()) {
+            MemorySegment mask = arena.allocate(MASK_BYTES, 8);
+            int rc = Libc.schedGetaffinity(Libc.allocateCallState(arena), 0, mask);
+            if (rc < 0) {
+                throw SocketException.of("sched_getaffinity", rc);
+            }
+            return BitSet.valueOf(mask.toArray(JAVA_LONG));
+        }
+    }
+
+    /**
+     * Checks a CPU set before pinning to it: null when every CPU of {@code cpus} may be used by the calling
+     * thread, else a one-line reason ("CPU 3 not available (this process may use 0-1)").
+     */
+    public static String unavailableReason(BitSet cpus) {
+        if (!available()) {
+            return "CPU pinning needs native access: " + NativeSupport.unavailableReason();
+        }
+        BitSet allowed;
+        try {
+            allowed = allowedCpus();
+        } catch (SocketException e) {
+            return e.getMessage();
+        }
+        BitSet outside = (BitSet) cpus.clone();
+        outside.andNot(allowed);
+        return outside.isEmpty() ? null
+                : "CPU " + format(outside) + " not available (this process may use " + format(allowed) + ")";
+    }
+
+    /** The CPU the calling thread runs on now, or -1 when unknown. */
+    public static int currentCpu() {
+        return available() ? Libc.schedGetcpu() : -1;
+    }
+
+    /**
+     * Sets the calling thread's timer slack: sleeps (parkNanos) may wake up to this much after their time.
+     * 1 ns is the smallest; 0 restores the process default.
+     */
+    public static void timerSlackNs(long slackNs) throws SocketException {
+        requireAvailable();
+        if (slackNs < 0) {
+            throw new IllegalArgumentException("timer slack must be >= 0: " + slackNs);
+        }
+        try (Arena arena = Arena.ofShared()) {
+            int rc = Libc.prctl(Libc.allocateCallState(arena), PR_SET_TIMERSLACK, slackNs);
+            if (rc < 0) {
+                throw SocketException.of("prctl(PR_SET_TIMERSLACK)", rc);
+            }
+        }
+    }
+
+    /** The calling thread's timer slack, ns. */
+    public static long timerSlackNs() throws SocketException {
+        requireAvailable();
+        try (Arena arena = Arena.ofShared()) {
+            int rc = Libc.prctl(Libc.allocateCallState(arena), PR_GET_TIMERSLACK, 0);
+            if (rc < 0) {
+                throw SocketException.of("prctl(PR_GET_TIMERSLACK)", rc);
+            }
+            return rc;
+        }
+    }
+
+    /**
+     * Parses a CPU list as taskset and /sys use it: {@code 0}, {@code 0,2}, {@code 1-3}, {@code 0,4-5}.
+     *
+     * @throws IllegalArgumentException with the offending part
+     */
+    public static BitSet parseCpuList(String list) {
+        BitSet cpus = new BitSet();
+        if (list == null || list.isBlank()) {
+            throw new IllegalArgumentException("empty CPU list");
+        }
+        for (String part : list.split(",", -1)) {
+            int dash = part.indexOf('-');
+            int low = cpuNumber(dash < 0 ? part : part.substring(0, dash), list);
+            int high = dash < 0 ? low : cpuNumber(part.substring(dash + 1), list);
+            if (high < low) {
+                throw new IllegalArgumentException("bad CPU range '" + part + "' in '" + list + "'");
+            }
+            cpus.set(low, high + 1);
+        }
+        return cpus;
+    }
+
+    /** The CPU list form of {@code cpus}: {@code 0,2-3}. */
+    public static String format(BitSet cpus) {
+        StringBuilder sb = new StringBuilder();
+        for (int low = cpus.nextSetBit(0); low >= 0; ) {
+            int high = cpus.nextClearBit(low) - 1;
+            if (!sb.isEmpty()) {
+                sb.append(',');
+            }
+            sb.append(low);
+            if (high > low) {
+                sb.append('-').append(high);
+            }
+            low = cpus.nextSetBit(high + 1);
+        }
+        return sb.toString();
+    }
+
+    private static int cpuNumber(String s, String list) {
+        if (s.isEmpty() || s.length() > 4 || !s.chars().allMatch(c -> c >= '0' && c <= '9')) {
+            throw new IllegalArgumentException("bad CPU number '" + s + "' in '" + list + "'");
+        }
+        int n = Integer.parseInt(s);
+        if (n >= MASK_BYTES * 8) {
+            throw new IllegalArgumentException("CPU " + n + " above " + (MASK_BYTES * 8 - 1) + " in '" + list + "'");
+        }
+        return n;
+    }
+
+    private static void requireAvailable() {
+        if (!available()) {
+            throw new UnsupportedOperationException("native calls unavailable: " + NativeSupport.unavailableReason());
+        }
+    }
+}

@@ -1,0 +1,87 @@
+package io.github.twping.ffm;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.BitSet;
+import java.util.concurrent.atomic.AtomicReference;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** CPU lists, affinity, the current CPU and the timer slack of the calling thread. */
+class ThreadTuningTest {
+
+    @Test
+    void shouldParseAndFormatCpuLists() {
+        BitSet s = ThreadTuning.parseCpuList("0,2-4,7");
+        assertEquals("0,2-4,7", ThreadTuning.format(s));
+        assertEquals(5, s.cardinality());
+        assertEquals("1", ThreadTuning.format(ThreadTuning.parseCpuList("1")));
+        assertEquals("1-2", ThreadTuning.format(ThreadTuning.parseCpuList("2,1")));
+        for (String bad : new String[] {"", "a", "1-", "-1", "3-1", "1,,2", "1024", "0x1"}) {
+            assertThrows(IllegalArgumentException.class, () -> ThreadTuning.parseCpuList(bad), bad);
+        }
+    }
+
+    /** Runs {@code body} on a fresh thread so that the test JVM's own threads keep their settings. */
+    private static void onNewThread(ThrowingRunnable body) throws Exception {
+        AtomicReference<Throwable> failure = new AtomicReference<>();
+        Thread t = Thread.ofPlatform().start(() -> {
+            try {
+                body.run();
+            } catch (Throwable e) {
+                failure.set(e);
+            }
+        });
+        t.join(60_000);
+        if (failure.get() instanceof Exception e) {
+            throw e;
+        }
+        if (failure.get() instanceof Error e) {
+            throw e;
+        }
+    }
+
+    interface ThrowingRunnable {
+        void run() throws Exception;
+    }
+
+    @Test
+    void shouldPinTheCallingThreadToOneAllowedCpu() throws Exception {
+        onNewThread(() -> {
+            BitSet allowed = ThreadTuning.allowedCpus();
+            assertTrue(allowed.cardinality() >= 1);
+            int last = allowed.length() - 1;
+            BitSet one = new BitSet();
+            one.set(last);
+            ThreadTuning.pinCurrentThread(one);
+            assertEquals(one, ThreadTuning.allowedCpus());
+            assertEquals(last, ThreadTuning.currentCpu());
+            ThreadTuning.pinCurrentThread(allowed);
+            assertEquals(allowed, ThreadTuning.allowedCpus());
+        });
+    }
+
+    @Test
+    void shouldRefuseCpusThatDoNotExist() throws Exception {
+        onNewThread(() -> {
+            BitSet none = new BitSet();
+            none.set(1023);
+            SocketException e = assertThrows(SocketException.class, () -> ThreadTuning.pinCurrentThread(none));
+            assertEquals("EINVAL", e.errnoName());
+            assertThrows(IllegalArgumentException.class, () -> ThreadTuning.pinCurrentThread(new BitSet()));
+        });
+    }
+
+    @Test
+    void shouldSetAndReadTheTimerSlack() throws Exception {
+        onNewThread(() -> {
+            ThreadTuning.timerSlackNs(1_000);
+            assertEquals(1_000, ThreadTuning.timerSlackNs());
+            ThreadTuning.timerSlackNs(1);
+            assertEquals(1, ThreadTuning.timerSlackNs());
+            assertThrows(IllegalArgumentException.class, () -> ThreadTuning.timerSlackNs(-1));
+        });
+    }
+}

@@ -1,0 +1,156 @@
+package io.github.twping.testing.perf.compare;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Options of {@link CompareRunner}; {@link #parse} throws IllegalArgumentException with one line.
+ *
+ * @param rounds     rounds; each runs every client once against every reflector, alternating
+ * @param count      packets per session ({@code -c})
+ * @param schedule   the {@code -i} schedule, e.g. {@code 0.002f} (500/s fixed) or {@code 0.002} (exponential)
+ * @param lossTimeout {@code -L} seconds
+ * @param reflectors which reflectors: {@code c-twampd}, {@code twampd}, {@code loopback}
+ * @param oursArgs   extra arguments for our client (e.g. {@code --cpu 0})
+ * @param twampdArgs extra arguments for our twampd
+ * @param floor      also run the C-free ping-pong floor once per round
+ * @param keepDir    where to keep the raw outputs (null: a temporary directory, deleted)
+ * @param variants   further configurations of our client, by label (e.g. {@code spin0} → {@code --spin 0}),
+ *                   each run as one more client in every round
+ * @param nice       niceness of every client and server process (0: unchanged; negative needs root): on a
+ *                   shared machine a negative value keeps other builds from dominating the figures
+ */
+public record CompareOptions(int rounds, int count, String schedule, double lossTimeout, List<String> reflectors,
+                             List<String> oursArgs, List<String> twampdArgs, boolean floor, String keepDir, int nice,
+                             java.util.Map<String, List<String>> variants) {
+    public static final List<String> REFLECTORS = List.of("c-twampd", "twampd", "loopback");
+
+    public static final String USAGE = """
+            usage: compare-c.sh [--rounds N] [--count N] [--schedule SPEC] [--loss-timeout S]
+                                [--reflectors c-twampd,twampd,loopback] [--ours-args 'ARGS'] [--twampd-args 'ARGS']
+                                [--no-floor] [--keep DIR] [--nice N] [--variant LABEL=ARGS]...
+            environment: TWPING_C, TWAMPD_C (the C binaries; unset = that half is skipped)""";
+
+    /** Parses the command line. */
+    public static CompareOptions parse(String[] args) {
+        int rounds = 3;
+        int count = 2000;
+        String schedule = "0.002f";
+        double lossTimeout = 1;
+        List<String> reflectors = REFLECTORS;
+        List<String> oursArgs = List.of();
+        List<String> twampdArgs = List.of();
+        boolean floor = true;
+        String keep = null;
+        int nice = 0;
+        java.util.Map<String, List<String>> variants = new java.util.LinkedHashMap<>();
+        for (int i = 0; i < args.length; i++) {
+            String a = args[i];
+            switch (a) {
+                case "--rounds" -> rounds = positive(a, value(args, ++i, a));
+                case "--count" -> count = positive(a, value(args, ++i, a));
+                case "--schedule" -> {
+                    schedule = value(args, ++i, a);
+                    meanIntervalSeconds(schedule);
+                }
+                case "--loss-timeout" -> {
+                    String v = value(args, ++i, a);
+                    try {
+                        lossTimeout = Double.parseDouble(v);
+                    } catch (NumberFormatException e) {
+                        throw new IllegalArgumentException(a + ": '" + v + "' is not a number");
+                    }
+                    if (!(lossTimeout > 0)) {
+                        throw new IllegalArgumentException(a + ": must be > 0");
+                    }
+                }
+                case "--reflectors" -> {
+                    reflectors = List.of(value(args, ++i, a).split(","));
+                    for (String r : reflectors) {
+                        if (!REFLECTORS.contains(r)) {
+                            throw new IllegalArgumentException(a + ": unknown reflector '" + r + "' (c-twampd, twampd, loopback)");
+                        }
+                    }
+                }
+                case "--ours-args" -> oursArgs = words(value(args, ++i, a));
+                case "--twampd-args" -> twampdArgs = words(value(args, ++i, a));
+                case "--no-floor" -> floor = false;
+                case "--keep" -> keep = value(args, ++i, a);
+                case "--variant" -> {
+                    String v = value(args, ++i, a);
+                    int eq = v.indexOf('=');
+                    String label = eq < 0 ? "" : v.substring(0, eq).trim();
+                    if (eq < 0 || !label.matches("[A-Za-z0-9_.:-]+") || REFLECTORS.contains(label)
+                            || List.of("ours", "C", "ours (again)").contains(label) || variants.containsKey(label)) {
+                        throw new IllegalArgumentException(a + ": expected LABEL=ARGS with a new label of letters, digits, _.:- ('" + v + "')");
+                    }
+                    variants.put(label, words(v.substring(eq + 1)));
+                }
+                case "--nice" -> {
+                    String v = value(args, ++i, a);
+                    try {
+                        nice = Integer.parseInt(v);
+                    } catch (NumberFormatException e) {
+                        throw new IllegalArgumentException(a + ": '" + v + "' is not an integer -20..19");
+                    }
+                    if (nice < -20 || nice > 19) {
+                        throw new IllegalArgumentException(a + ": '" + v + "' is not an integer -20..19");
+                    }
+                }
+                default -> throw new IllegalArgumentException("unknown argument '" + a + "'");
+            }
+        }
+        return new CompareOptions(rounds, count, schedule, lossTimeout, reflectors, oursArgs, twampdArgs, floor, keep,
+                nice, java.util.Collections.unmodifiableMap(variants));
+    }
+
+    /** The packet rate of the schedule, packets per second. */
+    public double rate() {
+        return 1.0 / meanIntervalSeconds(schedule);
+    }
+
+    /**
+     * The mean interval of a single-slot {@code -i} spec ({@code 0.002}, {@code 0.002f}, {@code 0.002e}),
+     * seconds.
+     */
+    static double meanIntervalSeconds(String spec) {
+        String s = spec.toLowerCase(Locale.ROOT);
+        if (s.endsWith("f") || s.endsWith("e")) {
+            s = s.substring(0, s.length() - 1);
+        }
+        try {
+            double v = Double.parseDouble(s);
+            if (v > 0 && !spec.contains(",")) {
+                return v;
+            }
+        } catch (NumberFormatException e) {
+            // below
+        }
+        throw new IllegalArgumentException("--schedule: '" + spec + "' is not one interval in seconds (0.002, 0.002f)");
+    }
+
+    private static List<String> words(String s) {
+        return s.isBlank() ? List.of() : new ArrayList<>(Arrays.asList(s.trim().split("\\s+")));
+    }
+
+    private static String value(String[] args, int i, String name) {
+        if (i >= args.length) {
+            throw new IllegalArgumentException(name + ": missing value");
+        }
+        return args[i];
+    }
+
+    private static int positive(String name, String v) {
+        try {
+            int n = Integer.parseInt(v);
+            if (n > 0) {
+                return n;
+            }
+        } catch (NumberFormatException e) {
+            // below
+        }
+        throw new IllegalArgumentException(name + ": '" + v + "' is not a positive integer");
+    }
+}

@@ -1,0 +1,234 @@
+package io.github.twping.testing.fleet;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.github.twping.agent.AgentCommand;
+import io.github.twping.cli.TwampdMain;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.function.BooleanSupplier;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A real Prometheus (Debian's {@code prometheus}, installed by {@code .ci/run}) scrapes the agent and two twampd
+ * instances on loopback. Asserts through Prometheus's HTTP API that the series exist, that the packet and loss
+ * counts equal what the sessions reported, and that a stopped reflector shows in the failure counter, the
+ * agent's {@code twping_agent_target_up} and Prometheus's own {@code up} while the other target keeps measuring.
+ * Skips, saying so, when no {@code prometheus} binary is installed.
+ */
+@Timeout(value = 300, unit = TimeUnit.SECONDS)
+class PrometheusSystemTest {
+    private static final long DEADLINE_NS = TimeUnit.SECONDS.toNanos(120);
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
+    private final ObjectMapper json = new ObjectMapper();
+
+    @TempDir
+    Path dir;
+
+    private static Path prometheusBinary() {
+        for (String p : new String[] {"/usr/bin/prometheus", "/usr/local/bin/prometheus"}) {
+            if (Files.isExecutable(Path.of(p))) {
+                return Path.of(p);
+            }
+        }
+        return null;
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            return s.getLocalPort();
+        }
+    }
+
+    private static void waitFor(String what, BooleanSupplier condition) throws InterruptedException {
+        long deadline = System.nanoTime() + DEADLINE_NS;
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("timed out waiting for: " + what);
+            }
+            Thread.sleep(200);
+        }
+    }
+
+    /** @return the single value of an instant query, or NaN when it has no result. */
+    private double query(int port, String promql) {
+        try {
+            URI uri = URI.create("http://127.0.0.1:" + port + "/api/v1/query?query="
+                    + URLEncoder.encode(promql, StandardCharsets.UTF_8));
+            HttpResponse<String> r = http.send(HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(20)).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            JsonNode root = json.readTree(r.body());
+            JsonNode result = root.path("data").path("result");
+            if (!"success".equals(root.path("status").asText()) || result.size() != 1) {
+                return Double.NaN;
+            }
+            return Double.parseDouble(result.get(0).path("value").get(1).asText());
+        } catch (IOException e) {
+            return Double.NaN;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return Double.NaN;
+        }
+    }
+
+    private boolean ready(int port) {
+        try {
+            HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/-/ready"))
+                    .timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.ofString());
+            return r.statusCode() == 200;
+        } catch (IOException e) {
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
+    private record Daemon(TwampdMain main, Thread thread, ByteArrayOutputStream log) {
+        void stop() throws InterruptedException {
+            main.stop();
+            thread.join(TimeUnit.SECONDS.toMillis(30));
+        }
+    }
+
+    private Daemon twampd(String name) throws Exception {
+        Path d = Files.createDirectories(dir.resolve(name));
+        ByteArrayOutputStream log = new ByteArrayOutputStream();
+        PrintStream err = new PrintStream(log, true, StandardCharsets.UTF_8);
+        TwampdMain main = new TwampdMain();
+        Thread t = Thread.ofPlatform().name("twampd-" + name).start(() -> main.execute(new String[] {
+            "-c", d.toString(), "-R", d.toString(), "-Z", "-f", "-S", "127.0.0.1:0",
+            "--metrics-listen", "127.0.0.1:0"}, err, err));
+        assertTrue(main.awaitReady(DEADLINE_NS), log.toString(StandardCharsets.UTF_8));
+        return new Daemon(main, t, log);
+    }
+
+    @Test
+    void shouldBeScrapedByARealPrometheus() throws Exception {
+        Path binary = prometheusBinary();
+        assumeTrue(binary != null, "SKIPPED: no prometheus binary (apt-get install prometheus; .ci/run installs it)");
+
+        Daemon a = twampd("a");
+        Daemon b = twampd("b");
+        Path config = dir.resolve("agent.yaml");
+        Files.writeString(config, """
+                agent: {backoff_initial: 0.2, backoff_max: 1, connect_timeout: 5}
+                defaults: {rate: 20, session: 1, loss_timeout: 0.5}
+                targets:
+                  - {name: a, host: "127.0.0.1:%d"}
+                  - {name: b, host: "127.0.0.1:%d"}
+                """.formatted(a.main().port(), b.main().port()));
+        Map<String, AtomicLongArray> reported = new ConcurrentHashMap<>();
+        ByteArrayOutputStream agentLog = new ByteArrayOutputStream();
+        AgentCommand agent = new AgentCommand("twping", new PrintStream(agentLog, true, StandardCharsets.UTF_8))
+                .onSession((target, s) -> {
+                    AtomicLongArray sums = reported.computeIfAbsent(target, k -> new AtomicLongArray(3));
+                    sums.addAndGet(0, s.sent());
+                    sums.addAndGet(1, s.lost());
+                    sums.addAndGet(2, s.received());
+                });
+        Thread agentThread = Thread.ofPlatform().name("agent").start(
+                () -> agent.execute(List.of("--agent", config.toString(), "--metrics-listen", "127.0.0.1:0")));
+        assertTrue(agent.awaitReady(DEADLINE_NS));
+        assertTrue(agent.metricsPort() > 0, agentLog.toString(StandardCharsets.UTF_8));
+
+        int promPort = freePort();
+        Path promConfig = dir.resolve("prometheus.yml");
+        Files.writeString(promConfig, """
+                global:
+                  scrape_interval: 1s
+                  scrape_timeout: 900ms
+                scrape_configs:
+                  - job_name: agent
+                    static_configs: [{targets: ["127.0.0.1:%d"]}]
+                  - job_name: twampd-a
+                    static_configs: [{targets: ["127.0.0.1:%d"]}]
+                  - job_name: twampd-b
+                    static_configs: [{targets: ["127.0.0.1:%d"]}]
+                """.formatted(agent.metricsPort(), a.main().metricsPort(), b.main().metricsPort()));
+        Path promLog = dir.resolve("prometheus.log");
+        Process prometheus = new ProcessBuilder(binary.toString(), "--config.file=" + promConfig,
+                "--storage.tsdb.path=" + dir.resolve("tsdb"), "--web.listen-address=127.0.0.1:" + promPort,
+                "--storage.tsdb.retention.time=1h")
+                .redirectErrorStream(true).redirectOutput(promLog.toFile()).start();
+        try {
+            waitFor("prometheus ready", () -> ready(promPort) || !prometheus.isAlive());
+            assertTrue(prometheus.isAlive(), "prometheus exited: " + Files.readString(promLog));
+
+            waitFor("three sessions of a scraped", () -> query(promPort,
+                    "twping_agent_sessions_total{job=\"agent\",target=\"a\"}") >= 3);
+            for (String series : new String[] {
+                "twping_agent_delay_seconds_bucket{target=\"a\",direction=\"rtt\",le=\"+Inf\"}",
+                "twping_agent_delay_quantile_seconds{target=\"a\",direction=\"forward\",quantile=\"0.5\"}",
+                "twping_agent_hops{target=\"a\",direction=\"back\"}",
+                "twping_agent_clock_synchronized{target=\"a\"}",
+                "twping_agent_timestamps_total{target=\"a\",stamp=\"rx\",source=\"kernel\"}",
+                "twping_agent_last_success_timestamp_seconds{target=\"a\"}",
+                "twampd_packets_reflected_total{job=\"twampd-a\"}",
+                "twampd_processing_seconds_count{job=\"twampd-a\"}",
+                "twampd_control_connections_total{job=\"twampd-a\",outcome=\"accepted\"}",
+                "twampd_packets_dropped_total{job=\"twampd-a\",reason=\"socket_overflow\"}",
+                "twampd_test_sessions_active{job=\"twampd-a\"}"}) {
+                assertTrue(!Double.isNaN(query(promPort, series)), "series missing in Prometheus: " + series);
+            }
+            assertEquals(1.0, query(promPort, "twping_agent_target_up{target=\"a\"}"));
+            assertTrue(query(promPort, "twampd_packets_reflected_total{job=\"twampd-a\"}") > 0);
+
+            // The reflector of a goes away: a's counters freeze, failures and the up gauges show it, b goes on.
+            a.stop();
+            waitFor("a's failures scraped", () -> query(promPort,
+                    "sum(twping_agent_session_failures_total{target=\"a\"})") >= 2);
+            waitFor("a down in the agent's gauge", () -> query(promPort, "twping_agent_target_up{target=\"a\"}") == 0.0);
+            waitFor("Prometheus's up of twampd-a", () -> query(promPort, "up{job=\"twampd-a\"}") == 0.0);
+            assertEquals(1.0, query(promPort, "up{job=\"twampd-b\"}"));
+            waitFor("a's refused connects counted", () -> query(promPort,
+                    "twping_agent_session_failures_total{target=\"a\",reason=\"connect\"}") >= 1);
+
+            AtomicLongArray sums = reported.get("a");
+            waitFor("a's final counts scraped", () -> query(promPort,
+                    "twping_agent_packets_sent_total{target=\"a\"}") == sums.get(0));
+            assertEquals(sums.get(0), query(promPort, "twping_agent_packets_sent_total{target=\"a\"}"));
+            assertEquals(sums.get(1), query(promPort, "twping_agent_packets_lost_total{target=\"a\"}"));
+            assertEquals(sums.get(2), query(promPort, "twping_agent_packets_received_total{target=\"a\"}"));
+            assertEquals(sums.get(2), query(promPort,
+                    "twping_agent_delay_seconds_count{target=\"a\",direction=\"rtt\"}"));
+            assertTrue(sums.get(0) >= 60, "three sessions of 20 packets: " + sums.get(0));
+
+            double bSessions = query(promPort, "twping_agent_sessions_total{target=\"b\"}");
+            waitFor("b keeps measuring", () -> query(promPort, "twping_agent_sessions_total{target=\"b\"}") > bSessions);
+            assertEquals(1.0, query(promPort, "twping_agent_target_up{target=\"b\"}"));
+        } finally {
+            prometheus.destroy();
+            if (!prometheus.waitFor(20, TimeUnit.SECONDS)) {
+                prometheus.destroyForcibly();
+            }
+            agent.stop();
+            agentThread.join(TimeUnit.SECONDS.toMillis(60));
+            b.stop();
+            a.stop();
+        }
+    }
+}
