@@ -41,7 +41,7 @@ ROOT=$(cd "$(dirname "$self")/.." && pwd)
 
 SMOKE=0 KEEP=0 PLUMBING=0 ONLY=""
 FAULT_SCENARIOS="fault-reflector-killed fault-control-reset fault-silent-server fault-idle-200 fault-flood"
-ALL_SCENARIOS="clean loss dscp padding ipv6 zero-addr mode-O mode-A mode-E mode-M duplication netem-delay netem-reorder high-rate $FAULT_SCENARIOS c-interop c-load"
+ALL_SCENARIOS="clean loss dscp padding ipv6 zero-addr mode-O mode-A mode-E mode-M duplication netem-delay netem-reorder high-rate stamp stamp-auth light $FAULT_SCENARIOS c-interop c-load"
 SMOKE_SCENARIOS="clean loss dscp ipv6 mode-E"
 while [ $# -gt 0 ]; do
     case "$1" in
@@ -808,6 +808,52 @@ run_plumbing() {
     if netem_supported; then result PASS plumbing-netem "netem available"; else result SKIP plumbing-netem "no netem qdisc in this kernel"; fi
 }
 
+# STAMP / TWAMP-Light (docs/STAMP.md): a twampd --stamp/--light reflector (no control server) on a
+# port inside the router's counted range, our twping --stamp/--light through 5 % loss each way with
+# DSCP EF on the requests; checked against the router's counters.
+STAMP_PORT=19950
+sc_stamp() {
+    local n=$1 kind=$2 name=$3 p
+    shift 3
+    local ready="$WORK/$name.ready" rargs=() targs=()
+    case "$kind" in
+        stamp) rargs=(--stamp "$S4:$STAMP_PORT" --stateful) targs=(--stamp "$S4:$STAMP_PORT" --ssid 7) ;;
+        stamp-auth) rargs=(--stamp "$S4:$STAMP_PORT" --ptp -a A -u alice -k "$WORK/alice.pfs")
+                    targs=(--stamp "$S4:$STAMP_PORT" -A A -u alice -k "$WORK/alice.pfs") ;;
+        light) rargs=(--light "$S4:$STAMP_PORT") targs=(--light "$S4:$STAMP_PORT") ;;
+    esac
+    log "starting twampd ${rargs[*]} in $NS_S"
+    TWAMPD_READY_FILE="$ready" ip netns exec "$NS_S" "$OUR_TWAMPD" "${rargs[@]}" -v \
+        >"$WORK/$name-reflector.log" 2>&1 </dev/null &
+    local rpid=$!
+    SERVER_PIDS+=("$rpid")
+    if ! wait_until 120 "the $kind reflector" test -s "$ready"; then
+        result FAIL "$name" "the reflector did not start: $(tr '\n' ' ' <"$WORK/$name-reflector.log")"
+        kill "$rpid" 2>/dev/null || true
+        return 0
+    fi
+    nft_load udp 0 0
+    TW_DEADLINE=60 tw "$name-warm-up" -c 20 -i 0.01f -L 1 -M "${targs[@]}"
+    nft_load udp 5 5
+    tw "$name" -c "$n" -i 0.001f -L 1 -D EF -M "${targs[@]}"
+    p=$(basic_problems "$name" "$n")
+    local o="$WORK/$name.out" lost dc ds c2s s2c ef key v ttl=""
+    lost=$(mval "$o" LOST)
+    dc=$(ctr c2s_drop) ds=$(ctr s2c_drop) c2s=$(ctr c2s_all) s2c=$(ctr s2c_all) ef=$(ctr c2s_ef)
+    [ "$lost" = $((dc + ds)) ] || p+="LOST=$lost but the router dropped $dc+$ds=$((dc + ds)); "
+    [ "$c2s" = "$n" ] || p+="router counted $c2s requests (expected $n); "
+    [ "$s2c" = $((n - dc)) ] || p+="router counted $s2c replies (expected $n - $dc dropped requests); "
+    [ "$ef" = "$n" ] || p+="router counted $ef EF requests (expected $n); "
+    for key in MINTTL_FWD MAXTTL_FWD MINTTL_BCK MAXTTL_BCK; do
+        v=$(mval "$o" $key); ttl+="$key=$v "
+        [ "$v" = 254 ] || p+="$key=$v (expected 254: TTL 255, one routed hop); "
+    done
+    kill -TERM "$rpid" 2>/dev/null || true
+    wait "$rpid" 2>/dev/null || true
+    grep -q 'reflector stopped' "$WORK/$name-reflector.log" || p+="the reflector did not stop cleanly on SIGTERM; "
+    report "$name" "$p" "SENT=$(mval "$o" SENT) LOST=$lost = router drops c2s $dc + s2c $ds; requests $c2s (EF $ef), replies $s2c; ${ttl}RTT min/median/max=$(us "$(mval "$o" MIN)")/$(us "$(mval "$o" MEDIAN)")/$(us "$(mval "$o" MAX)") us"
+}
+
 # --- main ---------------------------------------------------------------------------------
 log "work directory $WORK; namespaces $NS_C $NS_R $NS_S"
 build_topology
@@ -883,6 +929,9 @@ for m in O A E M; do want mode-$m && run_sc mode-$m sc_mode $m $count; done
 want duplication && run_sc duplication sc_dup $count
 if want netem-delay || want netem-reorder; then run_sc netem sc_netem $count; fi
 want high-rate && run_sc high-rate sc_high_rate
+want stamp && run_sc stamp sc_stamp "$loss_count" stamp stamp
+want stamp-auth && run_sc stamp-auth sc_stamp "$count" stamp-auth stamp-auth
+want light && run_sc light sc_stamp "$count" light light
 if [ "$SMOKE" = 0 ]; then
     want fault-idle-200 && run_sc fault-idle-200 sc_fault_idle $count
     want fault-flood && run_sc fault-flood sc_fault_flood 300

@@ -36,6 +36,7 @@ public final class TwampdMain {
     public static final String FAULTS_ENV = "TWAMPD_FAULT_INJECTION";
 
     private final Twampd daemon = new Twampd();
+    private final StampReflectorMain stampReflector = new StampReflectorMain();
     private final CountDownLatch finished = new CountDownLatch(1);
     private volatile MetricsEndpoint metricsEndpoint;
 
@@ -75,6 +76,7 @@ public final class TwampdMain {
     /** Asks a running {@link #execute} to shut down (idempotent, any thread). */
     public void stop() {
         daemon.stop();
+        stampReflector.stop();
     }
 
     /** Waits until {@link #execute} has returned; true if it did within {@code timeoutNs}. */
@@ -119,6 +121,9 @@ public final class TwampdMain {
             return 1;
         }
         String[] args = metricsListen.rest();
+        if (StampReflectorMain.wanted(args)) {
+            return stampReflector.execute(args, out, err, System.getenv(READY_FILE_ENV));
+        }
         TwampdArgs parsed;
         try {
             parsed = TwampdArgs.parse(args);

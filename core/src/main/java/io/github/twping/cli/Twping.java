@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 
 import io.github.twping.client.HostPort;
+import io.github.twping.client.StampRun;
 import io.github.twping.client.TwpingOptions;
 import io.github.twping.client.TwpingRun;
 import io.github.twping.ffm.ClockStatus;
@@ -35,6 +36,7 @@ public final class Twping {
     private final InputStream stdin;
     private final Map<String, String> environment;
     private volatile TwpingRun current;
+    private volatile StampRun currentStamp;
     private volatile boolean cancelled;
 
     private Twping(String[] args, String argv0, PrintStream out, PrintStream err, InputStream stdin,
@@ -79,6 +81,10 @@ public final class Twping {
         if (r != null) {
             r.cancel();
         }
+        StampRun stamp = currentStamp;
+        if (stamp != null) {
+            stamp.cancel();
+        }
     }
 
     /** Runs and returns the exit status (0 success, 1 failure, 2 interrupted, 3 a CI gate failed). */
@@ -121,7 +127,26 @@ public final class Twping {
         if (options.extras().loopback()) {
             return runAgainstEmbeddedServer(program, options, offset);
         }
+        if (options.stamp().enabled()) {
+            return measureStamp(program, options, offset);
+        }
         return measure(program, options, offset);
+    }
+
+    /** {@code --stamp} / {@code --light}: a test without control connection (docs/STAMP.md). */
+    private int measureStamp(String program, TwpingOptions options, DebugTimeOffset offset) {
+        GateCheck gates = GateCheck.of(options);
+        StampRun run = new StampRun(options, out, err, program, WallClock.system(offset), gates,
+                TwpingRun.tempDirectory(environment));
+        currentStamp = run;
+        if (cancelled) {
+            run.cancel();
+        }
+        int status = run.execute();
+        if (status == TwpingRun.EXIT_OK && gates != null) {
+            status = gates.verdict(err, program);
+        }
+        return status;
     }
 
     private int measure(String program, TwpingOptions options, DebugTimeOffset offset) {

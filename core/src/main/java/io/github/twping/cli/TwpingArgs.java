@@ -47,6 +47,12 @@ public final class TwpingArgs {
     private static final int OPT_MAX_LOSS = 264;
     private static final int OPT_MAX_MEDIAN_RTT = 265;
     private static final int OPT_TIMEOUT = 266;
+    private static final int OPT_STAMP = 271;
+    /** Largest {@code -s} with {@code --stamp}: the value of one Extra Padding TLV (RFC 8972 §4.1). */
+    private static final int STAMP_MAX_EXTRA_PADDING = 65_000;
+    private static final int OPT_LIGHT = 272;
+    private static final int OPT_PTP = 273;
+    private static final int OPT_SSID = 274;
     /** Codes of the result options: {@code OPT_RESULTS + index in ResultOptions.LONG_OPTIONS}. */
     private static final int OPT_RESULTS = 300;
     private static final int OPT_CPU = 267;
@@ -64,7 +70,11 @@ public final class TwpingArgs {
             new GetOpt.LongOption("max-loss", GetOpt.ArgKind.REQUIRED, OPT_MAX_LOSS),
             new GetOpt.LongOption("max-median-rtt", GetOpt.ArgKind.REQUIRED, OPT_MAX_MEDIAN_RTT),
             new GetOpt.LongOption("timeout", GetOpt.ArgKind.REQUIRED, OPT_TIMEOUT),
-            new GetOpt.LongOption("cpu", GetOpt.ArgKind.REQUIRED, OPT_CPU));
+            new GetOpt.LongOption("cpu", GetOpt.ArgKind.REQUIRED, OPT_CPU),
+            new GetOpt.LongOption("stamp", GetOpt.ArgKind.REQUIRED, OPT_STAMP),
+            new GetOpt.LongOption("light", GetOpt.ArgKind.REQUIRED, OPT_LIGHT),
+            new GetOpt.LongOption("ptp", GetOpt.ArgKind.NONE, OPT_PTP),
+            new GetOpt.LongOption("ssid", GetOpt.ArgKind.REQUIRED, OPT_SSID));
 
     private static List<GetOpt.LongOption> withResultOptions(GetOpt.LongOption... own) {
         List<GetOpt.LongOption> all = new java.util.ArrayList<>(List.of(own));
@@ -373,6 +383,23 @@ public final class TwpingArgs {
                 }
                 s.maxMedianRttMillis = v;
             }
+            case OPT_STAMP, OPT_LIGHT -> {
+                if (s.stampTarget != null) {
+                    msg.error("--stamp and --light are exclusive and given once");
+                    return usage(msg, null, Messages.EXIT_FAILURE);
+                }
+                s.stampTarget = arg;
+                s.stampProtocol = c == OPT_STAMP ? TwpingOptions.TestProtocol.STAMP
+                        : TwpingOptions.TestProtocol.LIGHT;
+            }
+            case OPT_PTP -> s.ptp = true;
+            case OPT_SSID -> {
+                if (!arg.matches("[0-9]{1,5}") || Integer.parseInt(arg) > 0xFFFF) {
+                    msg.error("Invalid value for --ssid (0..65535): " + arg);
+                    return usage(msg, null, Messages.EXIT_FAILURE);
+                }
+                s.ssid = Integer.parseInt(arg);
+            }
             case OPT_TIMEOUT -> {
                 double v = positiveFinite(arg);
                 if (Double.isNaN(v)) {
@@ -442,12 +469,28 @@ public final class TwpingArgs {
             return new Exit(usage(msg, Messages.PATH_TOO_LONG, Messages.EXIT_FAILURE));
         }
 
-        int minOperands = s.loopback || s.probe || s.results.reporting() ? 0 : 1;
-        int maxOperands = s.loopback || s.results.reporting() ? 0 : s.probe ? 1 : 2;
+        boolean stamp = s.stampTarget != null;
+        if (stamp && (s.results.reporting() || s.results.build(version).exact()
+                || s.results.build(version).anyWriter())) {
+            msg.error("--stamp/--light write the summary, -M, -R and -v only (not --exact, --json, --json-stream, "
+                    + "--csv, --html or --report)");
+            return new Exit(usage(msg, null, Messages.EXIT_FAILURE));
+        }
+        if (stamp && (s.loopback || s.probe)) {
+            msg.error("--stamp/--light cannot be combined with --loopback or --probe-timestamping");
+            return new Exit(usage(msg, null, Messages.EXIT_FAILURE));
+        }
+        if (!stamp && (s.ptp || s.ssid != 0)) {
+            msg.error("--ptp and --ssid need --stamp");
+            return new Exit(usage(msg, null, Messages.EXIT_FAILURE));
+        }
+        int minOperands = s.loopback || s.probe || stamp || s.results.reporting() ? 0 : 1;
+        int maxOperands = s.loopback || stamp || s.results.reporting() ? 0 : s.probe ? 1 : 2;
         if (operands.size() < minOperands || operands.size() > maxOperands) {
             return new Exit(usage(msg, null, Messages.EXIT_FAILURE));
         }
-        HostPort test = operands.isEmpty() ? null : HostPort.parse(operands.get(0));
+        HostPort test = stamp ? HostPort.parse(s.stampTarget)
+                : operands.isEmpty() ? null : HostPort.parse(operands.get(0));
         HostPort server = operands.size() == 2 ? HostPort.parse(operands.get(1)) : test;
 
         String identity = s.identity;
@@ -475,6 +518,28 @@ public final class TwpingArgs {
 
         boolean paddingGiven = s.padding != PADDING_UNSET;
         int padding = paddingGiven ? (int) Math.min(s.padding, MAX_PADDING) : defaultPadding(modeMask);
+        TwpingOptions.Stamp stampOptions = TwpingOptions.Stamp.NONE;
+        if (stamp) {
+            boolean authenticated = s.stampProtocol == TwpingOptions.TestProtocol.STAMP && passphrase != null
+                    && (modeMask & Mode.OPEN.bits()) == 0;
+            if (s.stampProtocol == TwpingOptions.TestProtocol.STAMP) {
+                if (padding > STAMP_MAX_EXTRA_PADDING) {
+                    msg.error("-s: the Extra Padding TLV holds at most " + STAMP_MAX_EXTRA_PADDING + " octets");
+                    return new Exit(usage(msg, null, Messages.EXIT_FAILURE));
+                }
+                padding = paddingGiven ? padding : 0;
+            } else if (s.ptp || s.ssid != 0) {
+                msg.error("--ptp and --ssid need --stamp");
+                return new Exit(usage(msg, null, Messages.EXIT_FAILURE));
+            }
+            if (s.authMode != null && (modeMask & Mode.OPEN.bits()) == 0 && !authenticated) {
+                msg.error(s.stampProtocol == TwpingOptions.TestProtocol.LIGHT
+                        ? "--light sends the unauthenticated format only (-A O)"
+                        : "-A without O needs a key: -u identity and -k keyfile");
+                return new Exit(Messages.EXIT_FAILURE);
+            }
+            stampOptions = new TwpingOptions.Stamp(s.stampProtocol, s.ptp, s.ssid, authenticated);
+        }
 
         TwpingOptions.AddressFamily family = s.ipv4 ? TwpingOptions.AddressFamily.IPV4_ONLY
                 : s.ipv6 ? TwpingOptions.AddressFamily.IPV6_ONLY : TwpingOptions.AddressFamily.ANY;
@@ -488,7 +553,7 @@ public final class TwpingArgs {
                         s.summaryDirectory),
                 new TwpingOptions.Extras(s.spinMicros, s.sync, s.esterrorMicros,
                         s.language != null ? s.language : defaultLanguage, s.loopback, s.probe,
-                        s.maxLossPercent, s.maxMedianRttMillis, s.controlTimeoutSeconds, s.results.build(version), s.cpus));
+                        s.maxLossPercent, s.maxMedianRttMillis, s.controlTimeoutSeconds, s.results.build(version), s.cpus), stampOptions);
         return new Parsed(options);
     }
 
@@ -586,6 +651,10 @@ public final class TwpingArgs {
         double maxLossPercent = Double.NaN;
         double maxMedianRttMillis = Double.NaN;
         double controlTimeoutSeconds;
+        String stampTarget;
+        TwpingOptions.TestProtocol stampProtocol;
+        boolean ptp;
+        int ssid;
         final ResultOptions.Builder results = new ResultOptions.Builder();
         java.util.BitSet cpus;
     }

@@ -17,13 +17,48 @@ import io.github.twping.schedule.ScheduleSlot;
  * @param connection    how to connect
  * @param output        what to print
  * @param extras        options of this port that C twping does not have
+ * @param stamp         {@code --stamp} / {@code --light}: a test without control connection (docs/STAMP.md)
  */
 public record TwpingOptions(HostPort testAddress, HostPort serverAddress, Test test, Connection connection,
-                            Output output, Extras extras) {
+                            Output output, Extras extras, Stamp stamp) {
+
+    /** Options of a TWAMP run (no {@code --stamp} / {@code --light}). */
+    public TwpingOptions(HostPort testAddress, HostPort serverAddress, Test test, Connection connection,
+                         Output output, Extras extras) {
+        this(testAddress, serverAddress, test, connection, output, extras, Stamp.NONE);
+    }
 
     /** @return a copy with other test and server addresses (e.g. the embedded server of {@code --loopback}). */
     public TwpingOptions withAddresses(HostPort test, HostPort server) {
-        return new TwpingOptions(test, server, this.test, connection, output, extras);
+        return new TwpingOptions(test, server, this.test, connection, output, extras, stamp);
+    }
+
+    /** Which protocol a run speaks. */
+    public enum TestProtocol {
+        /** TWAMP: TWAMP-Control, then TWAMP-Test (RFC 5357). */
+        TWAMP,
+        /** STAMP (RFC 8762, RFC 8972), no control connection. */
+        STAMP,
+        /** TWAMP-Light (RFC 5357 Appendix I), no control connection. */
+        LIGHT
+    }
+
+    /**
+     * A STAMP or TWAMP-Light run (docs/STAMP.md).
+     *
+     * @param protocol      TWAMP (none of this applies), STAMP or LIGHT
+     * @param ptp           {@code --ptp}: the sender's timestamps in the PTPv2 format (Z flag)
+     * @param ssid          {@code --ssid}: the Session-Sender Identifier (RFC 8972 §3), 0 when not given
+     * @param authenticated the authenticated STAMP format (a key from {@code -u}/{@code -k}, {@code -A} without O)
+     */
+    public record Stamp(TestProtocol protocol, boolean ptp, int ssid, boolean authenticated) {
+        /** A TWAMP run. */
+        public static final Stamp NONE = new Stamp(TestProtocol.TWAMP, false, 0, false);
+
+        /** @return true for STAMP or TWAMP-Light. */
+        public boolean enabled() {
+            return protocol != TestProtocol.TWAMP;
+        }
     }
 
     /** The control service port used when servaddr has no port: {@code servaddr}'s port or "862". */

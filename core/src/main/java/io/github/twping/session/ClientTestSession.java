@@ -56,8 +56,20 @@ public final class ClientTestSession {
                              SessionDataWriter writer, WallClock clock, ClockErrorEstimate errors,
                              Consumer<String> diagnostics) {
         // one cipher per thread: the keyed ciphers keep chaining and HMAC state
-        TestPacketCipher senderCipher = TestPacketCipher.forMode(mode, keys);
-        TestPacketCipher receiverCipher = TestPacketCipher.forMode(mode, keys);
+        this(parameters, socket, TestPacketCipher.forMode(mode, keys), TestPacketCipher.forMode(mode, keys), writer,
+                clock, errors, diagnostics);
+    }
+
+    /**
+     * A session over other packet layouts (STAMP, TWAMP-Light): the same sender, receiver, pacing and data file,
+     * with the wire handled by two ciphers of the same layouts, one per thread.
+     *
+     * @param senderCipher   used by the sender thread only
+     * @param receiverCipher used by the receiver thread only
+     */
+    public ClientTestSession(Parameters parameters, UdpSocket socket, TestPacketCipher senderCipher,
+                             TestPacketCipher receiverCipher, SessionDataWriter writer, WallClock clock,
+                             ClockErrorEstimate errors, Consumer<String> diagnostics) {
         int packetLength = senderCipher.senderLayout().packetLength(parameters.paddingBytes());
         log = new SendLog(parameters.packetCount(), MAX_IN_FLIGHT);
         sources = RecordSources.forPacketCount(parameters.packetCount());

@@ -1,0 +1,246 @@
+package io.github.twping.cli;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.UnknownHostException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+import io.github.twping.client.HostPort;
+import io.github.twping.config.PassphraseStore;
+import io.github.twping.getopt.GetOpt;
+import io.github.twping.stamp.SourceNetwork;
+import io.github.twping.stamp.StampLayouts;
+import io.github.twping.stamp.StampReflector;
+import io.github.twping.stamp.StampReflectorSpec;
+import io.github.twping.stamp.TimestampFormat;
+
+/**
+ * {@code twampd --stamp ADDR[:PORT]} and {@code twampd --light ADDR[:PORT]}: a STAMP or TWAMP-Light
+ * Session-Reflector with no control server, in the foreground, until {@link #stop()} (SIGTERM, SIGINT, SIGHUP
+ * through twampd's shutdown hook). Options and messages in docs/CLI.md, protocol in docs/STAMP.md. Bad options
+ * print one line and the usage text (exit 1); a port that cannot be bound prints one line (exit 1).
+ */
+final class StampReflectorMain {
+    static final String USAGE = """
+            Usage: twampd --stamp addr[:port] [options]
+                   twampd --light addr[:port] [options]
+            Where "options" are:
+
+               --stateful        Own sequence numbers per session (RFC 8762 section 4.3), else copy the sender's
+               --ptp             Timestamps in the PTPv2 format (Z flag), else NTP
+               --allow net       Answer only sources in net (addr/bits); repeatable
+               --rate n          At most n replies per second per source address and port
+               -a authmode       [A]uthenticated (STAMP, needs -u and -k) or [O]pen (default)
+               -u identity       Identity whose pass-phrase in the key file is the HMAC key
+               -k keyfile        Key file (pfs format: identity hex-pass-phrase)
+               -v                Print the reflector's counters when it stops
+               -h                Print this message and exit
+            """;
+
+    private static final int OPT_STAMP = 300;
+    private static final int OPT_LIGHT = 301;
+    private static final int OPT_STATEFUL = 302;
+    private static final int OPT_PTP = 303;
+    private static final int OPT_ALLOW = 304;
+    private static final int OPT_RATE = 305;
+    private static final List<GetOpt.LongOption> LONG_OPTIONS = List.of(
+            new GetOpt.LongOption("stamp", GetOpt.ArgKind.REQUIRED, OPT_STAMP),
+            new GetOpt.LongOption("light", GetOpt.ArgKind.REQUIRED, OPT_LIGHT),
+            new GetOpt.LongOption("stateful", GetOpt.ArgKind.NONE, OPT_STATEFUL),
+            new GetOpt.LongOption("ptp", GetOpt.ArgKind.NONE, OPT_PTP),
+            new GetOpt.LongOption("allow", GetOpt.ArgKind.REQUIRED, OPT_ALLOW),
+            new GetOpt.LongOption("rate", GetOpt.ArgKind.REQUIRED, OPT_RATE));
+
+    private final CountDownLatch stopped = new CountDownLatch(1);
+    private volatile StampReflector reflector;
+
+    /** @return true when argv asks for a STAMP or TWAMP-Light reflector (any {@code --stamp}/{@code --light}). */
+    static boolean wanted(String[] argv) {
+        for (String a : argv) {
+            if (a.equals("--")) {
+                return false;
+            }
+            if (a.startsWith("--stamp") || a.startsWith("--light")) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Stops a running {@link #execute} (any thread, idempotent). */
+    void stop() {
+        stopped.countDown();
+    }
+
+    /** Parses, binds and reflects until {@link #stop()}; @return the exit status. */
+    int execute(String[] argv, PrintStream out, PrintStream err, String readyFile) {
+        Parsed p;
+        try {
+            p = parse(argv, err);
+        } catch (IllegalArgumentException e) {
+            if (e.getMessage() != null && !e.getMessage().isEmpty()) {
+                err.println("twampd: " + e.getMessage());
+            }
+            err.print(USAGE);
+            err.flush();
+            return 1;
+        }
+        if (p == null) {
+            out.print(USAGE);
+            out.flush();
+            return 0;
+        }
+        InetSocketAddress bind;
+        try {
+            int port = p.target.hasPort() ? Integer.parseInt(p.target.port().trim()) : StampLayouts.DEFAULT_PORT;
+            bind = new InetSocketAddress(InetAddress.getByName(p.target.node()), port);
+        } catch (UnknownHostException | NumberFormatException e) {
+            err.println("twampd: getaddrinfo(): " + p.target.typed() + ": Name or service not known");
+            return 1;
+        }
+        StampReflector r;
+        try {
+            r = new StampReflector(p.spec, StampReflector.openSocket(bind, 0), null);
+        } catch (io.github.twping.ffm.SocketException e) {
+            err.println("twampd: bind([" + bind.getAddress().getHostAddress() + "]:" + bind.getPort() + "): "
+                    + e.getMessage());
+            return 1;
+        }
+        reflector = r;
+        try (r) {
+            r.start();
+            InetSocketAddress local = r.localAddress();
+            err.println("twampd: " + (p.spec.light() ? "TWAMP-Light" : "STAMP") + " reflector on ["
+                    + local.getAddress().getHostAddress() + "]:" + local.getPort()
+                    + (p.spec.authenticated() ? " (authenticated)" : "") + (p.spec.stateful() ? " (stateful)" : ""));
+            err.flush();
+            if (readyFile != null && !readyFile.isEmpty()) {
+                try {
+                    Files.writeString(Path.of(readyFile), local.getPort() + "\n", StandardCharsets.US_ASCII);
+                } catch (IOException e) {
+                    err.println("twampd: cannot write " + readyFile + ": " + e.getMessage());
+                }
+            }
+            while (!stopped.await(200, TimeUnit.MILLISECONDS)) {
+                if (r.failure() != null) {
+                    err.println("twampd: reflector: " + r.failure().getMessage());
+                    return 1;
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        if (p.verbose) {
+            err.println("twampd: reflected " + r.reflected() + ", short " + r.shortPackets() + ", bad HMAC "
+                    + r.badHmac() + ", not allowed " + r.notAllowed() + ", rate limited " + r.rateLimited()
+                    + ", unknown TLVs " + r.unknownTlvs() + ", malformed TLVs " + r.malformedTlvs());
+        }
+        err.println("twampd: reflector stopped");
+        err.flush();
+        return 0;
+    }
+
+    /** The running reflector's local address, or null before it is bound (tests). */
+    InetSocketAddress localAddress() {
+        StampReflector r = reflector;
+        return r == null ? null : r.localAddress();
+    }
+
+    private record Parsed(HostPort target, StampReflectorSpec spec, boolean verbose) {
+    }
+
+    /** @return the parsed options, or null for {@code -h}; @throws IllegalArgumentException with the reason */
+    private static Parsed parse(String[] argv, PrintStream err) {
+        java.io.ByteArrayOutputStream errors = new java.io.ByteArrayOutputStream();
+        PrintStream errStream = new PrintStream(errors, true, StandardCharsets.UTF_8);
+        GetOpt getopt = new GetOpt(argv, "twampd", "a:hk:u:v", LONG_OPTIONS, false, errStream);
+        String target = null;
+        boolean light = false;
+        boolean stateful = false;
+        boolean ptp = false;
+        boolean verbose = false;
+        String auth = null;
+        String keyFile = null;
+        String identity = null;
+        int rate = 0;
+        List<SourceNetwork> allowed = new ArrayList<>();
+        for (int opt = getopt.next(); opt != GetOpt.END; opt = getopt.next()) {
+            String arg = getopt.optarg();
+            switch (opt) {
+                case OPT_STAMP, OPT_LIGHT -> {
+                    if (target != null) {
+                        throw new IllegalArgumentException("--stamp and --light are exclusive and given once");
+                    }
+                    target = arg;
+                    light = opt == OPT_LIGHT;
+                }
+                case OPT_STATEFUL -> stateful = true;
+                case OPT_PTP -> ptp = true;
+                case OPT_ALLOW -> allowed.add(SourceNetwork.parse(arg));
+                case OPT_RATE -> {
+                    if (!arg.matches("[0-9]{1,9}") || Integer.parseInt(arg) == 0) {
+                        throw new IllegalArgumentException("--rate: a positive number of replies per second: "
+                                + arg);
+                    }
+                    rate = Integer.parseInt(arg);
+                }
+                case 'a' -> auth = arg;
+                case 'k' -> keyFile = arg;
+                case 'u' -> identity = arg;
+                case 'v' -> verbose = true;
+                case 'h' -> {
+                    return null;
+                }
+                default -> throw new IllegalArgumentException(
+                        errors.toString(StandardCharsets.UTF_8).strip().replaceFirst("^twampd: ", ""));
+            }
+        }
+        if (!getopt.operands().isEmpty()) {
+            throw new IllegalArgumentException("unexpected argument: " + getopt.operands().get(0));
+        }
+        if (target == null) {
+            throw new IllegalArgumentException("--stamp or --light is required");
+        }
+        boolean authenticated;
+        if (auth == null || auth.equals("O")) {
+            authenticated = false;
+        } else if (auth.equals("A")) {
+            authenticated = true;
+        } else {
+            throw new IllegalArgumentException("Invalid -a " + auth + ": A or O");
+        }
+        if (authenticated && light) {
+            throw new IllegalArgumentException("--light reflects the unauthenticated format only");
+        }
+        byte[] key = null;
+        if (authenticated) {
+            if (keyFile == null || identity == null) {
+                throw new IllegalArgumentException("-a A needs -u identity and -k keyfile");
+            }
+            key = readKey(keyFile, identity);
+        }
+        return new Parsed(HostPort.parse(target), new StampReflectorSpec(light, authenticated, key, stateful,
+                ptp ? TimestampFormat.PTP : TimestampFormat.NTP, allowed, rate,
+                StampReflectorSpec.DEFAULT_MAX_PEERS), verbose);
+    }
+
+    private static byte[] readKey(String keyFile, String identity) {
+        PassphraseStore.Opened opened = PassphraseStore.open(Path.of(keyFile), keyFile);
+        if (!opened.ok()) {
+            throw new IllegalArgumentException(opened.error());
+        }
+        PassphraseStore.Lookup lookup = opened.store().lookupPrefix(identity);
+        if (lookup instanceof PassphraseStore.Found found) {
+            return found.passphrase();
+        }
+        throw new IllegalArgumentException("no key for identity " + identity + " in " + keyFile);
+    }
+}

@@ -1,0 +1,230 @@
+package io.github.twping.client;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.net.DatagramSocket;
+import java.net.Inet6Address;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.UnknownHostException;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.TimeUnit;
+
+import io.github.twping.ffm.UdpSocket;
+import io.github.twping.net.AddressText;
+import io.github.twping.report.HostInfo;
+import io.github.twping.report.Reports;
+import io.github.twping.schedule.ScheduleSlot;
+import io.github.twping.schedule.SendSchedule;
+import io.github.twping.schedule.StartTimes;
+import io.github.twping.session.ClientTestSession;
+import io.github.twping.session.ClockErrorEstimate;
+import io.github.twping.session.SessionOutcome;
+import io.github.twping.stamp.StampLayouts;
+import io.github.twping.stamp.StampSenderSession;
+import io.github.twping.stamp.StampSenderSpec;
+import io.github.twping.stamp.TimestampFormat;
+import io.github.twping.stats.ScheduleDeltas;
+import io.github.twping.stats.SessionDataWriter;
+import io.github.twping.stats.SessionHeader;
+import io.github.twping.time.NtpTime;
+import io.github.twping.time.WallClock;
+
+/**
+ * One {@code twping --stamp} or {@code twping --light} measurement (docs/STAMP.md): no control connection; the
+ * reflector's address and port (default 862) come from the option, the session data file, the test socket, the
+ * session engine and the reports are those of a TWAMP run ({@link TwpingRun}), so {@code -M}, {@code -R},
+ * {@code -v} and the summary read the same. The loss timeout without {@code -L} is 2 s (no control round trip to
+ * add); the first packet leaves 1 s after start, or after {@code -z}.
+ */
+public final class StampRun {
+    private final RunContext run;
+    private final Path tempDirectory;
+    private final TwpingRun.ReportSink reportSink;
+    private volatile ClientTestSession session;
+
+    /**
+     * @param reportSink receives the summary numbers for the CI gates (may be null)
+     */
+    public StampRun(TwpingOptions options, PrintStream out, PrintStream err, String program, WallClock clock,
+                    TwpingRun.ReportSink reportSink, Path tempDirectory) {
+        this.run = new RunContext(options, out, err, program, clock);
+        this.reportSink = reportSink;
+        this.tempDirectory = tempDirectory;
+    }
+
+    /** Stops the run from another thread (a signal): partial results are printed. */
+    public void cancel() {
+        run.cancel();
+        ClientTestSession s = session;
+        if (s != null) {
+            s.cancel();
+        }
+    }
+
+    /** Runs the measurement; never throws for network or user errors; @return the exit status. */
+    public int execute() {
+        TwpingOptions.Test test = run.test();
+        HostPort target = run.options.testAddress();
+        int port = AddressResolver.parseService(target.serviceOr(Integer.toString(StampLayouts.DEFAULT_PORT)));
+        InetSocketAddress reflector;
+        InetAddress local;
+        try {
+            if (port <= 0) {
+                throw new UnknownHostException(target.typed());
+            }
+            List<InetAddress> addresses = AddressResolver.controlAddresses(target.node(),
+                    run.options.connection().family());
+            if (addresses.isEmpty()) {
+                throw new UnknownHostException(target.typed());
+            }
+            reflector = new InetSocketAddress(AddressText.unmapped(addresses.get(0)), port);
+            local = localAddress(reflector);
+        } catch (UnknownHostException e) {
+            return run.fail("getaddrinfo(): " + target.typed() + ": Name or service not known", "Session Failed!");
+        }
+        if (local == null) {
+            return run.fail("no source address for " + target.typed(), "Session Failed!");
+        }
+        long lossTimeoutNtp = StartTimes.lossTimeoutNtp(test.lossTimeoutSeconds(), 0);
+        double lossSeconds = StartTimes.lossTimeoutSeconds(test.lossTimeoutSeconds(), 0);
+        float bucketWidth = run.options.output().bucketWidthSeconds();
+        if (lossSeconds < bucketWidth) {
+            return run.fail(String.format(Locale.ROOT,
+                    "Invalid test specification: LossThreshold(%f) '-L' < BucketWidth (%f) '-b'",
+                    lossSeconds, (double) bucketWidth));
+        }
+        if (run.cancelled()) {
+            return TwpingRun.EXIT_INTERRUPTED;
+        }
+        SessionDataFile file = SessionDataFile.open(run, tempDirectory);
+        if (file == null) {
+            return TwpingRun.EXIT_FAILURE;
+        }
+        try (file) {
+            UdpSocket socket;
+            try {
+                socket = TestSocketSetup.open(local, run.options);
+            } catch (io.github.twping.ffm.SocketException e) {
+                return run.fail("bind([" + local.getHostAddress() + "]:" + test.portRange().low() + "): "
+                        + TwpingRun.strerror(e), "Session Failed!");
+            }
+            try (socket) {
+                return measure(file, socket, reflector, lossTimeoutNtp);
+            }
+        }
+    }
+
+    /** The source address the kernel routes to {@code reflector} with (-S when given); no packet is sent. */
+    private InetAddress localAddress(InetSocketAddress reflector) throws UnknownHostException {
+        String source = run.options.connection().sourceAddress();
+        if (source != null) {
+            return AddressResolver.sourceAddress(source, reflector.getAddress());
+        }
+        try (DatagramSocket probe = new DatagramSocket()) {
+            probe.connect(reflector);
+            InetAddress a = probe.getLocalAddress();
+            return a == null || a.isAnyLocalAddress() ? null : AddressText.unmapped(a);
+        } catch (IOException e) {
+            return null;
+        }
+    }
+
+    private int measure(SessionDataFile file, UdpSocket socket, InetSocketAddress reflector, long lossTimeoutNtp) {
+        TwpingOptions.Test test = run.test();
+        TwpingOptions.Stamp stamp = run.options.stamp();
+        InetSocketAddress local = new InetSocketAddress(AddressText.unmapped(socket.localAddress().getAddress()),
+                socket.localAddress().getPort());
+        byte[] sid = new byte[16];
+        new SecureRandom().nextBytes(sid);
+        ScheduleSlot[] slots = test.scheduleSlots();
+        long startTimeNtp = StartTimes.startTimeNtp(run.clock.nowNtp(), 0, test.startDelaySeconds(),
+                file.isSaved());
+        int ipvn = reflector.getAddress() instanceof Inet6Address ? 6 : 4;
+        StampSenderSpec spec = null;
+        int padding = test.paddingBytes();
+        if (stamp.protocol() == TwpingOptions.TestProtocol.STAMP) {
+            spec = new StampSenderSpec(stamp.authenticated(),
+                    stamp.authenticated() ? run.options.connection().passphrase() : null,
+                    stamp.ptp() ? TimestampFormat.PTP : TimestampFormat.NTP, stamp.ssid(), padding);
+            padding = spec.tlvBytes();
+        }
+        SessionHeader header = SessionDataFile.header(sid, ipvn, local, reflector, test, startTimeNtp,
+                lossTimeoutNtp, slots);
+        SessionDataWriter writer = file.startWriter(run, header);
+        if (writer == null) {
+            if (test.packetCount() == 0) {
+                run.diag("Invalid test distribution parameters");
+            }
+            return run.fail("Session Failed!");
+        }
+        if (run.cancelled()) {
+            return TwpingRun.EXIT_INTERRUPTED;
+        }
+        printApproximately(slots, startTimeNtp, lossTimeoutNtp);
+        TwpingOptions.Extras extras = run.options.extras();
+        ClockErrorEstimate errors = ClockErrorEstimate.of(extras.assumeSynchronised(), extras.esterrorMicros());
+        SendSchedule schedule = new SendSchedule(sid, slots, test.packetCount());
+        long spinNs = TimeUnit.MICROSECONDS.toNanos(extras.spinMicros());
+        ClientTestSession s = spec != null
+                ? StampSenderSession.create(socket, reflector, spec, schedule, test.packetCount(), startTimeNtp,
+                lossTimeoutNtp, spinNs, writer, run.clock, errors, run::diag)
+                : StampSenderSession.createLight(socket, reflector, padding, schedule, test.packetCount(),
+                startTimeNtp, lossTimeoutNtp, spinNs, writer, run.clock, errors, run::diag);
+        session = s;
+        s.start();
+        if (run.cancelled()) {
+            s.cancel();
+        }
+        try {
+            while (!s.await(TimeUnit.MILLISECONDS.toNanos(200))) {
+                if (run.cancelled()) {
+                    s.cancel();
+                }
+            }
+            s.join(5_000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            s.cancel();
+            return TwpingRun.EXIT_INTERRUPTED;
+        }
+        SessionOutcome outcome = s.outcome();
+        if (outcome == SessionOutcome.SEND_FAILED || outcome == SessionOutcome.RECEIVE_FAILED
+                || outcome == SessionOutcome.DATA_FILE_FAILED) {
+            run.diag("Test session(s) Failed...");
+            file.discard();
+            return TwpingRun.EXIT_FAILURE;
+        }
+        Reports.writeChannel(Outputs.of(run.options, run.program), file.channel(), hostInfo(header, local),
+                ScheduleDeltas.of(header), run.out, run.err);
+        run.out.flush();
+        if (reportSink != null) {
+            reportSink.onSummary(file.channel(), header);
+        }
+        return TwpingRun.EXIT_OK;
+    }
+
+    private void printApproximately(ScheduleSlot[] slots, long startTimeNtp, long lossTimeoutNtp) {
+        if (run.options.output().quiet()) {
+            return;
+        }
+        double duration = StartTimes.sessionDurationSeconds(run.test().packetCount(), slots,
+                NtpTime.toDouble(lossTimeoutNtp), 0);
+        double secs = StartTimes.secondsUntilResults(startTimeNtp, run.clock.nowNtp(), duration);
+        run.out.print(run.texts().approximately(secs));
+        run.out.flush();
+    }
+
+    private HostInfo hostInfo(SessionHeader header, InetSocketAddress local) {
+        HostInfo numeric = HostInfo.numericFrom(header);
+        String fromHost = AddressText.withoutZone(local.getAddress().getCanonicalHostName());
+        if (fromHost.equals(local.getAddress().getHostAddress())) {
+            fromHost = numeric.fromAddr();
+        }
+        return new HostInfo(fromHost, numeric.fromServ(), numeric.fromAddr(), run.options.testAddress().node(),
+                numeric.toServ(), numeric.toAddr());
+    }
+}

@@ -1,0 +1,52 @@
+package io.github.twping.stamp;
+
+import java.net.InetSocketAddress;
+import java.util.function.Consumer;
+
+import io.github.twping.ffm.UdpSocket;
+import io.github.twping.schedule.SendSchedule;
+import io.github.twping.session.ClientTestSession;
+import io.github.twping.session.ClockErrorEstimate;
+import io.github.twping.stats.SessionDataWriter;
+import io.github.twping.time.WallClock;
+
+/**
+ * Assembles a STAMP (or TWAMP-Light) Session-Sender from the TWAMP client's engine: {@link ClientTestSession} with
+ * the sender and receiver threads, absolute-deadline pacing, kernel RX/TX timestamps and the session data file,
+ * over the STAMP layouts through two {@link StampSenderCodec}s (one per thread).
+ */
+public final class StampSenderSession {
+    private StampSenderSession() {
+    }
+
+    /**
+     * @param reflector      where the test packets go
+     * @param spec           the packet format
+     * @param schedule       the send schedule
+     * @param packetCount    packets to send
+     * @param startTimeNtp   time of the first slot
+     * @param lossTimeoutNtp loss timeout
+     * @param spinNs         busy-wait window before each send
+     */
+    public static ClientTestSession create(UdpSocket socket, InetSocketAddress reflector, StampSenderSpec spec,
+                                           SendSchedule schedule, long packetCount, long startTimeNtp,
+                                           long lossTimeoutNtp, long spinNs, SessionDataWriter writer,
+                                           WallClock clock, ClockErrorEstimate errors, Consumer<String> diagnostics) {
+        ClientTestSession.Parameters parameters = new ClientTestSession.Parameters(reflector, schedule, packetCount,
+                spec.tlvBytes(), startTimeNtp, lossTimeoutNtp, spinNs, true);
+        return new ClientTestSession(parameters, socket, new StampSenderCodec(spec), new StampSenderCodec(spec),
+                writer, clock, errors, diagnostics);
+    }
+
+    /** A TWAMP-Light sender (RFC 5357 Appendix I): the open-mode TWAMP-Test layouts, {@code padding} octets. */
+    public static ClientTestSession createLight(UdpSocket socket, InetSocketAddress reflector, int padding,
+                                                SendSchedule schedule, long packetCount, long startTimeNtp,
+                                                long lossTimeoutNtp, long spinNs, SessionDataWriter writer,
+                                                WallClock clock, ClockErrorEstimate errors,
+                                                Consumer<String> diagnostics) {
+        ClientTestSession.Parameters parameters = new ClientTestSession.Parameters(reflector, schedule, packetCount,
+                padding, startTimeNtp, lossTimeoutNtp, spinNs, true);
+        return new ClientTestSession(parameters, socket, io.github.twping.protocol.Mode.OPEN, null, writer, clock,
+                errors, diagnostics);
+    }
+}

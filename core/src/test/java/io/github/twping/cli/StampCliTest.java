@@ -1,0 +1,149 @@
+package io.github.twping.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code twampd --stamp/--light} in-process against {@code twping --stamp/--light} through their library entry
+ * points, with the same outputs as a TWAMP run; and the one-line errors of both command lines.
+ */
+class StampCliTest {
+    private static final String KEY_LINE = "alice 73656372657421\n";
+
+    @TempDir
+    Path dir;
+
+    private final ByteArrayOutputStream dOut = new ByteArrayOutputStream();
+    private final ByteArrayOutputStream dErr = new ByteArrayOutputStream();
+
+    /** Starts the reflector with {@code args}, runs twping with {@code twpingArgs} + the port, stops it. */
+    private Result exchange(List<String> reflectorArgs, List<String> twpingArgs, String flag) throws Exception {
+        StampReflectorMain main = new StampReflectorMain();
+        Path ready = dir.resolve("ready");
+        PrintStream out = new PrintStream(dOut, true, StandardCharsets.UTF_8);
+        PrintStream err = new PrintStream(dErr, true, StandardCharsets.UTF_8);
+        CompletableFuture<Integer> reflector = CompletableFuture.supplyAsync(
+                () -> main.execute(reflectorArgs.toArray(String[]::new), out, err, ready.toString()));
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (!(Files.exists(ready) && Files.size(ready) > 0) && !reflector.isDone()
+                && System.nanoTime() < deadline) {
+            Thread.onSpinWait();
+        }
+        assertTrue(Files.exists(ready), "reflector not ready: " + dErr.toString(StandardCharsets.UTF_8));
+        int port = Integer.parseInt(Files.readString(ready).strip());
+        ByteArrayOutputStream tOut = new ByteArrayOutputStream();
+        ByteArrayOutputStream tErr = new ByteArrayOutputStream();
+        List<String> args = new java.util.ArrayList<>(twpingArgs);
+        args.add(flag);
+        args.add("127.0.0.1:" + port);
+        int status = Twping.create(args, "twping", new PrintStream(tOut, true, StandardCharsets.UTF_8),
+                new PrintStream(tErr, true, StandardCharsets.UTF_8), System.in, Map.of("TMPDIR", dir.toString()))
+                .run();
+        main.stop();
+        assertEquals(0, reflector.get(30, TimeUnit.SECONDS));
+        return new Result(status, tOut.toString(StandardCharsets.UTF_8), tErr.toString(StandardCharsets.UTF_8),
+                dErr.toString(StandardCharsets.UTF_8));
+    }
+
+    private record Result(int status, String out, String err, String reflectorErr) {
+    }
+
+    @Test
+    void stampSummaryLikeTwamp() throws Exception {
+        Result r = exchange(List.of("--stamp", "127.0.0.1:0", "-v"), List.of("-c", "20", "-i", "0.005f"),
+                "--stamp");
+        assertEquals(0, r.status(), r.err());
+        assertTrue(r.out().contains("20 sent, 0 lost (0.000%), 0 send duplicates, 0 reflect duplicates"), r.out());
+        assertTrue(r.out().contains("round-trip time min/median/max = "), r.out());
+        assertTrue(r.reflectorErr().contains("twampd: STAMP reflector on [127.0.0.1]:"), r.reflectorErr());
+        assertTrue(r.reflectorErr().contains("twampd: reflected 20,"), r.reflectorErr());
+    }
+
+    @Test
+    void authenticatedStatefulPtpMachineReadable() throws Exception {
+        Path keys = dir.resolve("keys.pfs");
+        Files.writeString(keys, KEY_LINE);
+        Result r = exchange(List.of("--stamp", "127.0.0.1:0", "--stateful", "--ptp", "-a", "A", "-u", "alice",
+                        "-k", keys.toString()),
+                List.of("-c", "10", "-i", "0.005f", "-M", "-A", "A", "-u", "alice", "-k", keys.toString(), "--ptp",
+                        "--ssid", "7", "-s", "50"), "--stamp");
+        assertEquals(0, r.status(), r.err());
+        assertTrue(r.out().contains("\nSENT\t10\n"), r.out());
+        assertTrue(r.out().contains("\nLOST\t0\n"), r.out());
+        assertTrue(r.reflectorErr().contains("(authenticated) (stateful)"), r.reflectorErr());
+    }
+
+    @Test
+    void wrongKeyLosesEveryPacket() throws Exception {
+        Path keys = dir.resolve("keys.pfs");
+        Files.writeString(keys, KEY_LINE + "bob 6f74686572\n");
+        Result r = exchange(List.of("--stamp", "127.0.0.1:0", "-a", "A", "-u", "alice", "-k", keys.toString(), "-v"),
+                List.of("-c", "5", "-i", "0.005f", "-L", "0.5", "-M", "-A", "A", "-u", "bob", "-k", keys.toString()),
+                "--stamp");
+        assertEquals(0, r.status(), r.err());
+        assertTrue(r.out().contains("\nLOST\t5\n"), r.out());
+        assertTrue(r.reflectorErr().contains("bad HMAC 5,"), r.reflectorErr());
+    }
+
+    @Test
+    void twampLightRawRecords() throws Exception {
+        Result r = exchange(List.of("--light", "127.0.0.1:0"), List.of("-c", "5", "-i", "0.005f", "-R"), "--light");
+        assertEquals(0, r.status(), r.err());
+        String[] lines = r.out().strip().split("\n");
+        assertEquals(5, lines.length, r.out());
+        for (int i = 0; i < 5; i++) {
+            assertTrue(lines[i].startsWith(i + " "), lines[i]);
+        }
+    }
+
+    @Test
+    void reflectorCommandLineErrorsAreOneLinePlusUsage() {
+        for (String[] args : new String[][] {
+                {"--stamp", "127.0.0.1:0", "-a", "X"},
+                {"--stamp", "127.0.0.1:0", "-a", "A"},
+                {"--light", "127.0.0.1:0", "-a", "A", "-u", "a", "-k", "/nonexistent"},
+                {"--stamp", "127.0.0.1:0", "--rate", "fast"},
+                {"--stamp", "127.0.0.1:0", "--allow", "example.net/8"},
+                {"--stamp", "127.0.0.1:0", "--stamp", "127.0.0.1:1"},
+                {"--stamp", "127.0.0.1:0", "stray"}}) {
+            ByteArrayOutputStream e = new ByteArrayOutputStream();
+            int status = new StampReflectorMain().execute(args, System.out,
+                    new PrintStream(e, true, StandardCharsets.UTF_8), null);
+            String text = e.toString(StandardCharsets.UTF_8);
+            assertEquals(1, status, String.join(" ", args));
+            assertTrue(text.startsWith("twampd: ") && text.indexOf('\n') < text.indexOf("Usage: twampd --stamp"),
+                    String.join(" ", args) + " -> " + text);
+            assertTrue(!text.contains("Exception"), text);
+        }
+    }
+
+    @Test
+    void senderCommandLineErrors() {
+        for (List<String> args : List.of(
+                List.of("--stamp", "127.0.0.1", "--ssid", "70000"),
+                List.of("--ptp", "127.0.0.1"),
+                List.of("--stamp", "127.0.0.1", "--light", "127.0.0.1"),
+                List.of("--stamp", "127.0.0.1", "-A", "A"),
+                List.of("--stamp", "127.0.0.1", "extra"),
+                List.of("--stamp", "127.0.0.1", "--json", "-"))) {
+            ByteArrayOutputStream e = new ByteArrayOutputStream();
+            int status = Twping.create(args, "twping", new PrintStream(new ByteArrayOutputStream()),
+                    new PrintStream(e, true, StandardCharsets.UTF_8), System.in, Map.of()).run();
+            assertEquals(1, status, args.toString());
+            assertTrue(!e.toString(StandardCharsets.UTF_8).contains("Exception"), e.toString());
+        }
+    }
+}

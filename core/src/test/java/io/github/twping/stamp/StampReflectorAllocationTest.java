@@ -1,0 +1,72 @@
+package io.github.twping.stamp;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.lang.management.ManagementFactory;
+import java.net.DatagramSocket;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+import java.util.List;
+
+import io.github.twping.ffm.TimestampSource;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * The reflector's per-datagram path allocates nothing for a known source: windows of 2,000 datagrams (with TLVs,
+ * answered to a sink socket) until the JIT has compiled the path; passes at the first window whose
+ * {@code handle} calls allocated 0 bytes on this thread, fails when none of 40 windows does.
+ */
+class StampReflectorAllocationTest {
+    private static final int WINDOW = 2_000;
+    private static final int WINDOWS = 40;
+    private static final byte[] KEY = "allocation".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+
+    @Timeout(120)
+    @ParameterizedTest(name = "auth={0} stateful={1} ptp={2}")
+    @CsvSource({"false, false, false", "true, true, true"})
+    void knownSourceIsAllocationFree(boolean auth, boolean stateful, boolean ptp) throws Exception {
+        com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+        assertTrue(threads.isThreadAllocatedMemorySupported(), "per-thread allocation counting is not supported");
+        StampReflectorSpec spec = new StampReflectorSpec(false, auth, auth ? KEY : null, stateful,
+                ptp ? TimestampFormat.PTP : TimestampFormat.NTP, List.of(), 1_000_000_000, 64);
+        int base = auth ? 112 : 44;
+        byte[] packet = new byte[base + 4 + 16 + 4 + 8];
+        ByteBuffer b = ByteBuffer.wrap(packet);
+        b.put(auth ? 25 : 13, (byte) 1);
+        b.put(base, (byte) 0).put(base + 1, (byte) StampTlv.EXTRA_PADDING).putShort(base + 2, (short) 16);
+        b.put(base + 20, (byte) 0).put(base + 21, (byte) 200).putShort(base + 22, (short) 8);
+        if (auth) {
+            javax.crypto.Mac mac = javax.crypto.Mac.getInstance("HmacSHA256");
+            mac.init(new javax.crypto.spec.SecretKeySpec(KEY, "HmacSHA256"));
+            mac.update(packet, 0, 96);
+            System.arraycopy(mac.doFinal(), 0, packet, 96, 16);
+        }
+        try (DatagramSocket sink = new DatagramSocket(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+             StampReflector reflector = new StampReflector(spec, StampReflector.openSocket(
+                     new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0), null)) {
+            InetSocketAddress source = new InetSocketAddress(InetAddress.getLoopbackAddress(), sink.getLocalPort());
+            MemorySegment buffer = reflector.requestBuffer();
+            long rx = System.currentTimeMillis() * 1_000_000L;
+            long best = Long.MAX_VALUE;
+            for (int w = 0; w < WINDOWS && best > 0; w++) {
+                long allocated = 0;
+                for (int i = 0; i < WINDOW; i++) {
+                    MemorySegment.copy(packet, 0, buffer, ValueLayout.JAVA_BYTE, 0, packet.length);
+                    reflector.metadata().record(packet.length, false, source, 64, 0, rx + i,
+                            TimestampSource.KERNEL_SOFTWARE);
+                    long before = threads.getCurrentThreadAllocatedBytes();
+                    reflector.handle(packet.length);
+                    allocated += threads.getCurrentThreadAllocatedBytes() - before;
+                }
+                best = Math.min(best, allocated);
+            }
+            assertTrue(best == 0, "the best window of " + WINDOW + " datagrams allocated " + best + " bytes");
+            assertTrue(reflector.reflected() > 0);
+        }
+    }
+}

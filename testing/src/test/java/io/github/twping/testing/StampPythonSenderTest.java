@@ -1,0 +1,95 @@
+package io.github.twping.testing;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+
+import io.github.twping.stamp.StampReflector;
+import io.github.twping.stamp.StampReflectorSpec;
+import io.github.twping.stamp.TimestampFormat;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * Our STAMP / TWAMP-Light reflector against {@code testing/stamp/stamp_sender.py}, a second sender written from
+ * RFC 8762, RFC 8972 and RFC 5357 in Python that checks every reply field itself (docs/STAMP.md). Skips, saying
+ * so, when python3 is not installed ({@code .ci/run} installs it when it can).
+ */
+class StampPythonSenderTest {
+    private static final byte[] KEY = "python and java".getBytes(StandardCharsets.US_ASCII);
+
+    @Timeout(120)
+    @ParameterizedTest(name = "{0} stateful={1} ptp={2} ssid={3} tlv={4}")
+    @CsvSource({
+            "stamp, false, false, 0, 0",
+            "stamp, true, true, 4242, 100",
+            "stamp-auth, false, false, 9, 0",
+            "stamp-auth, true, true, 9, 32",
+            "light, false, false, 0, 0"})
+    void independentSenderAcceptsEveryReply(String format, boolean stateful, boolean ptp, int ssid, int tlv)
+            throws Exception {
+        assumeTrue(python3Available(), "python3 is not installed; the independent sender cannot run");
+        Path script = repositoryRoot().resolve("testing/stamp/stamp_sender.py");
+        boolean auth = format.equals("stamp-auth");
+        StampReflectorSpec spec = new StampReflectorSpec(format.equals("light"), auth, auth ? KEY : null, stateful,
+                ptp ? TimestampFormat.PTP : TimestampFormat.NTP, List.of(), 0, 64);
+        try (StampReflector reflector = new StampReflector(spec, StampReflector.openSocket(
+                new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0), null)) {
+            reflector.start();
+            List<String> command = new ArrayList<>(List.of("python3", script.toString(), "127.0.0.1",
+                    Integer.toString(reflector.localAddress().getPort()), "--format", format, "--count", "20",
+                    "--ssid", Integer.toString(ssid), "--tlv-padding", Integer.toString(tlv), "--ttl", "37"));
+            if (auth) {
+                command.add("--key-hex");
+                command.add(HexFormat.of().formatHex(KEY));
+            }
+            StreamedProcess.Outcome outcome = StreamedProcess.run(command, script.getParent(), 60, 5,
+                    new PrintStream(PrintStream.nullOutputStream()));
+            assertFalse(outcome.timedOut(), () -> "stamp_sender.py did not finish: " + outcome.tail(5));
+            assertEquals(0, outcome.exitStatus(), () -> outcome.tail(5));
+            assertEquals("ok 20 20", outcome.lines().get(outcome.lines().size() - 1));
+            for (int i = 0; i < 20; i++) {
+                String line = outcome.lines().get(i);
+                int expectedReflectorSeq = i;   // one session: stateless copies i, stateful counts from 0
+                assertEquals("seq=" + i + " rseq=" + expectedReflectorSeq + " ttl=37",
+                        line.substring(0, line.indexOf(" turn=")));
+            }
+            assertEquals(20, reflector.reflected());
+        }
+    }
+
+    private static boolean python3Available() {
+        try {
+            Process p = new ProcessBuilder("python3", "-c", "import hmac, hashlib, struct, socket")
+                    .redirectErrorStream(true).start();
+            return p.waitFor(30, java.util.concurrent.TimeUnit.SECONDS) && p.exitValue() == 0;
+        } catch (IOException e) {
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
+    private static Path repositoryRoot() {
+        Path dir = Path.of("").toAbsolutePath();
+        for (Path candidate = dir; candidate != null; candidate = candidate.getParent()) {
+            if (Files.isRegularFile(candidate.resolve("testing/stamp/stamp_sender.py"))) {
+                return candidate;
+            }
+        }
+        throw new IllegalStateException("no repository root with testing/stamp/stamp_sender.py above " + dir);
+    }
+}
