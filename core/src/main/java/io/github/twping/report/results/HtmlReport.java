@@ -185,6 +185,17 @@ public final class HtmlReport {
         sb.append("</svg>\n");
     }
 
+    /** log10 of the smallest and largest of the sorted positive values, widened to at least 0.1 decades. */
+    private static double[] logRange(long[] v) {
+        double lo = Math.log10(Math.max(1, v[0]));
+        double hi = Math.log10(Math.max(v[0] + 1, v[v.length - 1]));
+        if (hi - lo < 0.1) {
+            lo -= 0.05;
+            hi += 0.05;
+        }
+        return new double[] {lo, hi};
+    }
+
     /** Histogram of the values on logarithmic bins, count on a logarithmic axis. */
     private static void histogramChart(StringBuilder sb, long[] values) {
         long[] v = positive(values);
@@ -193,12 +204,9 @@ public final class HtmlReport {
             emptyPlot(sb);
             return;
         }
-        double lo = Math.log10(Math.max(1, v[0]));
-        double hi = Math.log10(Math.max(v[0] + 1, v[v.length - 1]));
-        if (hi - lo < 0.1) {
-            lo -= 0.05;
-            hi += 0.05;
-        }
+        double[] range = logRange(v);
+        double lo = range[0];
+        double hi = range[1];
         int bins = 60;
         long[] counts = new long[bins];
         for (long x : v) {
@@ -232,12 +240,9 @@ public final class HtmlReport {
             emptyPlot(sb);
             return;
         }
-        double lo = Math.log10(Math.max(1, v[0]));
-        double hi = Math.log10(Math.max(v[0] + 1, v[v.length - 1]));
-        if (hi - lo < 0.1) {
-            lo -= 0.05;
-            hi += 0.05;
-        }
+        double[] range = logRange(v);
+        double lo = range[0];
+        double hi = range[1];
         double minFraction = 1.0 / v.length;
         double logMin = Math.log10(minFraction);
         axes(sb, Math.pow(10, lo) / 1e6, Math.pow(10, hi) / 1e6, "round-trip (ms, log scale)", minFraction, 1,
