@@ -120,7 +120,8 @@ find "$tree" -exec touch -h -d "@$epoch" {} +
 if [ "$aot" = 1 ]; then
     say "AOT cache: training run (--loopback -c 100 -i 0.005f)"
     train_log="$stage/aot-training.log"
-    if ! TWPING_JAVA_OPTS="-XX:AOTCacheOutput=$tree/lib/twping.aot" timeout 300 "$tree/twping" \
+    if ! TWPING_MAIN=io.github.twping.cli.AotTraining TWPING_JAVA_OPTS="-XX:AOTCacheOutput=$tree/lib/twping.aot" \
+            timeout 300 "$tree/twping" \
             --loopback -c 100 -i 0.005f >"$train_log" 2>&1 </dev/null; then
         tail -n 20 "$train_log" >&2
         die "the training run failed (log: $train_log)"

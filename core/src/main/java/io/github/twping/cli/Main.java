@@ -23,6 +23,7 @@ public final class Main {
     }
 
     public static void main(String[] args) {
+        io.github.twping.ffm.ClockStatus.linkInBackground(); // the first thing run() reads
         // One encoding for everything written: the reports encode UTF-8 themselves, so the other lines
         // (Approximately..., diagnostics) must not follow a locale that may be missing (ASCII: '?').
         System.setOut(new PrintStream(new BufferedOutputStream(new FileOutputStream(FileDescriptor.out), 8192),

@@ -36,6 +36,15 @@ public final class ClockStatus {
         this.esterrorMicros = esterrorMicros;
     }
 
+    /**
+     * Links the downcall {@link #read} needs, on a daemon thread of its own, so that a program can overlap its
+     * own start-up with the linking (tens of milliseconds, the largest part of {@code twping -h}). A
+     * {@link #read} while the linking is under way waits for it (class initialisation), never links twice.
+     */
+    public static void linkInBackground() {
+        Thread.ofPlatform().daemon().name("ffm-link").start(NativeSupport::isAvailable);
+    }
+
     /** Reads the clock state now; never throws (see {@link #available()}). Allocates: see {@link ClockStatusReader}. */
     public static ClockStatus read() {
         ClockStatusReader reader = new ClockStatusReader();

@@ -14,7 +14,7 @@ import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 /**
- * The libc functions this package calls, as {@code static final} downcall handles.
+ * The libc functions this package calls, as {@code static final} downcall handles, each linked on first use.
  *
  * <p>Calls that can fail take a call-state segment (see {@link #allocateCallState}); errno is captured by
  * the linker right after the call and returned as {@code -errno}. Nothing here allocates on the Java heap.
@@ -26,35 +26,90 @@ final class Libc {
     private static final StructLayout CALL_STATE = Linker.Option.captureStateLayout();
     private static final long ERRNO_OFFSET = CALL_STATE.byteOffset(MemoryLayout.PathElement.groupElement("errno"));
 
-    private static final MethodHandle SOCKET = errnoHandle("socket", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT));
-    private static final MethodHandle BIND = errnoHandle("bind", FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT));
-    private static final MethodHandle SETSOCKOPT = errnoHandle("setsockopt",
+    // One holder class per function: a handle is linked on first use only, so a run that needs two of
+    // them (`-h`: the clock state) does not pay for linking all of them at start-up.
+    private static final class Socket {
+        static final MethodHandle H = errnoHandle("socket", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT));
+    }
+
+    private static final class Bind {
+        static final MethodHandle H = errnoHandle("bind", FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT));
+    }
+
+    private static final class Setsockopt {
+        static final MethodHandle H = errnoHandle("setsockopt",
             FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT));
-    private static final MethodHandle GETSOCKOPT = errnoHandle("getsockopt",
+    }
+
+    private static final class Getsockopt {
+        static final MethodHandle H = errnoHandle("getsockopt",
             FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, ADDRESS, ADDRESS));
-    private static final MethodHandle GETSOCKNAME = errnoHandle("getsockname",
+    }
+
+    private static final class Getsockname {
+        static final MethodHandle H = errnoHandle("getsockname",
             FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, ADDRESS));
-    private static final MethodHandle SENDTO = errnoHandle("sendto",
+    }
+
+    private static final class Sendto {
+        static final MethodHandle H = errnoHandle("sendto",
             FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG, JAVA_INT, ADDRESS, JAVA_INT));
-    private static final MethodHandle RECVMSG = errnoHandle("recvmsg", FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_INT));
-    private static final MethodHandle NTP_ADJTIME = errnoHandle("ntp_adjtime", FunctionDescriptor.of(JAVA_INT, ADDRESS));
-    private static final MethodHandle SHUTDOWN = plainHandle("shutdown", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT));
-    private static final MethodHandle CLOSE = plainHandle("close", FunctionDescriptor.of(JAVA_INT, JAVA_INT));
-    private static final MethodHandle CLOCK_GETTIME = plainHandle("clock_gettime", FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS));
-    private static final MethodHandle STRERROR = plainHandle("strerror", FunctionDescriptor.of(ADDRESS, JAVA_INT));
-    private static final MethodHandle RECVMMSG = errnoHandle("recvmmsg",
+    }
+
+    private static final class Recvmsg {
+        static final MethodHandle H = errnoHandle("recvmsg", FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_INT));
+    }
+
+    private static final class NtpAdjtime {
+        static final MethodHandle H = errnoHandle("ntp_adjtime", FunctionDescriptor.of(JAVA_INT, ADDRESS));
+    }
+
+    private static final class Shutdown {
+        static final MethodHandle H = plainHandle("shutdown", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT));
+    }
+
+    private static final class Close {
+        static final MethodHandle H = plainHandle("close", FunctionDescriptor.of(JAVA_INT, JAVA_INT));
+    }
+
+    private static final class ClockGettime {
+        static final MethodHandle H = plainHandle("clock_gettime", FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS));
+    }
+
+    private static final class Strerror {
+        static final MethodHandle H = plainHandle("strerror", FunctionDescriptor.of(ADDRESS, JAVA_INT));
+    }
+
+    private static final class Recvmmsg {
+        static final MethodHandle H = errnoHandle("recvmmsg",
             FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT, ADDRESS));
-    private static final MethodHandle SENDMMSG = errnoHandle("sendmmsg",
+    }
+
+    private static final class Sendmmsg {
+        static final MethodHandle H = errnoHandle("sendmmsg",
             FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT));
-    private static final MethodHandle SCHED_SETAFFINITY = errnoHandle("sched_setaffinity",
+    }
+
+    private static final class SchedSetaffinity {
+        static final MethodHandle H = errnoHandle("sched_setaffinity",
             FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_LONG, ADDRESS));
-    private static final MethodHandle SCHED_GETAFFINITY = errnoHandle("sched_getaffinity",
+    }
+
+    private static final class SchedGetaffinity {
+        static final MethodHandle H = errnoHandle("sched_getaffinity",
             FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_LONG, ADDRESS));
-    private static final MethodHandle SCHED_GETCPU = plainHandle("sched_getcpu", FunctionDescriptor.of(JAVA_INT));
-    @SuppressWarnings("restricted")
-    private static final MethodHandle PRCTL = LINKER.downcallHandle(LIBC.findOrThrow("prctl"),
+    }
+
+    private static final class SchedGetcpu {
+        static final MethodHandle H = plainHandle("sched_getcpu", FunctionDescriptor.of(JAVA_INT));
+    }
+
+    private static final class Prctl {
+        @SuppressWarnings("restricted")
+        static final MethodHandle H = LINKER.downcallHandle(LIBC.findOrThrow("prctl"),
             FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG),
             ERRNO, Linker.Option.firstVariadicArg(1));
+    }
 
     private Libc() {
     }
@@ -67,6 +122,16 @@ final class Libc {
     @SuppressWarnings("restricted")
     private static MethodHandle plainHandle(String name, FunctionDescriptor descriptor) {
         return LINKER.downcallHandle(LIBC.findOrThrow(name), descriptor);
+    }
+
+    /**
+     * Links one handle (the clock state's, which every run reads first), so that {@link NativeSupport} learns
+     * whether downcalls work here without linking all of them.
+     */
+    static void probe() {
+        if (NtpAdjtime.H == null) {
+            throw new IllegalStateException("ntp_adjtime not linked");
+        }
     }
 
     /** Allocates the segment the linker writes errno into; one per thread role (send, receive, ...). */
@@ -85,7 +150,7 @@ final class Libc {
     /** @return a file descriptor, or -errno. */
     static int socket(MemorySegment callState, int domain, int type, int protocol) {
         try {
-            int fd = (int) SOCKET.invokeExact(callState, domain, type, protocol);
+            int fd = (int) Socket.H.invokeExact(callState, domain, type, protocol);
             return fd >= 0 ? fd : -errno(callState);
         } catch (RuntimeException | Error e) {
             throw e;
@@ -97,7 +162,7 @@ final class Libc {
     /** @return 0, or -errno. */
     static int bind(MemorySegment callState, int fd, MemorySegment sockaddr, int length) {
         try {
-            int rc = (int) BIND.invokeExact(callState, fd, sockaddr, length);
+            int rc = (int) Bind.H.invokeExact(callState, fd, sockaddr, length);
             return rc == 0 ? 0 : -errno(callState);
         } catch (RuntimeException | Error e) {
             throw e;
@@ -109,7 +174,7 @@ final class Libc {
     /** @return 0, or -errno. */
     static int setsockopt(MemorySegment callState, int fd, int level, int name, MemorySegment value, int length) {
         try {
-            int rc = (int) SETSOCKOPT.invokeExact(callState, fd, level, name, value, length);
+            int rc = (int) Setsockopt.H.invokeExact(callState, fd, level, name, value, length);
             return rc == 0 ? 0 : -errno(callState);
         } catch (RuntimeException | Error e) {
             throw e;
@@ -122,7 +187,7 @@ final class Libc {
     static int getsockopt(MemorySegment callState, int fd, int level, int name, MemorySegment value,
                           MemorySegment lengthInOut) {
         try {
-            int rc = (int) GETSOCKOPT.invokeExact(callState, fd, level, name, value, lengthInOut);
+            int rc = (int) Getsockopt.H.invokeExact(callState, fd, level, name, value, lengthInOut);
             return rc == 0 ? 0 : -errno(callState);
         } catch (RuntimeException | Error e) {
             throw e;
@@ -134,7 +199,7 @@ final class Libc {
     /** @return 0, or -errno; {@code lengthInOut} holds a socklen_t (int). */
     static int getsockname(MemorySegment callState, int fd, MemorySegment sockaddr, MemorySegment lengthInOut) {
         try {
-            int rc = (int) GETSOCKNAME.invokeExact(callState, fd, sockaddr, lengthInOut);
+            int rc = (int) Getsockname.H.invokeExact(callState, fd, sockaddr, lengthInOut);
             return rc == 0 ? 0 : -errno(callState);
         } catch (RuntimeException | Error e) {
             throw e;
@@ -147,7 +212,7 @@ final class Libc {
     static long sendto(MemorySegment callState, int fd, MemorySegment buffer, long length, int flags,
                        MemorySegment sockaddr, int sockaddrLength) {
         try {
-            long n = (long) SENDTO.invokeExact(callState, fd, buffer, length, flags, sockaddr, sockaddrLength);
+            long n = (long) Sendto.H.invokeExact(callState, fd, buffer, length, flags, sockaddr, sockaddrLength);
             return n >= 0 ? n : -errno(callState);
         } catch (RuntimeException | Error e) {
             throw e;
@@ -159,7 +224,7 @@ final class Libc {
     /** @return bytes received, or -errno. */
     static long recvmsg(MemorySegment callState, int fd, MemorySegment msghdr, int flags) {
         try {
-            long n = (long) RECVMSG.invokeExact(callState, fd, msghdr, flags);
+            long n = (long) Recvmsg.H.invokeExact(callState, fd, msghdr, flags);
             return n >= 0 ? n : -errno(callState);
         } catch (RuntimeException | Error e) {
             throw e;
@@ -171,7 +236,7 @@ final class Libc {
     /** recvmmsg(2) without its (unreliable) timeout argument; @return messages received, or -errno. */
     static int recvmmsg(MemorySegment callState, int fd, MemorySegment mmsghdrs, int count, int flags) {
         try {
-            int n = (int) RECVMMSG.invokeExact(callState, fd, mmsghdrs, count, flags, MemorySegment.NULL);
+            int n = (int) Recvmmsg.H.invokeExact(callState, fd, mmsghdrs, count, flags, MemorySegment.NULL);
             return n >= 0 ? n : -errno(callState);
         } catch (RuntimeException | Error e) {
             throw e;
@@ -183,7 +248,7 @@ final class Libc {
     /** sendmmsg(2); @return messages sent, or -errno (only when none was sent). */
     static int sendmmsg(MemorySegment callState, int fd, MemorySegment mmsghdrs, int count, int flags) {
         try {
-            int n = (int) SENDMMSG.invokeExact(callState, fd, mmsghdrs, count, flags);
+            int n = (int) Sendmmsg.H.invokeExact(callState, fd, mmsghdrs, count, flags);
             return n >= 0 ? n : -errno(callState);
         } catch (RuntimeException | Error e) {
             throw e;
@@ -195,7 +260,7 @@ final class Libc {
     /** sched_setaffinity(2) of thread {@code tid} (0 = the calling thread); @return 0, or -errno. */
     static int schedSetaffinity(MemorySegment callState, int tid, MemorySegment mask) {
         try {
-            int rc = (int) SCHED_SETAFFINITY.invokeExact(callState, tid, mask.byteSize(), mask);
+            int rc = (int) SchedSetaffinity.H.invokeExact(callState, tid, mask.byteSize(), mask);
             return rc == 0 ? 0 : -errno(callState);
         } catch (RuntimeException | Error e) {
             throw e;
@@ -207,7 +272,7 @@ final class Libc {
     /** sched_getaffinity(2); @return 0, or -errno. */
     static int schedGetaffinity(MemorySegment callState, int tid, MemorySegment mask) {
         try {
-            int rc = (int) SCHED_GETAFFINITY.invokeExact(callState, tid, mask.byteSize(), mask);
+            int rc = (int) SchedGetaffinity.H.invokeExact(callState, tid, mask.byteSize(), mask);
             return rc >= 0 ? 0 : -errno(callState);
         } catch (RuntimeException | Error e) {
             throw e;
@@ -219,7 +284,7 @@ final class Libc {
     /** sched_getcpu(3) (vDSO): the CPU the calling thread runs on, or -1. */
     static int schedGetcpu() {
         try {
-            return (int) SCHED_GETCPU.invokeExact();
+            return (int) SchedGetcpu.H.invokeExact();
         } catch (RuntimeException | Error e) {
             throw e;
         } catch (Throwable t) {
@@ -230,7 +295,7 @@ final class Libc {
     /** prctl(2) with one argument; @return the call's result (>= 0), or -errno. */
     static int prctl(MemorySegment callState, int option, long argument) {
         try {
-            int rc = (int) PRCTL.invokeExact(callState, option, argument, 0L, 0L, 0L);
+            int rc = (int) Prctl.H.invokeExact(callState, option, argument, 0L, 0L, 0L);
             return rc >= 0 ? rc : -errno(callState);
         } catch (RuntimeException | Error e) {
             throw e;
@@ -242,7 +307,7 @@ final class Libc {
     /** @return the clock state (TIME_OK .. TIME_ERROR), or -errno. */
     static int ntpAdjtime(MemorySegment callState, MemorySegment timex) {
         try {
-            int rc = (int) NTP_ADJTIME.invokeExact(callState, timex);
+            int rc = (int) NtpAdjtime.H.invokeExact(callState, timex);
             return rc >= 0 ? rc : -errno(callState);
         } catch (RuntimeException | Error e) {
             throw e;
@@ -254,7 +319,7 @@ final class Libc {
     /** shutdown(2); the result is not needed (an unconnected UDP socket answers ENOTCONN but is still woken). */
     static void shutdown(int fd, int how) {
         try {
-            int ignored = (int) SHUTDOWN.invokeExact(fd, how);
+            int ignored = (int) Shutdown.H.invokeExact(fd, how);
         } catch (RuntimeException | Error e) {
             throw e;
         } catch (Throwable t) {
@@ -265,7 +330,7 @@ final class Libc {
     /** close(2); on Linux the descriptor is released even when close reports an error. */
     static void close(int fd) {
         try {
-            int ignored = (int) CLOSE.invokeExact(fd);
+            int ignored = (int) Close.H.invokeExact(fd);
         } catch (RuntimeException | Error e) {
             throw e;
         } catch (Throwable t) {
@@ -276,7 +341,7 @@ final class Libc {
     /** Reads CLOCK_REALTIME (vDSO, no syscall) through a 16-byte timespec segment; @return epoch ns. */
     static long realtimeEpochNs(MemorySegment timespec) {
         try {
-            int ignored = (int) CLOCK_GETTIME.invokeExact(SocketConstants.CLOCK_REALTIME, timespec);
+            int ignored = (int) ClockGettime.H.invokeExact(SocketConstants.CLOCK_REALTIME, timespec);
             return Structs.timespecNs(timespec, 0);
         } catch (RuntimeException | Error e) {
             throw e;
@@ -289,7 +354,7 @@ final class Libc {
     @SuppressWarnings("restricted")
     static String strerror(int errno) {
         try {
-            MemorySegment text = (MemorySegment) STRERROR.invokeExact(errno);
+            MemorySegment text = (MemorySegment) Strerror.H.invokeExact(errno);
             return text.equals(MemorySegment.NULL) ? null : text.reinterpret(1024).getString(0);
         } catch (RuntimeException | Error e) {
             throw e;

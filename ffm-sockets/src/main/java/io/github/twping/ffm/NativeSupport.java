@@ -21,12 +21,12 @@ final class NativeSupport {
             return "unsupported architecture " + arch;
         }
         try {
-            Class.forName(Libc.class.getName(), true, NativeSupport.class.getClassLoader());
+            Libc.probe();
             return null;
         } catch (ExceptionInInitializerError e) {
             Throwable cause = e.getCause() != null ? e.getCause() : e;
             return "libc binding failed: " + cause;
-        } catch (LinkageError | ClassNotFoundException | IllegalCallerException e) {
+        } catch (LinkageError | IllegalStateException | IllegalCallerException e) {
             return "libc binding failed: " + e;
         }
     }

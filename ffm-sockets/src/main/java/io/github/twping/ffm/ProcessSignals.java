@@ -1,10 +1,14 @@
 package io.github.twping.ffm;
 
+import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.Linker;
 import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandle;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 
 import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
@@ -38,15 +42,12 @@ public final class ProcessSignals {
      *         or native access is unavailable
      */
     public static boolean unignore(int signo) {
-        if (!NativeSupport.isAvailable()) {
+        // The common case (nothing ignored) is answered from /proc without linking a downcall: linking costs
+        // tens of milliseconds of start-up, which `twping -h` would otherwise pay for nothing.
+        if (!ignoredPerProc(signo) || !NativeSupport.isAvailable()) {
             return false;
         }
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment old = arena.allocate(SIGACTION_BYTES, 8);
-            int rc = (int) Handles.SIGACTION.invokeExact(signo, MemorySegment.NULL, old);
-            if (rc != 0 || old.get(ADDRESS, 0).address() != SIG_IGN) {
-                return false;
-            }
+        try {
             MemorySegment previous = (MemorySegment) Handles.SIGNAL.invokeExact(signo, MemorySegment.NULL);
             return previous.address() == SIG_IGN;
         } catch (RuntimeException | Error e) {
@@ -54,6 +55,24 @@ public final class ProcessSignals {
         } catch (Throwable t) {
             throw new AssertionError("libc downcall failed to link or invoke", t);
         }
+    }
+
+    /**
+     * Whether {@code signo} is in the {@code SigIgn} mask of {@code /proc/self/status}; true when the file
+     * cannot be read or parsed (the caller then asks libc).
+     */
+    static boolean ignoredPerProc(int signo) {
+        try {
+            for (String line : Files.readAllLines(Path.of("/proc/self/status"), StandardCharsets.US_ASCII)) {
+                if (line.startsWith("SigIgn:")) {
+                    long mask = Long.parseUnsignedLong(line.substring("SigIgn:".length()).trim(), 16);
+                    return signo >= 1 && signo <= 64 && (mask >>> (signo - 1) & 1) != 0;
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            return true;
+        }
+        return true;
     }
 
     /** Whether {@code signo} is ignored now (false when native access is unavailable). */
