@@ -76,7 +76,7 @@ final class AddressResolver {
             // not an interface name
         }
         try {
-            for (InetAddress a : InetAddress.getAllByName(source)) {
+            for (InetAddress a : HostPort.resolve(source)) { // "[::1]" fails, as getaddrinfo does
                 if (a.getClass() == serverAddress.getClass()) {
                     return a;
                 }

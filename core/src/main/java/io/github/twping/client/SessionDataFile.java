@@ -78,6 +78,8 @@ final class SessionDataFile implements AutoCloseable {
         try {
             return SessionDataWriter.onChannel(channel, header, SessionDataWriter.DEFAULT_BATCH_RECORDS);
         } catch (IOException e) {
+            // C's texts for a failed write (e.g. -F /dev/full) are not recorded: the nearest C-style line first
+            run.diag("OWPWriteDataHeader: fwrite(): " + TwpingRun.strerror(e));
             run.diag("run_tw_test: Unable to write data file header");
             return null;
         }
@@ -99,9 +101,12 @@ final class SessionDataFile implements AutoCloseable {
                 SessionHeader.FINISHED_INCOMPLETE);
     }
 
-    /** Deletes a {@code -F} file after a failed test (the C client leaves no partial file). */
+    /**
+     * Deletes a {@code -F} file after a failed test (the C client leaves no partial file); only a regular
+     * file: {@code -F /dev/full} must not remove the device.
+     */
     void discard() {
-        if (saveFile != null) {
+        if (saveFile != null && Files.isRegularFile(saveFile, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
             try {
                 Files.deleteIfExists(saveFile);
             } catch (IOException ignored) {

@@ -50,7 +50,8 @@ import io.github.twping.time.WallClock;
  *
  * <p>Returns the C exit status; prints what the C client prints (diagnostics on {@code err} prefixed with
  * the program name). Cancellable from another thread with {@link #cancel()}: before the test starts the
- * run ends with status 2, during the test the partial results are printed and the status is 0.
+ * run ends with status 2 (1 when a control read was interrupted), from the Start-Ack on the partial results are
+ * printed and the status is 0.
  */
 public final class TwpingRun {
     /** Exit status: success. */
@@ -64,12 +65,14 @@ public final class TwpingRun {
 
     private static final String SESSION_FAILED = "Session Failed!";
     private static final String TEST_FAILED = "Test session(s) Failed...";
-    /** Longest warm-up of the socket paths; it never delays the session start (see {@link #awaitWarmUp}). */
+    /** Longest warm-up of the socket paths; it never delays the session start (see {@link #awaitStart}). */
     private static final long WARM_UP_MAX_NS = TimeUnit.MILLISECONDS.toNanos(1500);
     /** The warm-up stops waiting this long before the start time. */
     private static final long WARM_UP_MARGIN_NS = TimeUnit.MILLISECONDS.toNanos(50);
     /** How long the session waits for a stopped warm-up to leave (one round trip, bounded by its receive timeout). */
     private static final long WARM_UP_STOP_MS = 250;
+    /** How often the wait for the start time looks at the cancellation between control-connection polls. */
+    private static final long START_WATCH_INTERVAL_NS = TimeUnit.MILLISECONDS.toNanos(50);
 
     private final RunContext run;
     private final ReportSink reportSink;
@@ -108,10 +111,10 @@ public final class TwpingRun {
     }
 
     /**
-     * Stops the run from another thread (Ctrl-C): during the test gracefully (partial results); while the
-     * control connection is being opened (connect, Server-Greeting, Server-Start) the blocked call fails at
-     * once, as the signal's EINTR does in C (docs/CLI.md, signals); in between, the flag is checked before
-     * each step.
+     * Stops the run from another thread (Ctrl-C), at once whatever step it is in (docs/CLI.md, signals): from
+     * the Start-Ack on (the wait for the start time and the test) gracefully, with Stop-Sessions and the partial
+     * results; from the connect to the Start-Ack a blocked connect or read fails at once, as the signal's
+     * EINTR does in C, and between two steps the next one is not begun (exit 2).
      */
     public void cancel() {
         run.cancel();
@@ -280,6 +283,8 @@ public final class TwpingRun {
             e.lines().forEach(run::diag);
             return run.fail(SESSION_FAILED);
         }
+        // From here a signal stops the test gracefully (Stop-Sessions, partial results) instead of failing I/O.
+        control.endCancellableSetUp();
         printApproximately(slots, timing);
 
         SessionOutcome outcome;
@@ -331,25 +336,52 @@ public final class TwpingRun {
         run.out.flush();
     }
 
+    /** How the wait for the start time ended. */
+    private enum StartWait {
+        /** Shortly before the start time: start the session. */
+        REACHED,
+        /** A signal (or {@link #cancel()}) came first: no packet is sent, the results are those of 0 packets. */
+        CANCELLED,
+        /** The server closed the control connection or sent something: the test has failed. */
+        CONTROL_FAILED
+    }
+
     /**
-     * Waits for the warm-up, at most until shortly before {@code startTimeNtp}, then stops it: it never runs
-     * beside the session's threads.
+     * Waits until shortly before {@code startTimeNtp} while watching the control connection and the
+     * cancellation (as the C client waits for its worker from Start-Ack on, docs/CLI.md, signals), then stops
+     * the warm-up so that it never runs beside the session's threads. A cancelled run returns within one
+     * watch interval, whatever the start delay ({@code -z}).
      */
-    private void awaitWarmUp(long startTimeNtp) {
-        Thread w = warmUp;
-        if (w == null) {
-            return;
-        }
-        long leftNs = NtpTime.signedDurationToNanos(startTimeNtp - run.clock.nowNtp()) - WARM_UP_MARGIN_NS;
-        try {
-            if (leftNs > 0) {
-                w.join(Duration.ofNanos(leftNs));
+    private StartWait awaitStart(ControlClient control, long startTimeNtp) {
+        long endNs = System.nanoTime() + NtpTime.signedDurationToNanos(startTimeNtp - run.clock.nowNtp())
+                - WARM_UP_MARGIN_NS;
+        StartWait result = StartWait.REACHED;
+        while (true) {
+            if (run.cancelled()) {
+                result = StartWait.CANCELLED;
+                break;
             }
-            warmUpDone = true;
-            w.join(Duration.ofMillis(WARM_UP_STOP_MS));
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+            long leftNs = endNs - System.nanoTime();
+            if (leftNs <= 0) {
+                break;
+            }
+            io.github.twping.control.ControlActivity activity =
+                    control.awaitActivity(Math.min(leftNs, START_WATCH_INTERVAL_NS));
+            if (activity != io.github.twping.control.ControlActivity.QUIET && !run.cancelled()) {
+                result = StartWait.CONTROL_FAILED;
+                break;
+            }
         }
+        Thread w = warmUp;
+        if (w != null) {
+            warmUpDone = true;
+            try {
+                w.join(Duration.ofMillis(WARM_UP_STOP_MS));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        return result;
     }
 
     /**
@@ -370,6 +402,20 @@ public final class TwpingRun {
                                 SessionDataFile file, SessionHeader header) {
         TwpingOptions.Test test = run.test();
         TwpingOptions.Extras extras = run.options.extras();
+        StartWait wait = awaitStart(control, timing.startTimeNtp());
+        if (wait == StartWait.CONTROL_FAILED) {
+            return null;
+        }
+        if (wait == StartWait.CANCELLED) {
+            // C's worker, stopped before its first packet, finishes its file normally: "0 sent", exit 0
+            try {
+                writer.finish(true);
+            } catch (IOException e) {
+                run.diag("OWPWriteTWDataRecord(): " + strerror(e));
+                return SessionOutcome.DATA_FILE_FAILED;
+            }
+            return SessionOutcome.CANCELLED;
+        }
         ClockErrorEstimate errors = ClockErrorEstimate.of(extras.assumeSynchronised(), extras.esterrorMicros());
         ClientTestSession s = new ClientTestSession(new ClientTestSession.Parameters(reflector,
                 new SendSchedule(sid, slots, test.packetCount()), test.packetCount(), test.paddingBytes(),
@@ -377,7 +423,6 @@ public final class TwpingRun {
                 true), socket, control.mode(), keys, writer, run.clock, errors, run::diag);
         s.cpus(extras.cpus());
         session = s;
-        awaitWarmUp(timing.startTimeNtp());
         s.start();
         ResultRun.startLive(results, file.channel(), header, writer, s, run.clock,
                 StartTimes.sessionDurationSeconds(test.packetCount(), slots, NtpTime.toDouble(timing.lossTimeoutNtp()),

@@ -58,6 +58,7 @@ public final class ControlClient implements AutoCloseable {
     private final StartAck startAck = new StartAck();
     private final StopSessions stopSessions = new StopSessions();
     private int sessionCount;
+    private volatile ControlCancellation cancellation;
 
     private ControlClient(ControlStream stream, Mode mode, ControlCipher cipher, long rttBoundNtp,
                           long serverStartTimeNtp, int readTimeoutMs, String serverIp) {
@@ -78,12 +79,29 @@ public final class ControlClient implements AutoCloseable {
      */
     public static ControlClient connect(ControlClientOptions options) throws ControlException {
         Socket socket = openSocket(options);
+        boolean open = false;
         try {
-            return connectOn(socket, options);
+            ControlClient client = connectOn(socket, options);
+            // the cancellation stays armed for the session request and start (docs/CLI.md, signals)
+            client.cancellation = options.cancellation;
+            open = true;
+            return client;
         } finally {
-            if (options.cancellation != null) {
+            if (!open && options.cancellation != null) {
                 options.cancellation.release(socket);
             }
+        }
+    }
+
+    /**
+     * Ends the part of the run a cancellation aborts by closing the connection (connect to Start-Ack): from
+     * now on a cancelled run still sends Stop-Sessions, so the connection must stay open. Idempotent.
+     */
+    public void endCancellableSetUp() {
+        ControlCancellation c = cancellation;
+        if (c != null) {
+            c.release(stream.socket());
+            cancellation = null;
         }
     }
 
@@ -133,8 +151,9 @@ public final class ControlClient implements AutoCloseable {
         try {
             if (mode.protectsControl()) {
                 long count = greeting.count();
-                if (count < 1 || count > Integer.MAX_VALUE) {
-                    // Deliberate deviation: C does not validate Count; we refuse instead of hanging/failing in PBKDF2.
+                if (count < 1 || count > o.maxPbkdf2Count) {
+                    // Deliberate deviation: C does not validate Count; a hostile server's 2^31 would cost minutes
+                    // of CPU in PBKDF2. RFC 5357 §6: the client may close when Count exceeds its maximum.
                     throw ControlException.open("OWPControlOpen: Invalid PBKDF2 count " + count);
                 }
                 random.nextBytes(aesKey);

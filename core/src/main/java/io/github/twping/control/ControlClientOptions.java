@@ -13,6 +13,12 @@ import java.util.List;
 public final class ControlClientOptions {
     /** The IANA TWAMP-Control port. */
     public static final int DEFAULT_PORT = 862;
+    /**
+     * Default largest Server-Greeting Count the client derives a key with: 2^15, the default maximum of
+     * RFC 8913's {@code max-count}. RFC 5357 §6 lets the client close the connection when the Count exceeds
+     * its configured maximum; C twping has no limit (docs/CLIENT.md, hostile servers).
+     */
+    public static final long DEFAULT_MAX_PBKDF2_COUNT = 1L << 15;
 
     String host;
     int port = DEFAULT_PORT;
@@ -27,6 +33,7 @@ public final class ControlClientOptions {
     int readTimeoutMs;
     SecureRandom random;
     ControlCancellation cancellation;
+    long maxPbkdf2Count = DEFAULT_MAX_PBKDF2_COUNT;
 
     /** @return options for a server host name or literal and port. */
     public static ControlClientOptions of(String host, int port) {
@@ -36,7 +43,10 @@ public final class ControlClientOptions {
         return o;
     }
 
-    /** Lets {@code cancellation} abort the opening of the connection (a signal during the handshake). */
+    /**
+     * Lets {@code cancellation} abort the opening of the connection and, after it, a blocked session request or
+     * start (a signal before the test), until {@link ControlClient#endCancellableSetUp()}.
+     */
     public ControlClientOptions cancellation(ControlCancellation cancellation) {
         this.cancellation = cancellation;
         return this;
@@ -91,6 +101,18 @@ public final class ControlClientOptions {
     /** Inactivity timeout of each control read in milliseconds; 0 = none (C behaviour). */
     public ControlClientOptions readTimeoutMs(int ms) {
         this.readTimeoutMs = ms;
+        return this;
+    }
+
+    /**
+     * Largest Server-Greeting Count accepted in the keyed modes (default {@link #DEFAULT_MAX_PBKDF2_COUNT});
+     * a greeting above it is refused before any key is derived.
+     */
+    public ControlClientOptions maxPbkdf2Count(long max) {
+        if (max < 1 || max > Integer.MAX_VALUE) {
+            throw new IllegalArgumentException("maxPbkdf2Count " + max);
+        }
+        this.maxPbkdf2Count = max;
         return this;
     }
 

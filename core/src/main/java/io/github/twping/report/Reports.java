@@ -139,6 +139,7 @@ public final class Reports {
                     dest = new PrintStream(new FileOutputStream(tempFile.toFile()), false, StandardCharsets.UTF_8);
                 } catch (FileNotFoundException e) {
                     diag(err, opts, "OWStatsParse: fopen(" + tempFile + "): " + strerror(e));
+                    diag(err, opts, DO_STATS_FAILED); // the summary failed as a whole, as any statistics failure
                     return false;
                 }
             }
@@ -175,6 +176,7 @@ public final class Reports {
             if (tempFile != null) {
                 dest.close();
                 if (!publish(opts, tempFile, result, out, err)) {
+                    diag(err, opts, DO_STATS_FAILED);
                     return false;
                 }
             }
