@@ -193,7 +193,7 @@ class ReportsFeatureTest {
         Run r = run(UTC.withPerFile(true, missing.toString()), "datafile-open.owp");
         assertFalse(r.ok());
         assertTrue(r.err().startsWith("twping: OWStatsParse: fopen(" + missing + "/"), r.err());
-        assertTrue(r.err().endsWith(".i): No such file or directory\n"), r.err());
+        assertTrue(r.err().endsWith(".i): No such file or directory\ntwping: do_stats(\"from\" session)\n"), r.err());
     }
 
     @Test
