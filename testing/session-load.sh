@@ -31,6 +31,7 @@ trap cleanup EXIT
 cat >"$work/twamp-server.conf" <<EOF
 srcnode 127.0.0.1:$port
 authmode O
+rootfolly
 testports 0
 maxsessions $maxsessions
 vardir $work

@@ -8,11 +8,11 @@ Opens CONNECTIONS open-mode control connections to HOST:PORT, requests SESSIONS 
 RFC 5357 3.7), then closes every connection at once. Samples the server process PID from /proc
 (threads, resident memory) at each phase and prints one line of key=value figures:
 
-  accepted refused threads_base rss_base_kb threads_held rss_held_kb [threads_started rss_started_kb]
-  release_ms threads_after rss_after_kb rss_settled_kb
+  threads_base rss_base_kb fds_base accepted refused threads_held rss_held_kb fds_held
+  [threads_started rss_started_kb] release_ms threads_after rss_after_kb fds_after rss_settled_kb
 
-release_ms: from closing the connections until the thread count is back to its base (polled every 20 ms,
-at most 120 s). rss_settled_kb: 5 s later. No test packet is sent. Loopback only; every loop bounded.
+release_ms: from closing the connections until the thread count and the open file descriptors (one UDP
+socket per session) are back to their base (polled every 20 ms, at most 120 s; -1 if not). rss_settled_kb: 5 s later. No test packet is sent. Loopback only; every loop bounded.
 """
 import socket
 import struct
@@ -20,6 +20,11 @@ import sys
 import time
 
 NTP_OFFSET = 2208988800
+
+
+def open_fds(pid):
+    import os
+    return len(os.listdir("/proc/%d/fd" % pid))
 
 
 def proc_status(pid):
@@ -103,6 +108,7 @@ def main(argv):
     w.close()
     time.sleep(2)
     out["threads_base"], out["rss_base_kb"] = proc_status(pid)
+    out["fds_base"] = open_fds(pid)
     controls = []
     accepted = refused = 0
     for c in range(conns):
@@ -116,6 +122,7 @@ def main(argv):
                 refused += 1
     out["accepted"], out["refused"] = accepted, refused
     out["threads_held"], out["rss_held_kb"] = proc_status(pid)
+    out["fds_held"] = open_fds(pid)
     if start:
         for s in controls:
             if start_sessions(s) != 0:
@@ -135,11 +142,14 @@ def main(argv):
         s.close()
     deadline = t0 + 120
     threads, rss = proc_status(pid)
-    while threads > out["threads_base"] and time.monotonic() < deadline:
+    fds = open_fds(pid)
+    while (threads > out["threads_base"] or fds > out["fds_base"]) and time.monotonic() < deadline:
         time.sleep(0.02)
         threads, rss = proc_status(pid)
-    out["release_ms"] = int((time.monotonic() - t0) * 1000) if threads <= out["threads_base"] else -1
-    out["threads_after"], out["rss_after_kb"] = threads, rss
+        fds = open_fds(pid)
+    released = threads <= out["threads_base"] and fds <= out["fds_base"]
+    out["release_ms"] = int((time.monotonic() - t0) * 1000) if released else -1
+    out["threads_after"], out["rss_after_kb"], out["fds_after"] = threads, rss, fds
     time.sleep(5)
     out["rss_settled_kb"] = proc_status(pid)[1]
     print(" ".join("%s=%s" % (k, v) for k, v in out.items()), flush=True)
