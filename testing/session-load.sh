@@ -8,7 +8,8 @@
 #   testing/session-load.sh [--start] [ROUNDS [CONNECTIONS [SESSIONS [MAXSESSIONS]]]]
 #
 # Defaults: 3 rounds, 20 connections x 256 sessions, maxsessions 1024 (the server default).
-# Environment: TWAMPD_PORT (default 18620). Needs python3. No test packet is sent.
+# Environment: TWAMPD_PORT (default 18620); the rest is inherited by twampd, e.g. MALLOC_MMAP_THRESHOLD_=65536
+# (docs/SERVER.md, sessions, threads and memory). Needs python3. No test packet is sent.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 start=""
