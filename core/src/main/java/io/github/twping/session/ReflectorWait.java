@@ -1,11 +1,9 @@
 package io.github.twping.session;
 
-import java.lang.foreign.MemorySegment;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 
 import io.github.twping.ffm.DatagramBatch;
-import io.github.twping.ffm.ReceivedPacket;
 import io.github.twping.ffm.SocketException;
 import io.github.twping.ffm.UdpSocket;
 
@@ -75,44 +73,12 @@ public record ReflectorWait(Mode mode, long spinNs) {
     }
 
     /**
-     * Receives the next datagram the chosen way.
-     *
-     * @param timeoutNs the blocking timeout (negative = forever), as {@link UdpSocket#receive}; while polling,
-     *                  time spent polling counts against it
-     * @param stop      checked between polls; true ends the wait with {@link UdpSocket#CLOSED}
-     * @return as {@link UdpSocket#receive}
-     */
-    public int receive(UdpSocket socket, MemorySegment buffer, ReceivedPacket meta, long timeoutNs,
-                       java.util.function.BooleanSupplier stop) throws SocketException {
-        if (mode == Mode.BLOCK) {
-            return socket.receive(buffer, meta, timeoutNs);
-        }
-        long startNs = System.nanoTime();
-        long pollNs = mode == Mode.BUSY_POLL ? (timeoutNs < 0 ? Long.MAX_VALUE : timeoutNs) : spinNs;
-        while (true) {
-            int n = socket.receive(buffer, meta, 0);
-            if (n != UdpSocket.TIMEOUT) {
-                return n;
-            }
-            if (stop.getAsBoolean()) {
-                return UdpSocket.CLOSED;
-            }
-            long elapsedNs = System.nanoTime() - startNs;
-            if (elapsedNs >= pollNs) {
-                if (timeoutNs < 0) {
-                    return socket.receive(buffer, meta, -1);
-                }
-                long leftNs = timeoutNs - elapsedNs;
-                return leftNs <= 0 ? UdpSocket.TIMEOUT : socket.receive(buffer, meta, leftNs);
-            }
-            Thread.onSpinWait();
-        }
-    }
-
-    /**
      * Receives the next datagrams the chosen way, as many as are queued up to the batch's capacity (one
-     * {@code recvmmsg}); otherwise as {@link #receive}.
+     * {@code recvmmsg}).
      *
+     * @param timeoutNs the blocking timeout (negative = forever), as {@link UdpSocket#receiveBatch}; while
+     *                  polling, time spent polling counts against it
+     * @param stop      checked between polls; true ends the wait with {@link UdpSocket#CLOSED}
      * @return the number of datagrams in {@code batch}, or {@link UdpSocket#TIMEOUT} / {@link UdpSocket#CLOSED}
      */
     public int receiveBatch(UdpSocket socket, DatagramBatch batch, long timeoutNs,
