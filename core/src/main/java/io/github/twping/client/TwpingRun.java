@@ -144,13 +144,6 @@ public final class TwpingRun {
             return run.fail("getaddrinfo(): Name or service not known",
                     "Unable to open control connection to " + server.typed() + ".");
         }
-        // The session engine is compiled while the session is requested and the start time approaches, in the
-        // negotiated mode (docs/PERFORMANCE.md, "What perturbs a session").
-        TwpingOptions.Test test = run.test();
-        long spinNs = TimeUnit.MICROSECONDS.toNanos(run.options.extras().spinMicros());
-        Mode mode = control.mode();
-        warmUp = Thread.ofPlatform().daemon(true).name("twping-warmup").start(() -> EngineWarmUp.run(mode,
-                test.paddingBytes(), spinNs, EngineWarmUp.DEFAULT_PACKETS, WARM_UP_MAX_NS, () -> warmUpDone));
         try (control) {
             return withControl(control);
         } finally {
@@ -292,6 +285,7 @@ public final class TwpingRun {
         }
         // From here a signal stops the test gracefully (Stop-Sessions, partial results) instead of failing I/O.
         control.endCancellableSetUp();
+        startWarmUp(control.mode());
         printApproximately(slots, timing);
 
         SessionOutcome outcome;
@@ -351,6 +345,18 @@ public final class TwpingRun {
         CANCELLED,
         /** The server closed the control connection or sent something: the test has failed. */
         CONTROL_FAILED
+    }
+
+    /**
+     * Compiles the session engine in the negotiated mode while the start time approaches (docs/PERFORMANCE.md,
+     * "What perturbs a session"). Started once the sessions are started, not earlier: its threads would slow the
+     * control exchange on a small host, which the C client does not have to share.
+     */
+    private void startWarmUp(Mode mode) {
+        int padding = run.test().paddingBytes();
+        long spinNs = TimeUnit.MICROSECONDS.toNanos(run.options.extras().spinMicros());
+        warmUp = Thread.ofPlatform().daemon(true).name("twping-warmup").start(() -> EngineWarmUp.run(mode,
+                padding, spinNs, EngineWarmUp.DEFAULT_PACKETS, WARM_UP_MAX_NS, () -> warmUpDone));
     }
 
     /**
