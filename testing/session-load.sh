@@ -5,15 +5,18 @@
 # with --start, started, then all connections closed at once. Prints each round and min/median/max of
 # every figure, with the load average before and after. The server is stopped at the end.
 #
-#   testing/session-load.sh [--start] [ROUNDS [CONNECTIONS [SESSIONS [MAXSESSIONS]]]]
+#   testing/session-load.sh [--start] [--trim] [ROUNDS [CONNECTIONS [SESSIONS [MAXSESSIONS]]]]
+#
+# --trim (needs gdb): after each round the server calls glibc's malloc_trim(0) through gdb, to show what the
+# allocator kept of the freed session memory.
 #
 # Defaults: 3 rounds, 20 connections x 256 sessions, maxsessions 1024 (the server default).
 # Environment: TWAMPD_PORT (default 18620); the rest is inherited by twampd, e.g. MALLOC_MMAP_THRESHOLD_=65536
 # (docs/SERVER.md, sessions, threads and memory). Needs python3. No test packet is sent.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-start=""
-if [ "${1:-}" = "--start" ]; then start="--start"; shift; fi
+flags=()
+while [ "${1:-}" = "--start" ] || [ "${1:-}" = "--trim" ]; do flags+=("$1"); shift; done
 rounds=${1:-3} conns=${2:-20} sessions=${3:-256} maxsessions=${4:-1024}
 port=${TWAMPD_PORT:-18620}
 
@@ -49,12 +52,12 @@ for _ in $(seq 1 600); do      # up to 120 s: the first run builds the jar
     sleep 0.2
 done
 echo "twampd pid $pid: $(tr '\0' ' ' </proc/$pid/cmdline | cut -c1-160)..."
-echo "rounds $rounds, $conns connections x $sessions sessions, maxsessions $maxsessions ${start:-(held, not started)}"
+echo "rounds $rounds, $conns connections x $sessions sessions, maxsessions $maxsessions ${flags[*]:-(held, not started)}"
 
 results="$work/results"
 : >"$results"
 for r in $(seq 1 "$rounds"); do
-    line=$(python3 "$root/testing/lib/session_load.py" "$pid" 127.0.0.1 "$port" "$conns" "$sessions" $start)
+    line=$(python3 "$root/testing/lib/session_load.py" "$pid" 127.0.0.1 "$port" "$conns" "$sessions" ${flags[@]+"${flags[@]}"})
     echo "round $r: $line"
     echo "$line" >>"$results"
 done

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Session load against a running twampd (testing/session-load.sh): what many sessions cost the server.
 
-  session_load.py PID HOST PORT CONNECTIONS SESSIONS [--start]
+  session_load.py PID HOST PORT CONNECTIONS SESSIONS [--start] [--trim]
 
 Opens CONNECTIONS open-mode control connections to HOST:PORT, requests SESSIONS test sessions on each
 (RFC 5357 3.5; sender address = this host, as the server requires), optionally starts them (Start-Sessions,
@@ -12,10 +12,12 @@ RFC 5357 3.7), then closes every connection at once. Samples the server process 
   [threads_started rss_started_kb] release_ms threads_after rss_after_kb fds_after rss_settled_kb
 
 release_ms: from closing the connections until the thread count and the open file descriptors (one UDP
-socket per session) are back to their base (polled every 20 ms, at most 120 s; -1 if not). rss_settled_kb: 5 s later. No test packet is sent. Loopback only; every loop bounded.
+socket per session) are back to their base (polled every 20 ms, at most 120 s; -1 if not). rss_settled_kb: 5 s later. rss_trimmed_kb (--trim, needs gdb): after the server called glibc's
+malloc_trim(0), i.e. what the allocator had kept of the freed memory. No test packet is sent. Loopback only; every loop bounded.
 """
 import socket
 import struct
+import subprocess
 import sys
 import time
 
@@ -93,11 +95,13 @@ def start_sessions(s):
 
 
 def main(argv):
-    if len(argv) not in (6, 7):
+    if len(argv) < 6 or any(f not in ("--start", "--trim") for f in argv[6:]):
         print(__doc__, file=sys.stderr)
         return 2
     pid, host, port, conns, sessions = int(argv[1]), argv[2], int(argv[3]), int(argv[4]), int(argv[5])
-    start = len(argv) == 7 and argv[6] == "--start"
+    flags = argv[6:]
+    start = "--start" in flags
+    trim = "--trim" in flags
     out = {}
     # one small round first, so that threads the server keeps once made (carriers of its virtual threads,
     # timers) are in the base
@@ -152,6 +156,12 @@ def main(argv):
     out["threads_after"], out["rss_after_kb"], out["fds_after"] = threads, rss, fds
     time.sleep(5)
     out["rss_settled_kb"] = proc_status(pid)[1]
+    if trim:
+        # what glibc keeps of the freed session buffers: have the server call malloc_trim(0) (gdb attached
+        # for the call only)
+        subprocess.run(["gdb", "-p", str(pid), "-batch", "-ex", "call (int)malloc_trim(0)"],
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=120, check=False)
+        out["rss_trimmed_kb"] = proc_status(pid)[1]
     print(" ".join("%s=%s" % (k, v) for k, v in out.items()), flush=True)
     return 0
 
