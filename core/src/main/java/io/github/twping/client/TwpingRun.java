@@ -14,6 +14,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
+import io.github.twping.control.ControlActivity;
 import io.github.twping.control.ControlCancellation;
 import io.github.twping.control.ControlClient;
 import io.github.twping.control.ControlClientOptions;
@@ -378,9 +379,8 @@ public final class TwpingRun {
             if (leftNs <= 0) {
                 break;
             }
-            io.github.twping.control.ControlActivity activity =
-                    control.awaitActivity(Math.min(leftNs, START_WATCH_INTERVAL_NS));
-            if (activity != io.github.twping.control.ControlActivity.QUIET && !run.cancelled()) {
+            ControlActivity activity = control.awaitActivity(Math.min(leftNs, START_WATCH_INTERVAL_NS));
+            if (activity != ControlActivity.QUIET && !run.cancelled()) {
                 result = StartWait.CONTROL_FAILED;
                 break;
             }
