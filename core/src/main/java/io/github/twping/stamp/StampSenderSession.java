@@ -32,10 +32,24 @@ public final class StampSenderSession {
                                            SendSchedule schedule, long packetCount, long startTimeNtp,
                                            long lossTimeoutNtp, long spinNs, SessionDataWriter writer,
                                            WallClock clock, ClockErrorEstimate errors, Consumer<String> diagnostics) {
+        return create(socket, reflector, spec, schedule, packetCount, startTimeNtp, lossTimeoutNtp, spinNs, writer,
+                clock, errors, diagnostics, null);
+    }
+
+    /**
+     * As {@link #create(UdpSocket, InetSocketAddress, StampSenderSpec, SendSchedule, long, long, long, long,
+     * SessionDataWriter, WallClock, ClockErrorEstimate, Consumer)}, the replies' TLVs read into {@code telemetry}
+     * (null: not kept); read it after {@link ClientTestSession#join}.
+     */
+    public static ClientTestSession create(UdpSocket socket, InetSocketAddress reflector, StampSenderSpec spec,
+                                           SendSchedule schedule, long packetCount, long startTimeNtp,
+                                           long lossTimeoutNtp, long spinNs, SessionDataWriter writer,
+                                           WallClock clock, ClockErrorEstimate errors, Consumer<String> diagnostics,
+                                           StampTelemetry telemetry) {
         ClientTestSession.Parameters parameters = new ClientTestSession.Parameters(reflector, schedule, packetCount,
                 spec.tlvBytes(), startTimeNtp, lossTimeoutNtp, spinNs, true);
-        return new ClientTestSession(parameters, socket, new StampSenderCodec(spec), new StampSenderCodec(spec),
-                writer, clock, errors, diagnostics);
+        return new ClientTestSession(parameters, socket, new StampSenderCodec(spec),
+                new StampSenderCodec(spec, telemetry), writer, clock, errors, diagnostics);
     }
 
     /** A TWAMP-Light sender (RFC 5357 Appendix I): the open-mode TWAMP-Test layouts, {@code padding} octets. */
