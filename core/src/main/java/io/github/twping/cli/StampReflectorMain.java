@@ -141,7 +141,10 @@ final class StampReflectorMain {
         if (p.verbose) {
             err.println("twampd: reflected " + r.reflected() + ", short " + r.shortPackets() + ", bad HMAC "
                     + r.badHmac() + ", not allowed " + r.notAllowed() + ", rate limited " + r.rateLimited()
-                    + ", unknown TLVs " + r.unknownTlvs() + ", malformed TLVs " + r.malformedTlvs());
+                    + ", unknown TLVs " + r.unknownTlvs() + ", malformed TLVs " + r.malformedTlvs()
+                    + ", bad HMAC TLVs " + r.badTlvHmac() + ", follow-ups " + r.followUpsReported()
+                    + ", class of service " + r.classOfServiceApplied() + " applied " + r.classOfServiceRefused()
+                    + " refused, access reports " + r.accessReports());
         }
         err.println("twampd: reflector stopped");
         err.flush();

@@ -53,6 +53,8 @@ public final class TwpingArgs {
     private static final int OPT_LIGHT = 272;
     private static final int OPT_PTP = 273;
     private static final int OPT_SSID = 274;
+    private static final int OPT_TLV = 275;
+    private static final int OPT_TLV_PACKETS = 276;
     /** Codes of the result options: {@code OPT_RESULTS + index in ResultOptions.LONG_OPTIONS}. */
     private static final int OPT_RESULTS = 300;
     private static final int OPT_CPU = 267;
@@ -74,7 +76,9 @@ public final class TwpingArgs {
             new GetOpt.LongOption("stamp", GetOpt.ArgKind.REQUIRED, OPT_STAMP),
             new GetOpt.LongOption("light", GetOpt.ArgKind.REQUIRED, OPT_LIGHT),
             new GetOpt.LongOption("ptp", GetOpt.ArgKind.NONE, OPT_PTP),
-            new GetOpt.LongOption("ssid", GetOpt.ArgKind.REQUIRED, OPT_SSID));
+            new GetOpt.LongOption("ssid", GetOpt.ArgKind.REQUIRED, OPT_SSID),
+            new GetOpt.LongOption("tlv", GetOpt.ArgKind.REQUIRED, OPT_TLV),
+            new GetOpt.LongOption("tlv-packets", GetOpt.ArgKind.NONE, OPT_TLV_PACKETS));
 
     private static List<GetOpt.LongOption> withResultOptions(GetOpt.LongOption... own) {
         List<GetOpt.LongOption> all = new java.util.ArrayList<>(List.of(own));
@@ -393,6 +397,8 @@ public final class TwpingArgs {
                         : TwpingOptions.TestProtocol.LIGHT;
             }
             case OPT_PTP -> s.ptp = true;
+            case OPT_TLV -> s.tlvList = arg;
+            case OPT_TLV_PACKETS -> s.tlvPackets = true;
             case OPT_SSID -> {
                 if (!arg.matches("[0-9]{1,5}") || Integer.parseInt(arg) > 0xFFFF) {
                     msg.error("Invalid value for --ssid (0..65535): " + arg);
@@ -480,8 +486,8 @@ public final class TwpingArgs {
             msg.error("--stamp/--light cannot be combined with --loopback or --probe-timestamping");
             return new Exit(usage(msg, null, Messages.EXIT_FAILURE));
         }
-        if (!stamp && (s.ptp || s.ssid != 0)) {
-            msg.error("--ptp and --ssid need --stamp");
+        if (!stamp && (s.ptp || s.ssid != 0 || s.tlvList != null || s.tlvPackets)) {
+            msg.error("--ptp, --ssid, --tlv and --tlv-packets need --stamp");
             return new Exit(usage(msg, null, Messages.EXIT_FAILURE));
         }
         int minOperands = s.loopback || s.probe || stamp || s.results.reporting() ? 0 : 1;
@@ -528,8 +534,8 @@ public final class TwpingArgs {
                     return new Exit(usage(msg, null, Messages.EXIT_FAILURE));
                 }
                 padding = paddingGiven ? padding : 0;
-            } else if (s.ptp || s.ssid != 0) {
-                msg.error("--ptp and --ssid need --stamp");
+            } else if (s.ptp || s.ssid != 0 || s.tlvList != null || s.tlvPackets) {
+                msg.error("--ptp, --ssid, --tlv and --tlv-packets need --stamp");
                 return new Exit(usage(msg, null, Messages.EXIT_FAILURE));
             }
             if (s.authMode != null && (modeMask & Mode.OPEN.bits()) == 0 && !authenticated) {
@@ -538,7 +544,22 @@ public final class TwpingArgs {
                         : "-A without O needs a key: -u identity and -k keyfile");
                 return new Exit(Messages.EXIT_FAILURE);
             }
-            stampOptions = new TwpingOptions.Stamp(s.stampProtocol, s.ptp, s.ssid, authenticated);
+            io.github.twping.stamp.StampTlvRequest tlvs = io.github.twping.stamp.StampTlvRequest.NONE;
+            if (s.tlvList != null) {
+                try {
+                    tlvs = io.github.twping.stamp.StampTlvRequest.parse(s.tlvList, authenticated);
+                } catch (IllegalArgumentException e) {
+                    msg.error("--tlv: " + e.getMessage());
+                    return new Exit(usage(msg, null, Messages.EXIT_FAILURE));
+                }
+                if (padding + tlvs.bytes() > STAMP_MAX_EXTRA_PADDING) {
+                    msg.error("-s: the Extra Padding TLV and the other TLVs hold at most "
+                            + STAMP_MAX_EXTRA_PADDING + " octets");
+                    return new Exit(usage(msg, null, Messages.EXIT_FAILURE));
+                }
+            }
+            stampOptions = new TwpingOptions.Stamp(s.stampProtocol, s.ptp, s.ssid, authenticated, tlvs,
+                    s.tlvPackets);
         }
 
         TwpingOptions.AddressFamily family = s.ipv4 ? TwpingOptions.AddressFamily.IPV4_ONLY
@@ -652,6 +673,8 @@ public final class TwpingArgs {
         double maxMedianRttMillis = Double.NaN;
         double controlTimeoutSeconds;
         String stampTarget;
+        String tlvList;
+        boolean tlvPackets;
         TwpingOptions.TestProtocol stampProtocol;
         boolean ptp;
         int ssid;
