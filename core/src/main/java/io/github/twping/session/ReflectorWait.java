@@ -4,6 +4,7 @@ import java.lang.foreign.MemorySegment;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 
+import io.github.twping.ffm.DatagramBatch;
 import io.github.twping.ffm.ReceivedPacket;
 import io.github.twping.ffm.SocketException;
 import io.github.twping.ffm.UdpSocket;
@@ -103,6 +104,39 @@ public record ReflectorWait(Mode mode, long spinNs) {
                 }
                 long leftNs = timeoutNs - elapsedNs;
                 return leftNs <= 0 ? UdpSocket.TIMEOUT : socket.receive(buffer, meta, leftNs);
+            }
+            Thread.onSpinWait();
+        }
+    }
+
+    /**
+     * Receives the next datagrams the chosen way, as many as are queued up to the batch's capacity (one
+     * {@code recvmmsg}); otherwise as {@link #receive}.
+     *
+     * @return the number of datagrams in {@code batch}, or {@link UdpSocket#TIMEOUT} / {@link UdpSocket#CLOSED}
+     */
+    public int receiveBatch(UdpSocket socket, DatagramBatch batch, long timeoutNs,
+                            java.util.function.BooleanSupplier stop) throws SocketException {
+        if (mode == Mode.BLOCK) {
+            return socket.receiveBatch(batch, timeoutNs);
+        }
+        long startNs = System.nanoTime();
+        long pollNs = mode == Mode.BUSY_POLL ? (timeoutNs < 0 ? Long.MAX_VALUE : timeoutNs) : spinNs;
+        while (true) {
+            int n = socket.receiveBatch(batch, 0);
+            if (n != UdpSocket.TIMEOUT) {
+                return n;
+            }
+            if (stop.getAsBoolean()) {
+                return UdpSocket.CLOSED;
+            }
+            long elapsedNs = System.nanoTime() - startNs;
+            if (elapsedNs >= pollNs) {
+                if (timeoutNs < 0) {
+                    return socket.receiveBatch(batch, -1);
+                }
+                long leftNs = timeoutNs - elapsedNs;
+                return leftNs <= 0 ? UdpSocket.TIMEOUT : socket.receiveBatch(batch, leftNs);
             }
             Thread.onSpinWait();
         }
