@@ -314,12 +314,15 @@ public final class StampReflector implements AutoCloseable {
     /**
      * The reply length for a request of {@code n} bytes: STAMP answers with the same size (RFC 8762 §4.3);
      * TWAMP-Light with {@code max(n, 41)}, the sender's padding truncated or the reply's own (RFC 5357 §4.2.1,
-     * RFC 6038 §4.2 symmetric size).
+     * RFC 6038 §4.2 symmetric size), or, asymmetric, 41 plus the octets to reflect that the sender's padding
+     * has (RFC 6038 §4.2 reflect octets).
      */
     private int replyLength(int n) {
+        if (spec.asymmetric()) {
+            return replyLayout.length() + Math.min(spec.reflectOctets(), n - senderLayout.length());
+        }
         return Math.max(n, replyLayout.length());
     }
-
     /**
      * Walks the TLVs of the reply in {@code [from, end)} (a copy of the request's) and answers them (RFC 8972 §4):
      * a recognised TLV with a valid length gets U, M and I cleared and its reflector fields filled; a recognised TLV

@@ -15,10 +15,16 @@ import java.util.List;
  * @param ratePerSource  replies per second per source address and port (token bucket with a one-second burst);
  *                       0 = unlimited
  * @param maxPeers       size of the preallocated peer table
+ * @param asymmetric     TWAMP-Light only: replies of the base 41 octets plus {@code reflectOctets}, whatever the
+ *                       request's size (RFC 5357 §4.2.1 without the symmetric size of RFC 6038); default
+ *                       (false): the reply has the request's size, at least 41 octets
+ * @param reflectOctets  TWAMP-Light only: octets of the sender's padding copied to the start of the reply's
+ *                       padding (RFC 6038 §4.2, configured here instead of negotiated); in the symmetric mode
+ *                       the whole padding is copied anyway
  */
 public record StampReflectorSpec(boolean light, boolean authenticated, byte[] key, boolean stateful,
                                  TimestampFormat format, List<SourceNetwork> allowed, int ratePerSource,
-                                 int maxPeers) {
+                                 int maxPeers, boolean asymmetric, int reflectOctets) {
     /** Default peer table size. */
     public static final int DEFAULT_MAX_PEERS = 4096;
 
@@ -38,8 +44,25 @@ public record StampReflectorSpec(boolean light, boolean authenticated, byte[] ke
         if (maxPeers < 1 || maxPeers > 1 << 20) {
             throw new IllegalArgumentException("peer table size out of range: " + maxPeers);
         }
+        if ((asymmetric || reflectOctets != 0) && !light) {
+            throw new IllegalArgumentException("reply size options apply to TWAMP-Light (STAMP replies have the "
+                    + "request's size, RFC 8762 section 4.3)");
+        }
+        if (reflectOctets < 0 || reflectOctets > MAX_REFLECT_OCTETS) {
+            throw new IllegalArgumentException("reflect octets out of range (0.." + MAX_REFLECT_OCTETS + "): "
+                    + reflectOctets);
+        }
         key = key == null ? null : key.clone();
         allowed = List.copyOf(allowed);
+    }
+
+    /** Largest {@code reflectOctets}: the padding of a TWAMP-Light reply inside one datagram. */
+    public static final int MAX_REFLECT_OCTETS = 65_000;
+
+    /** The symmetric reply size, no octets to reflect beyond it. */
+    public StampReflectorSpec(boolean light, boolean authenticated, byte[] key, boolean stateful,
+                              TimestampFormat format, List<SourceNetwork> allowed, int ratePerSource, int maxPeers) {
+        this(light, authenticated, key, stateful, format, allowed, ratePerSource, maxPeers, false, 0);
     }
 
     /** An unauthenticated stateless STAMP reflector with NTP timestamps, answering everyone. */

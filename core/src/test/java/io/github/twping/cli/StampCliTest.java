@@ -149,7 +149,10 @@ class StampCliTest {
                 {"--stamp", "127.0.0.1:0", "--rate", "fast"},
                 {"--stamp", "127.0.0.1:0", "--allow", "example.net/8"},
                 {"--stamp", "127.0.0.1:0", "--stamp", "127.0.0.1:1"},
-                {"--stamp", "127.0.0.1:0", "stray"}}) {
+                {"--stamp", "127.0.0.1:0", "stray"},
+                {"--stamp", "127.0.0.1:0", "--asymmetric"},
+                {"--light", "127.0.0.1:0", "--reflect-octets", "x"},
+                {"--light", "127.0.0.1:0", "--reflect-octets", "70000"}}) {
             ByteArrayOutputStream e = new ByteArrayOutputStream();
             int status = new StampReflectorMain().execute(args, System.out,
                     new PrintStream(e, true, StandardCharsets.UTF_8), null);
