@@ -40,7 +40,7 @@ final class StampReflectorMain {
                --rate n          At most n replies per second per source address and port
                --asymmetric      With --light: replies of 41 octets plus --reflect-octets, not the request's size
                --reflect-octets n  With --light: copy n octets of the sender's padding into the reply (RFC 6038)
-               -a authmode       [A]uthenticated (STAMP, needs -u and -k) or [O]pen (default)
+               -a authmode       [A]uthenticated (needs -u and -k) or [O]pen (default)
                -u identity       Identity whose pass-phrase in the key file is the HMAC key
                -k keyfile        Key file (pfs format: identity hex-pass-phrase)
                -v                Print the reflector's counters when it stops
@@ -236,9 +236,6 @@ final class StampReflectorMain {
         } else {
             throw new IllegalArgumentException("Invalid -a " + auth + ": A or O");
         }
-        if (authenticated && light) {
-            throw new IllegalArgumentException("--light reflects the unauthenticated format only");
-        }
         if ((asymmetric || reflectOctets != 0) && !light) {
             throw new IllegalArgumentException("--asymmetric and --reflect-octets need --light");
         }
@@ -248,6 +245,10 @@ final class StampReflectorMain {
                 throw new IllegalArgumentException("-a A needs -u identity and -k keyfile");
             }
             key = readKey(keyFile, identity);
+            if (light && key.length != StampReflectorSpec.LIGHT_KEY_LENGTH) {
+                throw new IllegalArgumentException("--light -a A: the key must be " + StampReflectorSpec.LIGHT_KEY_LENGTH
+                        + " octets (AES key 16, HMAC key 32), not " + key.length);
+            }
         }
         return new Parsed(HostPort.parse(target), new StampReflectorSpec(light, authenticated, key, stateful,
                 ptp ? TimestampFormat.PTP : TimestampFormat.NTP, allowed, rate,

@@ -526,8 +526,13 @@ public final class TwpingArgs {
         int padding = paddingGiven ? (int) Math.min(s.padding, MAX_PADDING) : defaultPadding(modeMask);
         TwpingOptions.Stamp stampOptions = TwpingOptions.Stamp.NONE;
         if (stamp) {
-            boolean authenticated = s.stampProtocol == TwpingOptions.TestProtocol.STAMP && passphrase != null
-                    && (modeMask & Mode.OPEN.bits()) == 0;
+            boolean authenticated = passphrase != null && (modeMask & Mode.OPEN.bits()) == 0;
+            if (authenticated && s.stampProtocol == TwpingOptions.TestProtocol.LIGHT
+                    && passphrase.length != io.github.twping.stamp.StampReflectorSpec.LIGHT_KEY_LENGTH) {
+                msg.error("--light -A A: the key must be " + io.github.twping.stamp.StampReflectorSpec.LIGHT_KEY_LENGTH
+                        + " octets (AES key 16, HMAC key 32), not " + passphrase.length);
+                return new Exit(Messages.EXIT_FAILURE);
+            }
             if (s.stampProtocol == TwpingOptions.TestProtocol.STAMP) {
                 if (padding > STAMP_MAX_EXTRA_PADDING) {
                     msg.error("-s: the Extra Padding TLV holds at most " + STAMP_MAX_EXTRA_PADDING + " octets");
@@ -539,9 +544,7 @@ public final class TwpingArgs {
                 return new Exit(usage(msg, null, Messages.EXIT_FAILURE));
             }
             if (s.authMode != null && (modeMask & Mode.OPEN.bits()) == 0 && !authenticated) {
-                msg.error(s.stampProtocol == TwpingOptions.TestProtocol.LIGHT
-                        ? "--light sends the unauthenticated format only (-A O)"
-                        : "-A without O needs a key: -u identity and -k keyfile");
+                msg.error("-A without O needs a key: -u identity and -k keyfile");
                 return new Exit(Messages.EXIT_FAILURE);
             }
             io.github.twping.stamp.StampTlvRequest tlvs = io.github.twping.stamp.StampTlvRequest.NONE;

@@ -178,7 +178,8 @@ public final class StampRun {
                 ? StampSenderSession.create(socket, reflector, spec, schedule, test.packetCount(), startTimeNtp,
                 lossTimeoutNtp, spinNs, writer, run.clock, errors, run::diag, telemetry)
                 : StampSenderSession.createLight(socket, reflector, padding, schedule, test.packetCount(),
-                startTimeNtp, lossTimeoutNtp, spinNs, writer, run.clock, errors, run::diag);
+                startTimeNtp, lossTimeoutNtp, spinNs, writer, run.clock, errors, run::diag,
+                stamp.authenticated() ? run.options.connection().passphrase() : null);
         session = s;
         s.start();
         if (run.cancelled()) {

@@ -55,6 +55,8 @@ public final class StampReflector implements AutoCloseable {
     private final TestPacketLayout replyLayout;
     private final int ssidOffset;
     private final StampHmac hmac;
+    /** Authenticated TWAMP-Light: the RFC 5357 test-packet protection with the configured keys, else null. */
+    private final io.github.twping.crypto.TestPacketCipher lightCipher;
     private final SourceNetwork[] allowed;
     private final PeerTable peers;
     private final byte[] source = new byte[16];
@@ -109,15 +111,19 @@ public final class StampReflector implements AutoCloseable {
         this.socket = socket;
         this.clock = clock == null ? ReflectorClock.system() : clock;
         if (spec.light()) {
-            senderLayout = TestPacketLayout.UNAUTHENTICATED_SENDER;
-            replyLayout = TestPacketLayout.UNAUTHENTICATED_REFLECTOR;
+            io.github.twping.protocol.Mode mode = spec.authenticated() ? io.github.twping.protocol.Mode.AUTHENTICATED
+                    : io.github.twping.protocol.Mode.OPEN;
+            senderLayout = TestPacketLayout.senderFor(mode);
+            replyLayout = TestPacketLayout.reflectorFor(mode);
             ssidOffset = -1;
         } else {
             senderLayout = StampLayouts.sender(spec.authenticated());
             replyLayout = StampLayouts.reflector(spec.authenticated());
             ssidOffset = StampLayouts.ssidOffset(spec.authenticated());
         }
-        this.hmac = spec.authenticated() ? new StampHmac(spec.key(), MAX_DATAGRAM + 4) : null;
+        this.hmac = spec.authenticated() && !spec.light() ? new StampHmac(spec.key(), MAX_DATAGRAM + 4) : null;
+        this.lightCipher = spec.authenticated() && spec.light() ? io.github.twping.crypto.TestPacketCipher.forMode(
+                io.github.twping.protocol.Mode.AUTHENTICATED, StampReflectorSpec.lightKeys(spec.key())) : null;
         this.request = arena.allocate(MAX_DATAGRAM + 1, 16);
         this.reply = arena.allocate(MAX_DATAGRAM + replyLayout.length(), 16);
         this.in = new SenderPacket(senderLayout).wrap(request);
@@ -256,6 +262,10 @@ public final class StampReflector implements AutoCloseable {
             badHmac++;
             return;
         }
+        if (lightCipher != null && !lightCipher.openSender(request, n)) {
+            badHmac++;
+            return;
+        }
         long rxEpochNs = meta.rxTimestampEpochNs();
         long receiveWire = spec.format().fromEpochNanos(clock.adjustEpochNs(
                 rxEpochNs > 0 ? rxEpochNs : clock.nowEpochNs()));
@@ -289,6 +299,14 @@ public final class StampReflector implements AutoCloseable {
                     .errorEstimate(spec.format().markErrorEstimate(clock.errorEstimate()));
             if (hmac != null) {
                 hmac.sign(reply, 0, StampLayouts.HMAC_COVERED, replyLayout.hmacOffset());
+            }
+            if (lightCipher != null) {
+                if (attempt > 0) {                     // block 0 was encrypted by the previous attempt
+                    StampWire.int64(reply, 0, 0);
+                    StampWire.int64(reply, 8, 0);
+                    out.sequenceNumber(seq);
+                }
+                lightCipher.sealReflector(reply);
             }
             long packetId = socket.sentPacketCount();
             if (socket.send(reply, replyLength, destination) > 0) {

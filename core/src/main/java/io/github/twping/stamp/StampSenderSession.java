@@ -58,9 +58,26 @@ public final class StampSenderSession {
                                                 long lossTimeoutNtp, long spinNs, SessionDataWriter writer,
                                                 WallClock clock, ClockErrorEstimate errors,
                                                 Consumer<String> diagnostics) {
+        return createLight(socket, reflector, padding, schedule, packetCount, startTimeNtp, lossTimeoutNtp, spinNs,
+                writer, clock, errors, diagnostics, null);
+    }
+
+    /**
+     * A TWAMP-Light sender; with {@code key} (null: open) the authenticated TWAMP-Test packets of RFC 5357
+     * §4.1.2/§4.2.1 with the test keys of {@link StampReflectorSpec#lightKeys} instead of a control session's.
+     */
+    public static ClientTestSession createLight(UdpSocket socket, InetSocketAddress reflector, int padding,
+                                                SendSchedule schedule, long packetCount, long startTimeNtp,
+                                                long lossTimeoutNtp, long spinNs, SessionDataWriter writer,
+                                                WallClock clock, ClockErrorEstimate errors,
+                                                Consumer<String> diagnostics, byte[] key) {
         ClientTestSession.Parameters parameters = new ClientTestSession.Parameters(reflector, schedule, packetCount,
                 padding, startTimeNtp, lossTimeoutNtp, spinNs, true);
-        return new ClientTestSession(parameters, socket, io.github.twping.protocol.Mode.OPEN, null, writer, clock,
-                errors, diagnostics);
+        if (key == null) {
+            return new ClientTestSession(parameters, socket, io.github.twping.protocol.Mode.OPEN, null, writer, clock,
+                    errors, diagnostics);
+        }
+        return new ClientTestSession(parameters, socket, io.github.twping.protocol.Mode.AUTHENTICATED,
+                StampReflectorSpec.lightKeys(key), writer, clock, errors, diagnostics);
     }
 }
