@@ -130,6 +130,33 @@ class StampCliTest {
     }
 
     @Test
+    void authenticatedTwampLightWithA48OctetKey() throws Exception {
+        Path keys = dir.resolve("light.pfs");
+        String hex = "00112233445566778899aabbccddeeff".repeat(3);
+        Files.writeString(keys, "carol " + hex + "\nalice 73656372657421\n");
+        Result r = exchange(List.of("--light", "127.0.0.1:0", "-a", "A", "-u", "carol", "-k", keys.toString(), "-v"),
+                List.of("-c", "10", "-i", "0.005f", "-M", "-A", "A", "-u", "carol", "-k", keys.toString()), "--light");
+        assertEquals(0, r.status(), r.err());
+        assertTrue(r.out().contains("\nSENT\t10\n"), r.out());
+        assertTrue(r.out().contains("\nLOST\t0\n"), r.out());
+        assertTrue(r.out().contains("\nPACKET_PADDING\t64\n"), "authenticated default padding " + r.out());
+        assertTrue(r.reflectorErr().contains("TWAMP-Light reflector on [127.0.0.1]:"), r.reflectorErr());
+        assertTrue(r.reflectorErr().contains("(authenticated)"), r.reflectorErr());
+        assertTrue(r.reflectorErr().contains("twampd: reflected 10,"), r.reflectorErr());
+        ByteArrayOutputStream e = new ByteArrayOutputStream();
+        int status = Twping.create(List.of("--light", "127.0.0.1:9", "-A", "A", "-u", "alice", "-k",
+                        keys.toString()), "twping", new PrintStream(new ByteArrayOutputStream()),
+                new PrintStream(e, true, StandardCharsets.UTF_8), System.in, Map.of()).run();
+        assertEquals(1, status);
+        assertTrue(e.toString(StandardCharsets.UTF_8).contains("the key must be 48 octets"), e.toString());
+        ByteArrayOutputStream d = new ByteArrayOutputStream();
+        assertEquals(1, new StampReflectorMain().execute(new String[] {"--light", "127.0.0.1:0", "-a", "A", "-u",
+                "alice", "-k", keys.toString()}, System.out, new PrintStream(d, true, StandardCharsets.UTF_8), null));
+        assertTrue(d.toString(StandardCharsets.UTF_8).startsWith("twampd: --light -a A: the key must be 48 octets"),
+                d.toString());
+    }
+
+    @Test
     void twampLightRawRecords() throws Exception {
         Result r = exchange(List.of("--light", "127.0.0.1:0"), List.of("-c", "5", "-i", "0.005f", "-R"), "--light");
         assertEquals(0, r.status(), r.err());
