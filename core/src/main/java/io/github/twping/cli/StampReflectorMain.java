@@ -38,7 +38,8 @@ final class StampReflectorMain {
                --ptp             Timestamps in the PTPv2 format (Z flag), else NTP
                --allow net       Answer only sources in net (addr/bits); repeatable
                --rate n          At most n replies per second per source address and port
-               --asymmetric      With --light: replies of 41 octets plus --reflect-octets, not the request's size
+               --asymmetric      With --light: replies of the base size (41, 112 authenticated) plus
+                                 --reflect-octets, not the request's size
                --reflect-octets n  With --light: copy n octets of the sender's padding into the reply (RFC 6038)
                -a authmode       [A]uthenticated (needs -u and -k) or [O]pen (default)
                -u identity       Identity whose pass-phrase in the key file is the HMAC key
