@@ -37,7 +37,8 @@ final class TestSocketSetup {
         UdpSocketOptions.Builder b = UdpSocketOptions.builder().bindAddress(localAddress)
                 .portRange(low, high, first).unicastTtl(255).receiveTtl(true)
                 .receiveBufferBytes(buffer).sendBufferBytes(buffer)
-                .receiveTos(true).timestamping(Timestamping.RX_TX_SOFTWARE);
+                .receiveTos(true).timestamping(options.extras().kernelSendStamps()
+                        ? Timestamping.RX_TX_SOFTWARE : Timestamping.RX_SOFTWARE); // no TX stamps queued unread
         if (test.dscp() != 0) {
             b.tos(test.dscp() << 2);
         }

@@ -381,7 +381,7 @@ public final class TwpingRun {
         ClientTestSession s = new ClientTestSession(new ClientTestSession.Parameters(reflector,
                 new SendSchedule(sid, slots, test.packetCount()), test.packetCount(), test.paddingBytes(),
                 timing.startTimeNtp(), timing.lossTimeoutNtp(), TimeUnit.MICROSECONDS.toNanos(extras.spinMicros()),
-                true), socket, control.mode(), keys, writer, run.clock, errors, run::diag);
+                extras.kernelSendStamps()), socket, control.mode(), keys, writer, run.clock, errors, run::diag);
         s.cpus(extras.cpus());
         session = s;
         awaitWarmUp(timing.startTimeNtp());

@@ -137,6 +137,15 @@ public final class SessionReflector implements AutoCloseable {
      * @param tos the TOS / traffic class byte of the replies (DSCP &lt;&lt; 2); 0 leaves the system default
      */
     public static UdpSocketOptions.Builder socketOptions(InetSocketAddress bind, int tos) {
+        return socketOptions(bind, tos, true);
+    }
+
+    /**
+     * As {@link #socketOptions(InetSocketAddress, int)}; {@code kernelRxStamps} false takes the receive time
+     * from the clock after the receive call returned instead (no RX timestamping), as C twampd does: the
+     * thread's wake-up then counts in the forward leg instead of the processing time.
+     */
+    public static UdpSocketOptions.Builder socketOptions(InetSocketAddress bind, int tos, boolean kernelRxStamps) {
         UdpSocketOptions.Builder b = UdpSocketOptions.builder()
                 .bindAddress(bind.getAddress())
                 .port(bind.getPort())
@@ -147,7 +156,7 @@ public final class SessionReflector implements AutoCloseable {
                 // (docs/PERFORMANCE.md, high rate); the kernel caps this at net.core.rmem_max.
                 .receiveBufferBytes(SOCKET_BUFFER_BYTES)
                 .sendBufferBytes(SOCKET_BUFFER_BYTES)
-                .timestamping(Timestamping.RX_SOFTWARE);
+                .timestamping(kernelRxStamps ? Timestamping.RX_SOFTWARE : Timestamping.NONE);
         if (tos != 0) {
             b.tos(tos);
         }
@@ -160,7 +169,12 @@ public final class SessionReflector implements AutoCloseable {
      * @throws io.github.twping.ffm.AddressInUseException when the port is taken
      */
     public static UdpSocket openSocket(InetSocketAddress bind, int tos) throws SocketException {
-        return UdpSocket.open(socketOptions(bind, tos).build());
+        return openSocket(bind, tos, true);
+    }
+
+    /** As {@link #openSocket(InetSocketAddress, int)} with the receive stamp chosen (see {@link #socketOptions(InetSocketAddress, int, boolean)}). */
+    public static UdpSocket openSocket(InetSocketAddress bind, int tos, boolean kernelRxStamps) throws SocketException {
+        return UdpSocket.open(socketOptions(bind, tos, kernelRxStamps).build());
     }
 
     /** Registers a callback run on the reflector thread when the session ends (before the socket is closed). */

@@ -214,6 +214,25 @@ class SessionReflectorTest {
         assertEquals(0, r.shortPackets());
     }
 
+    /** twampd --rx-stamp user: no RX timestamping on the socket; T2 is read after the receive, before T3. */
+    @Test
+    void shouldStampReceiveTimesInUserSpaceWhenAsked() throws Exception {
+        HandBuiltSender s = sender(1);
+        UdpSocket socket = SessionReflector.openSocket(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0, false);
+        org.junit.jupiter.api.Assumptions.assumeTrue(socket.isNative(), "user stamps are the NIO fallback's only kind");
+        assertFalse(socket.capabilities().kernelRxTimestamps());
+        SessionReflector r = new SessionReflector(new ReflectorSessionSpec(io.github.twping.protocol.Mode.OPEN,
+                s.address(), 0, 0, null), socket, ReflectorClock.system(), warnings::add);
+        toClose.add(r);
+        r.start();
+        for (int i = 0; i < 3; i++) {
+            s.send(s.build(i, 1, 1, 0), r.localAddress());
+            HandBuiltSender.Reply reply = s.receive();
+            assertEquals(i, reply.senderSeq());
+            assertTrue(reply.receiveNtp() != 0 && Long.compareUnsigned(reply.receiveNtp(), reply.sendNtp()) <= 0);
+        }
+    }
+
     @Test
     void shouldEndOnRefwaitTimeout() throws Exception {
         HandBuiltSender s = sender(1);
