@@ -186,7 +186,8 @@ public final class StampSenderCodec implements TestPacketCipher {
 
     /**
      * Reads the reply's TLVs (before the timestamps are normalised: the Follow-Up stamp is in the reflector's
-     * format); @return false when an HMAC TLV we sent comes back recognised but does not verify, or is missing.
+     * format); @return false when an HMAC TLV we sent comes back recognised (U = 0) but does not verify, or is
+     * missing.
      */
     private boolean readTlvs(MemorySegment packet, int end) {
         int from = reflectorLayout.length();
@@ -223,8 +224,10 @@ public final class StampSenderCodec implements TestPacketCipher {
             }
             boolean answered = (flags & (StampTlv.FLAG_U | StampTlv.FLAG_M)) == 0
                     && StampTlv.recognised(type) && StampTlv.validLength(type, length);
-            if (type == StampTlv.HMAC && hmacTlvAt >= 0 && (flags & StampTlv.FLAG_U) == 0) {
-                if (length != StampTlv.HMAC_LENGTH || !hmac.verifyTlvs(packet, from, at, value)) {
+            if (type == StampTlv.HMAC && hmacTlvAt >= 0) {
+                // U: the reflector does not support the HMAC TLV and copied ours (the base HMAC still holds)
+                if ((flags & StampTlv.FLAG_U) == 0
+                        && (length != StampTlv.HMAC_LENGTH || !hmac.verifyTlvs(packet, from, at, value))) {
                     return false;
                 }
                 hmacSeen = true;

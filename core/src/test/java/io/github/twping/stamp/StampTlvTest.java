@@ -245,6 +245,41 @@ class StampTlvTest {
         assertEquals(1, reflector.badTlvHmac(), "a failed HMAC TLV is still answered (RFC 8972 §4.8)");
     }
 
+    /** A reply as a reflector builds it from {@code request}: TLVs copied with {@code tlvFlags}, base HMAC signed. */
+    private static MemorySegment replyTo(byte[] request, int tlvFlags) throws Exception {
+        byte[] r = request.clone();
+        for (int at = 112; at < r.length; at += 4 + ((r[at + 2] & 0xFF) << 8 | r[at + 3] & 0xFF)) {
+            r[at] = (byte) tlvFlags;
+        }
+        MemorySegment m = MemorySegment.ofArray(r);
+        new io.github.twping.protocol.ReflectorPacket(StampLayouts.AUTHENTICATED_REFLECTOR).wrap(m).clearMbz()
+                .sequenceNumber(3).senderSequenceNumber(3).errorEstimate(1).senderErrorEstimate(1);
+        System.arraycopy(hmac(r, 0, 96, null), 0, r, 96, 16);
+        return m;
+    }
+
+    @Test
+    void senderAcceptsAnUnsupportedHmacTlvAndRejectsABadOne() throws Exception {
+        StampSenderSpec spec = new StampSenderSpec(true, KEY, TimestampFormat.NTP, 0, 0, ALL_HMAC);
+        byte[] request = senderPacket(spec, 3);
+        int hmacAt = request.length - 20;
+        StampTelemetry telemetry = new StampTelemetry(10, ALL_HMAC);
+        StampSenderCodec codec = new StampSenderCodec(spec, telemetry);
+        MemorySegment copiedWithU = replyTo(request, StampTlv.FLAG_U);
+        assertTrue(codec.openReflector(copiedWithU, request.length),
+                "a reflector without TLV support copies our HMAC TLV with U: accepted (the base HMAC holds)");
+        assertEquals(6, telemetry.unrecognised());
+        MemorySegment answered = replyTo(request, 0);
+        byte[] r = answered.toArray(ValueLayout.JAVA_BYTE);
+        byte[] tag = hmac(r, 112, hmacAt, Arrays.copyOfRange(r, 0, 4));
+        MemorySegment.copy(tag, 0, answered, ValueLayout.JAVA_BYTE, hmacAt + 4, 16);
+        assertTrue(codec.openReflector(answered, request.length), "a recognised HMAC TLV that verifies");
+        MemorySegment forged = replyTo(request, 0);
+        forged.set(ValueLayout.JAVA_BYTE, hmacAt + 4, (byte) (forged.get(ValueLayout.JAVA_BYTE, hmacAt + 4) ^ 1));
+        org.junit.jupiter.api.Assertions.assertFalse(codec.openReflector(forged, request.length),
+                "a recognised HMAC TLV that does not verify drops the reply");
+    }
+
     @Test
     void tlvListParsesAndRejectsBadElements() {
         assertEquals(new StampTlvRequest(true, 0, true, -1, 0, true, false), StampTlvRequest.parse("all", false));
