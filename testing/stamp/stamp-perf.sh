@@ -7,7 +7,8 @@
 # of S seconds (default 5; packets = rate * S) with a fixed interval (-i 1/rate f), -M, 1-microsecond buckets
 # (-b 0.000001) and a 2 s loss timeout. Prints a Markdown table on stdout (per rate: sent, lost % and the
 # round-trip min/median/max of each round, then min/median/max of those over the rounds) and the load average
-# before and after; progress on stderr. Needs core/target/twping.jar (./mvnw -pl core -am package -DskipTests).
+# before and after; progress on stderr. With --twping-args '--tlv fut' (or all) the TLV report's round-trip
+# median with the reflector's kernel t3 (Follow-Up Telemetry) is a further column. Needs core/target/twping.jar (./mvnw -pl core -am package -DskipTests).
 # Exit 0, 1 when a session failed, 2 on bad arguments.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -51,8 +52,8 @@ load_before=$(cut -d' ' -f1-3 /proc/loadavg)
 stats() { sort -g | awk '{ v[NR] = $1 } END { if (NR == 0) { print "-" } else { printf "%s/%s/%s", v[1], v[int((NR + 1) / 2)], v[NR] } }'; }
 
 status=0
-echo "| rate /s | packets | round | sent | lost % | RTT min ms | RTT median ms | RTT max ms |"
-echo "|---:|---:|---:|---:|---:|---:|---:|---:|"
+echo "| rate /s | packets | round | sent | lost % | RTT min ms | RTT median ms | RTT max ms | RTT median kernel t3 ms |"
+echo "|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
 summary=""
 IFS=, read -ra rate_list <<<"$rates"
 for rate in "${rate_list[@]}"; do
@@ -72,8 +73,9 @@ for rate in "${rate_list[@]}"; do
         awk -v rate="$rate" -v count="$count" -v round="$round" -F'\t' '
             $1 == "SENT" { sent = $2 } $1 == "LOST" { lost = $2 }
             $1 == "MIN" { min = $2 } $1 == "MEDIAN" { med = $2 } $1 == "MAX" { max = $2 }
-            END { printf "| %d | %d | %d | %d | %.3f | %.4f | %.4f | %.4f |\n", rate, count, round, sent,
-                  sent ? 100 * lost / sent : 0, min * 1e3, med * 1e3, max * 1e3 }' "$work/out"
+            /^follow-up telemetry: .*rtt with kernel t3/ { split($0, a, " = "); split(a[2], b, "/"); kmed = b[2] }
+            END { printf "| %d | %d | %d | %d | %.3f | %.4f | %.4f | %.4f | %s |\n", rate, count, round, sent,
+                  sent ? 100 * lost / sent : 0, min * 1e3, med * 1e3, max * 1e3, kmed == "" ? "-" : kmed }' "$work/out"
         awk -F'\t' '$1 == "SENT" { s = $2 } $1 == "LOST" { l = $2 } END { printf "%.3f\n", s ? 100 * l / s : 0 }' \
             "$work/out" >>"$work/loss"
         awk -F'\t' '$1 == "MEDIAN" { printf "%.4f\n", $2 * 1e3 }' "$work/out" >>"$work/median"
