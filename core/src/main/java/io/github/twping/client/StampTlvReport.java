@@ -54,6 +54,7 @@ final class StampTlvReport {
         long lastRx = -1;
         long lastTx = -1;
         long lastSeq = -1;
+        int senderError = -1;
         BitSet seen = new BitSet();
         out.println();
         out.println("--- STAMP TLVs (RFC 8972) ---");
@@ -66,6 +67,7 @@ final class StampTlvReport {
                 }
                 long seq = r.sentSeq;
                 seen.set((int) seq);
+                senderError = r.sentSendErr;
                 replies++;
                 short packed = sources.get(i);
                 int t1 = RecordSources.sendSource(packed);
@@ -136,6 +138,10 @@ final class StampTlvReport {
         }
         out.printf(Locale.ROOT, "kernel timestamps: t1 %d, t2 %d, t3 %d, t4 %d, all four %d of %d replies%n",
                 kernel[0], kernel[1], kernel[2], kernel[3], allFour, replies);
+        if (senderError >= 0) {
+            out.printf(Locale.ROOT, "sender clock: sync %s%n", StampTlv.syncName(
+                    (senderError & 0x8000) != 0 ? StampTlv.SYNC_NTP : StampTlv.SYNC_FREE_RUNNING));
+        }
         if (tlvs.timestampInformation()) {
             out.printf(Locale.ROOT, "reflector clock: sync in %s, sync out %s%n",
                     StampTlv.syncName(telemetry.syncIn()), StampTlv.syncName(telemetry.syncOut()));

@@ -125,6 +125,8 @@ class StampCliTest {
         assertTrue(r.out().contains("direct measurement: at seq 9 sender sent 10, reflector received 10, sent 10"),
                 r.out());
         assertTrue(r.out().contains("TLV flags: U 0, M 0, I 0"), r.out());
+        assertTrue(r.out().contains("\nsender clock: sync "), r.out());
+        assertTrue(r.out().contains("\nreflector clock: sync in "), r.out());
         assertTrue(r.reflectorErr().contains("follow-ups 9,"), r.reflectorErr());
         assertTrue(r.reflectorErr().contains("access reports 10"), r.reflectorErr());
     }
