@@ -24,15 +24,20 @@ import io.github.twping.session.SessionReflector;
  * <p>Per packet: the kernel RX timestamp as Receive Timestamp, the received TTL as Sender TTL, the sender's
  * sequence number, timestamp, error estimate and SSID copied; the reply's sequence number is the sender's
  * (stateless) or a per-session counter (stateful; a session is the source address, port and SSID); the reply has
- * the request's length (RFC 8762 §4.3, symmetric size of RFC 6038) with the TLVs copied and their U/M flags set
- * (RFC 8972 §4); the send timestamp is taken last, then the reply is signed (authenticated) and sent. The Error
- * Estimate comes from the reflector clock's state with this reflector's Z flag.
+ * the request's length (RFC 8762 §4.3, symmetric size of RFC 6038; TWAMP-Light optionally asymmetric with reflected
+ * octets) with the TLVs copied, their U/M/I flags set and the RFC 8972 TLVs answered (Timestamp Information, Class
+ * of Service with the reply sent at the requested DSCP, Direct Measurement, Access Report, Follow-Up Telemetry
+ * with the kernel TX stamp of the session's previous reply from the socket's error queue, HMAC TLV); the send
+ * timestamp is taken last, then the reply is signed (authenticated; TWAMP-Light with the RFC 5357 test-packet
+ * protection and configured keys) and sent. The Error Estimate comes from the reflector clock's state with this
+ * reflector's Z flag.
  *
  * <p>Sources live in a preallocated open-addressing table of {@link StampReflectorSpec#maxPeers()} entries (each
- * with its reply address, allow-list verdict, counter and rate bucket); a new source costs one
+ * with its reply address, allow-list verdict, counters, last TX stamp and rate bucket); a new source costs one
  * {@link InetSocketAddress}, later packets of it allocate nothing. When the table is full, new sources are still
- * answered (allocating) but get no state of their own: stateful counters and rate limits then do not apply to
- * them ({@link #tableFull()} counts them).
+ * answered (allocating) but get no state of their own: stateful counters, rate limits and Follow-Up stamps then do
+ * not apply to them, their Direct Measurement counters are the reflector's totals ({@link #tableFull()} counts
+ * them).
  */
 public final class StampReflector implements AutoCloseable {
     /** Largest datagram handled; longer ones are truncated by the kernel and dropped. */
