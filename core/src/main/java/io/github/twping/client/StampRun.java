@@ -207,7 +207,7 @@ public final class StampRun {
         Reports.writeChannel(Outputs.of(run.options, run.program), file.channel(), hostInfo(header, local),
                 ScheduleDeltas.of(header), run.out, run.err);
         run.out.flush();
-        if (telemetry != null) {
+        if (telemetry != null && !run.options.output().quiet()) {
             try {
                 StampTlvReport.write(run.out, file.channel(), s.recordSources(), telemetry, stamp.tlvs(),
                         test.dscp(), stamp.tlvPackets());
