@@ -41,7 +41,7 @@ ROOT=$(cd "$(dirname "$self")/.." && pwd)
 
 SMOKE=0 KEEP=0 PLUMBING=0 ONLY=""
 FAULT_SCENARIOS="fault-reflector-killed fault-control-reset fault-silent-server fault-idle-200 fault-flood"
-ALL_SCENARIOS="clean loss dscp padding ipv6 zero-addr mode-O mode-A mode-E mode-M duplication netem-delay netem-reorder high-rate stamp stamp-auth light $FAULT_SCENARIOS c-interop c-load"
+ALL_SCENARIOS="clean loss dscp padding ipv6 zero-addr mode-O mode-A mode-E mode-M duplication netem-delay netem-reorder high-rate stamp stamp-auth light stamp-tlv $FAULT_SCENARIOS c-interop c-load"
 SMOKE_SCENARIOS="clean loss dscp ipv6 mode-E"
 while [ $# -gt 0 ]; do
     case "$1" in
@@ -854,6 +854,46 @@ sc_stamp() {
     report "$name" "$p" "SENT=$(mval "$o" SENT) LOST=$lost = router drops c2s $dc + s2c $ds; requests $c2s (EF $ef), replies $s2c; ${ttl}RTT min/median/max=$(us "$(mval "$o" MIN)")/$(us "$(mval "$o" MEDIAN)")/$(us "$(mval "$o" MAX)") us"
 }
 
+# STAMP with the RFC 8972 TLVs (docs/STAMP.md): requests with DSCP 10 (AF11) ask, by a Class of Service TLV, for
+# replies with EF; the router counts EF per direction. Checks: every reply the router forwarded was EF and no
+# request was; the TLV report counts as many EF replies and as many requests received with our DSCP as replies
+# arrived; Follow-Up Telemetry gave kernel t3 stamps; no U, M or I flags; loss against the router's drops.
+sc_stamp_tlv() {
+    local n=$1 name=$2 p
+    local ready="$WORK/$name.ready"
+    log "starting twampd --stamp in $NS_S"
+    TWAMPD_READY_FILE="$ready" ip netns exec "$NS_S" "$OUR_TWAMPD" --stamp "$S4:$STAMP_PORT" -v \
+        >"$WORK/$name-reflector.log" 2>&1 </dev/null &
+    local rpid=$!
+    SERVER_PIDS+=("$rpid")
+    if ! wait_until 120 "the STAMP reflector" test -s "$ready"; then
+        result FAIL "$name" "the reflector did not start: $(tr '\n' ' ' <"$WORK/$name-reflector.log")"
+        kill "$rpid" 2>/dev/null || true
+        return 0
+    fi
+    nft_load udp 0 0
+    TW_DEADLINE=60 tw "$name-warm-up" -c 20 -i 0.01f -L 1 -M --stamp "$S4:$STAMP_PORT"
+    nft_load udp 5 5
+    tw "$name" -c "$n" -i 0.001f -L 1 -D 10 -M --stamp "$S4:$STAMP_PORT" --tlv all,cos=46
+    p=$(basic_problems "$name" "$n")
+    local o="$WORK/$name.out" lost dc ds c2s s2c efc efs got fut
+    lost=$(mval "$o" LOST)
+    dc=$(ctr c2s_drop) ds=$(ctr s2c_drop) c2s=$(ctr c2s_all) s2c=$(ctr s2c_all) efc=$(ctr c2s_ef) efs=$(ctr s2c_ef)
+    got=$((n - lost))
+    [ "$lost" = $((dc + ds)) ] || p+="LOST=$lost but the router dropped $dc+$ds=$((dc + ds)); "
+    [ "$efc" = 0 ] || p+="router counted $efc EF requests (expected 0: DSCP 10); "
+    [ "$efs" = "$s2c" ] || p+="router counted $efs EF replies of $s2c (expected all: Class of Service DSCP1 46); "
+    grep -q "class of service: requested reply DSCP 46, $got replies arrived with it, 0 not applied by the reflector; reflector received our DSCP 10 in $got" "$o" \
+        || p+="class of service line: $(grep '^class of service' "$o" || echo missing); "
+    grep -q '^TLV flags: U 0, M 0, I 0$' "$o" || p+="TLV flags: $(grep '^TLV flags' "$o" || echo missing); "
+    fut=$(sed -n 's/^follow-up telemetry: \([0-9]*\) kernel t3.*/\1/p' "$o")
+    [ "${fut:-0}" -gt 0 ] || p+="no Follow-Up Telemetry kernel t3; "
+    kill -TERM "$rpid" 2>/dev/null || true
+    wait "$rpid" 2>/dev/null || true
+    grep -q 'reflector stopped' "$WORK/$name-reflector.log" || p+="the reflector did not stop cleanly on SIGTERM; "
+    report "$name" "$p" "SENT=$(mval "$o" SENT) LOST=$lost = router drops c2s $dc + s2c $ds; requests $c2s (EF $efc), replies $s2c (EF $efs); $(grep '^kernel timestamps' "$o"); follow-ups $fut"
+}
+
 # --- main ---------------------------------------------------------------------------------
 log "work directory $WORK; namespaces $NS_C $NS_R $NS_S"
 build_topology
@@ -932,6 +972,7 @@ want high-rate && run_sc high-rate sc_high_rate
 want stamp && run_sc stamp sc_stamp "$loss_count" stamp stamp
 want stamp-auth && run_sc stamp-auth sc_stamp "$count" stamp-auth stamp-auth
 want light && run_sc light sc_stamp "$count" light light
+want stamp-tlv && run_sc stamp-tlv sc_stamp_tlv "$count" stamp-tlv
 if [ "$SMOKE" = 0 ]; then
     want fault-idle-200 && run_sc fault-idle-200 sc_fault_idle $count
     want fault-flood && run_sc fault-flood sc_fault_flood 300

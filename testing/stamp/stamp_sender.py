@@ -7,6 +7,10 @@ Output: one line per reply, then a summary line "ok SENT RECEIVED"; exit 0 when 
 1 on a failed check (the line says which field), 2 on bad arguments.
 Formats: --format stamp (44-byte unauthenticated), stamp-auth (112-byte, HMAC-SHA-256/128 over octets 0..95,
 key given in hex with --key-hex), light (TWAMP-Light: 14-byte sender packet, 41-byte reflector packet).
+--tlvs (STAMP formats) adds the RFC 8972 section 4 TLVs after the padding: Timestamp Information, Class of Service
+(DSCP1 46), Direct Measurement, Access Report, Follow-Up Telemetry, one TLV of an unassigned type, and with
+stamp-auth the HMAC TLV (section 4.8) last; every header has U = 1 as section 4 asks of a Session-Sender, and the
+reply's answers are checked (U cleared on the known ones and kept on the unknown one, the reflector's fields).
 """
 import argparse
 import hashlib
@@ -34,7 +38,43 @@ def ptp_to_seconds(ts):
     return (ts >> 32) + NTP_UNIX_OFFSET + (ts & 0xFFFFFFFF) / 1e9
 
 
-def build(fmt, seq, ts, err, ssid, key, tlv_padding):
+TLV_TS, TLV_COS, TLV_DM, TLV_AR, TLV_FUT, TLV_HMAC, TLV_UNASSIGNED = 3, 4, 5, 6, 7, 8, 150
+FLAG_U, FLAG_M, FLAG_I = 0x80, 0x40, 0x20
+SENT_DSCP = 10
+
+
+def tlv(tlv_type, value):
+    # RFC 8972 section 4: Flags(1) Type(1) Length(2, value octets), U = 1 from the Session-Sender
+    return struct.pack("!BBH", FLAG_U, tlv_type, len(value)) + value
+
+
+def extension_tlvs(seq, key):
+    body = tlv(TLV_TS, bytes(4))
+    body += tlv(TLV_COS, struct.pack("!HH", 46 << 10, 0))         # DSCP1 | DSCP2 | ECN | RP, Reserved
+    body += tlv(TLV_DM, struct.pack("!III", seq + 1, 0, 0))        # S_TxC, R_RxC, R_TxC
+    body += tlv(TLV_AR, struct.pack("!BBH", 1 << 4, 1, 0))         # ID 3GPP, Return Code 1
+    body += tlv(TLV_FUT, bytes(16))                                # Sequence Number, Timestamp, Mode, Reserved
+    body += tlv(TLV_UNASSIGNED, b"\x01\x02\x03\x04")
+    return body
+
+
+def hmac_tlv(key, packet, tlv_from):
+    # RFC 8972 section 4.8: over the Sequence Number and the TLVs before the HMAC TLV
+    return tlv(TLV_HMAC, hmac.new(key, packet[:4] + packet[tlv_from:], hashlib.sha256).digest()[:16])
+
+
+def walk(reply, base):
+    tlvs = []
+    at = base
+    while at + 4 <= len(reply):
+        flags, tlv_type, length = struct.unpack("!BBH", reply[at:at + 4])
+        check(at + 4 + length <= len(reply), "TLV at %d runs past the reply" % at)
+        tlvs.append((at, flags, tlv_type, reply[at + 4:at + 4 + length]))
+        at += 4 + length
+    return tlvs
+
+
+def build(fmt, seq, ts, err, ssid, key, tlv_padding, extensions=False):
     if fmt == "light":
         # RFC 5357 4.1.2, unauthenticated: seq(4) timestamp(8) error estimate(2), then padding
         return struct.pack("!IQH", seq, ts, err) + bytes(range(27))
@@ -47,7 +87,12 @@ def build(fmt, seq, ts, err, ssid, key, tlv_padding):
         packet = head + hmac.new(key, head, hashlib.sha256).digest()[:16]
     if tlv_padding:
         # RFC 8972 4.1 Extra Padding TLV: flags(1) type=1 length(2), value
-        packet += struct.pack("!BBH", 0, 1, tlv_padding) + bytes(tlv_padding)
+        packet += struct.pack("!BBH", FLAG_U, 1, tlv_padding) + bytes(tlv_padding)
+    if extensions:
+        base = 44 if fmt == "stamp" else 112
+        packet += extension_tlvs(seq, key)
+        if fmt == "stamp-auth":
+            packet += hmac_tlv(key, packet, base)
     return packet
 
 
@@ -77,6 +122,43 @@ def parse_reply(fmt, reply, key):
     return dict(seq=seq, ts=ts, err=err, ssid=ssid, rts=rts, sseq=sseq, sts=sts, serr=serr, sttl=sttl, mbz=mbz)
 
 
+def check_extensions(args, key, reply, base, seq, previous):
+    seen = {}
+    for at, flags, tlv_type, value in walk(reply, base):
+        seen[tlv_type] = (at, flags, value)
+        if tlv_type == TLV_UNASSIGNED:
+            check(flags & FLAG_U, "unknown TLV reflected with U")
+            check(value == b"\x01\x02\x03\x04", "unknown TLV value copied")
+        else:
+            check(flags & 0xE0 == 0, "TLV type %d flags 0x%02x (U, M, I clear)" % (tlv_type, flags))
+    for tlv_type in (TLV_TS, TLV_COS, TLV_DM, TLV_AR, TLV_FUT, TLV_UNASSIGNED):
+        check(tlv_type in seen, "TLV type %d reflected" % tlv_type)
+    sync_in, method_in, sync_out, method_out = seen[TLV_TS][2][:4]
+    check(sync_in in (1, 2, 3, 4, 5) and sync_out in (1, 2, 3, 4, 5), "Timestamp Information sync sources")
+    check(method_in != 0 and method_out != 0, "Timestamp Information methods")
+    word, reserved = struct.unpack("!HH", seen[TLV_COS][2])
+    check(word >> 10 == 46, "Class of Service DSCP1 kept")
+    check((word >> 4) & 0x3F == SENT_DSCP, "Class of Service DSCP2 %d != %d" % ((word >> 4) & 0x3F, SENT_DSCP))
+    check(reserved == 0, "Class of Service Reserved")
+    s_txc, r_rxc, r_txc = struct.unpack("!III", seen[TLV_DM][2])
+    check(s_txc == seq + 1, "Direct Measurement S_TxC copied")
+    check(r_rxc == seq + 1 and r_txc == seq + 1, "Direct Measurement R_RxC %d R_TxC %d" % (r_rxc, r_txc))
+    check(seen[TLV_AR][2] == struct.pack("!BBH", 1 << 4, 1, 0), "Access Report copied")
+    fut_seq, fut_ts, fut_mode = struct.unpack("!IQB", seen[TLV_FUT][2][:13])
+    if previous is None:
+        check(fut_ts == 0, "Follow-Up Telemetry: no previous reply")
+    elif fut_ts != 0:
+        check(fut_seq == previous["seq"], "Follow-Up Telemetry sequence %d != %d" % (fut_seq, previous["seq"]))
+        to_seconds = ptp_to_seconds if previous["err"] & 0x4000 else ntp_to_seconds
+        lag = to_seconds(fut_ts) - to_seconds(previous["ts"])
+        check(0 <= lag < 1, "Follow-Up Telemetry stamp %.6f s after the previous reply's timestamp" % lag)
+        check(fut_mode in (1, 2), "Follow-Up Telemetry timestamp mode %d" % fut_mode)
+    if args.format == "stamp-auth":
+        at, flags, value = seen[TLV_HMAC]
+        expected = hmac.new(key, reply[:4] + reply[base:at], hashlib.sha256).digest()[:16]
+        check(hmac.compare_digest(expected, value), "reply HMAC TLV over the sequence number and TLVs")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("host")
@@ -88,6 +170,7 @@ def main():
     ap.add_argument("--tlv-padding", type=int, default=0)
     ap.add_argument("--ttl", type=int, default=64)
     ap.add_argument("--timeout", type=float, default=5.0)
+    ap.add_argument("--tlvs", action="store_true")
     args = ap.parse_args()
     key = bytes.fromhex(args.key_hex)
     if args.format == "stamp-auth" and not key:
@@ -103,11 +186,20 @@ def main():
     else:
         sock.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_UNICAST_HOPS, args.ttl)
     sock.settimeout(args.timeout)
+    if args.tlvs:
+        if args.format == "light":
+            print("--tlvs needs a STAMP format")
+            return 2
+        if family == socket.AF_INET:
+            sock.setsockopt(socket.IPPROTO_IP, socket.IP_TOS, SENT_DSCP << 2)
+        else:
+            sock.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_TCLASS, SENT_DSCP << 2)
+    previous = None
     received = 0
     for seq in range(args.count):
         err = 0x0001  # S=0 (unsynchronised), Z=0 (NTP), scale 0, multiplier 1
         ts = ntp_now()
-        request = build(args.format, seq, ts, err, args.ssid, key, args.tlv_padding)
+        request = build(args.format, seq, ts, err, args.ssid, key, args.tlv_padding, args.tlvs)
         sock.sendto(request, (args.host, args.port))
         reply, _ = sock.recvfrom(65535)
         after = ntp_to_seconds(ntp_now())
@@ -122,7 +214,10 @@ def main():
             if args.tlv_padding:
                 flags, tlv_type, length = struct.unpack("!BBH", reply[base:base + 4])
                 check(tlv_type == 1 and length == args.tlv_padding, "Extra Padding TLV header")
-                check(flags & 0xC0 == 0, "Extra Padding TLV U/M flags 0x%02x" % flags)
+                check(flags & 0xE0 == 0, "Extra Padding TLV U/M/I flags 0x%02x" % flags)
+            if args.tlvs:
+                check_extensions(args, key, reply, base, seq, previous)
+                previous = r
         check(r["sseq"] == seq, "sender sequence %d != %d" % (r["sseq"], seq))
         check(r["sts"] == ts, "sender timestamp copied")
         check(r["serr"] == err, "sender error estimate copied")

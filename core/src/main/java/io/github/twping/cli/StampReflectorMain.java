@@ -38,7 +38,10 @@ final class StampReflectorMain {
                --ptp             Timestamps in the PTPv2 format (Z flag), else NTP
                --allow net       Answer only sources in net (addr/bits); repeatable
                --rate n          At most n replies per second per source address and port
-               -a authmode       [A]uthenticated (STAMP, needs -u and -k) or [O]pen (default)
+               --asymmetric      With --light: replies of the base size (41, 112 authenticated) plus
+                                 --reflect-octets, not the request's size
+               --reflect-octets n  With --light: copy n octets of the sender's padding into the reply (RFC 6038)
+               -a authmode       [A]uthenticated (needs -u and -k) or [O]pen (default)
                -u identity       Identity whose pass-phrase in the key file is the HMAC key
                -k keyfile        Key file (pfs format: identity hex-pass-phrase)
                -v                Print the reflector's counters when it stops
@@ -51,13 +54,17 @@ final class StampReflectorMain {
     private static final int OPT_PTP = 303;
     private static final int OPT_ALLOW = 304;
     private static final int OPT_RATE = 305;
+    private static final int OPT_ASYMMETRIC = 306;
+    private static final int OPT_REFLECT_OCTETS = 307;
     private static final List<GetOpt.LongOption> LONG_OPTIONS = List.of(
             new GetOpt.LongOption("stamp", GetOpt.ArgKind.REQUIRED, OPT_STAMP),
             new GetOpt.LongOption("light", GetOpt.ArgKind.REQUIRED, OPT_LIGHT),
             new GetOpt.LongOption("stateful", GetOpt.ArgKind.NONE, OPT_STATEFUL),
             new GetOpt.LongOption("ptp", GetOpt.ArgKind.NONE, OPT_PTP),
             new GetOpt.LongOption("allow", GetOpt.ArgKind.REQUIRED, OPT_ALLOW),
-            new GetOpt.LongOption("rate", GetOpt.ArgKind.REQUIRED, OPT_RATE));
+            new GetOpt.LongOption("rate", GetOpt.ArgKind.REQUIRED, OPT_RATE),
+            new GetOpt.LongOption("asymmetric", GetOpt.ArgKind.NONE, OPT_ASYMMETRIC),
+            new GetOpt.LongOption("reflect-octets", GetOpt.ArgKind.REQUIRED, OPT_REFLECT_OCTETS));
 
     private final CountDownLatch stopped = new CountDownLatch(1);
     private volatile StampReflector reflector;
@@ -141,7 +148,10 @@ final class StampReflectorMain {
         if (p.verbose) {
             err.println("twampd: reflected " + r.reflected() + ", short " + r.shortPackets() + ", bad HMAC "
                     + r.badHmac() + ", not allowed " + r.notAllowed() + ", rate limited " + r.rateLimited()
-                    + ", unknown TLVs " + r.unknownTlvs() + ", malformed TLVs " + r.malformedTlvs());
+                    + ", unknown TLVs " + r.unknownTlvs() + ", malformed TLVs " + r.malformedTlvs()
+                    + ", bad HMAC TLVs " + r.badTlvHmac() + ", follow-ups " + r.followUpsReported()
+                    + ", class of service " + r.classOfServiceApplied() + " applied " + r.classOfServiceRefused()
+                    + " refused, access reports " + r.accessReports());
         }
         err.println("twampd: reflector stopped");
         err.flush();
@@ -171,6 +181,8 @@ final class StampReflectorMain {
         String keyFile = null;
         String identity = null;
         int rate = 0;
+        boolean asymmetric = false;
+        int reflectOctets = 0;
         List<SourceNetwork> allowed = new ArrayList<>();
         for (int opt = getopt.next(); opt != GetOpt.END; opt = getopt.next()) {
             String arg = getopt.optarg();
@@ -191,6 +203,14 @@ final class StampReflectorMain {
                                 + arg);
                     }
                     rate = Integer.parseInt(arg);
+                }
+                case OPT_ASYMMETRIC -> asymmetric = true;
+                case OPT_REFLECT_OCTETS -> {
+                    if (!arg.matches("[0-9]{1,5}") || Integer.parseInt(arg) > StampReflectorSpec.MAX_REFLECT_OCTETS) {
+                        throw new IllegalArgumentException("--reflect-octets: 0.."
+                                + StampReflectorSpec.MAX_REFLECT_OCTETS + ": " + arg);
+                    }
+                    reflectOctets = Integer.parseInt(arg);
                 }
                 case 'a' -> auth = arg;
                 case 'k' -> keyFile = arg;
@@ -217,8 +237,8 @@ final class StampReflectorMain {
         } else {
             throw new IllegalArgumentException("Invalid -a " + auth + ": A or O");
         }
-        if (authenticated && light) {
-            throw new IllegalArgumentException("--light reflects the unauthenticated format only");
+        if ((asymmetric || reflectOctets != 0) && !light) {
+            throw new IllegalArgumentException("--asymmetric and --reflect-octets need --light");
         }
         byte[] key = null;
         if (authenticated) {
@@ -226,10 +246,14 @@ final class StampReflectorMain {
                 throw new IllegalArgumentException("-a A needs -u identity and -k keyfile");
             }
             key = readKey(keyFile, identity);
+            if (light && key.length != StampReflectorSpec.LIGHT_KEY_LENGTH) {
+                throw new IllegalArgumentException("--light -a A: the key must be " + StampReflectorSpec.LIGHT_KEY_LENGTH
+                        + " octets (AES key 16, HMAC key 32), not " + key.length);
+            }
         }
         return new Parsed(HostPort.parse(target), new StampReflectorSpec(light, authenticated, key, stateful,
                 ptp ? TimestampFormat.PTP : TimestampFormat.NTP, allowed, rate,
-                StampReflectorSpec.DEFAULT_MAX_PEERS), verbose);
+                StampReflectorSpec.DEFAULT_MAX_PEERS, asymmetric, reflectOctets), verbose);
     }
 
     private static byte[] readKey(String keyFile, String identity) {

@@ -53,6 +53,8 @@ public final class TwpingArgs {
     private static final int OPT_LIGHT = 272;
     private static final int OPT_PTP = 273;
     private static final int OPT_SSID = 274;
+    private static final int OPT_TLV = 275;
+    private static final int OPT_TLV_PACKETS = 276;
     /** Codes of the result options: {@code OPT_RESULTS + index in ResultOptions.LONG_OPTIONS}. */
     private static final int OPT_RESULTS = 300;
     private static final int OPT_CPU = 267;
@@ -76,7 +78,9 @@ public final class TwpingArgs {
             new GetOpt.LongOption("stamp", GetOpt.ArgKind.REQUIRED, OPT_STAMP),
             new GetOpt.LongOption("light", GetOpt.ArgKind.REQUIRED, OPT_LIGHT),
             new GetOpt.LongOption("ptp", GetOpt.ArgKind.NONE, OPT_PTP),
-            new GetOpt.LongOption("ssid", GetOpt.ArgKind.REQUIRED, OPT_SSID));
+            new GetOpt.LongOption("ssid", GetOpt.ArgKind.REQUIRED, OPT_SSID),
+            new GetOpt.LongOption("tlv", GetOpt.ArgKind.REQUIRED, OPT_TLV),
+            new GetOpt.LongOption("tlv-packets", GetOpt.ArgKind.NONE, OPT_TLV_PACKETS));
 
     private static List<GetOpt.LongOption> withResultOptions(GetOpt.LongOption... own) {
         List<GetOpt.LongOption> all = new java.util.ArrayList<>(List.of(own));
@@ -395,6 +399,8 @@ public final class TwpingArgs {
                         : TwpingOptions.TestProtocol.LIGHT;
             }
             case OPT_PTP -> s.ptp = true;
+            case OPT_TLV -> s.tlvList = arg;
+            case OPT_TLV_PACKETS -> s.tlvPackets = true;
             case OPT_SSID -> {
                 if (!arg.matches("[0-9]{1,5}") || Integer.parseInt(arg) > 0xFFFF) {
                     msg.error("Invalid value for --ssid (0..65535): " + arg);
@@ -493,8 +499,8 @@ public final class TwpingArgs {
             msg.error("--stamp/--light cannot be combined with --loopback or --probe-timestamping");
             return new Exit(usage(msg, null, Messages.EXIT_FAILURE));
         }
-        if (!stamp && (s.ptp || s.ssid != 0)) {
-            msg.error("--ptp and --ssid need --stamp");
+        if (!stamp && (s.ptp || s.ssid != 0 || s.tlvList != null || s.tlvPackets)) {
+            msg.error("--ptp, --ssid, --tlv and --tlv-packets need --stamp");
             return new Exit(usage(msg, null, Messages.EXIT_FAILURE));
         }
         int minOperands = s.loopback || s.probe || stamp || s.results.reporting() ? 0 : 1;
@@ -533,25 +539,43 @@ public final class TwpingArgs {
         int padding = paddingGiven ? (int) Math.min(s.padding, MAX_PADDING) : defaultPadding(modeMask);
         TwpingOptions.Stamp stampOptions = TwpingOptions.Stamp.NONE;
         if (stamp) {
-            boolean authenticated = s.stampProtocol == TwpingOptions.TestProtocol.STAMP && passphrase != null
-                    && (modeMask & Mode.OPEN.bits()) == 0;
+            boolean authenticated = passphrase != null && (modeMask & Mode.OPEN.bits()) == 0;
+            if (authenticated && s.stampProtocol == TwpingOptions.TestProtocol.LIGHT
+                    && passphrase.length != io.github.twping.stamp.StampReflectorSpec.LIGHT_KEY_LENGTH) {
+                msg.error("--light -A A: the key must be " + io.github.twping.stamp.StampReflectorSpec.LIGHT_KEY_LENGTH
+                        + " octets (AES key 16, HMAC key 32), not " + passphrase.length);
+                return new Exit(Messages.EXIT_FAILURE);
+            }
             if (s.stampProtocol == TwpingOptions.TestProtocol.STAMP) {
                 if (padding > STAMP_MAX_EXTRA_PADDING) {
                     msg.error("-s: the Extra Padding TLV holds at most " + STAMP_MAX_EXTRA_PADDING + " octets");
                     return new Exit(usage(msg, null, Messages.EXIT_FAILURE));
                 }
                 padding = paddingGiven ? padding : 0;
-            } else if (s.ptp || s.ssid != 0) {
-                msg.error("--ptp and --ssid need --stamp");
+            } else if (s.ptp || s.ssid != 0 || s.tlvList != null || s.tlvPackets) {
+                msg.error("--ptp, --ssid, --tlv and --tlv-packets need --stamp");
                 return new Exit(usage(msg, null, Messages.EXIT_FAILURE));
             }
             if (s.authMode != null && (modeMask & Mode.OPEN.bits()) == 0 && !authenticated) {
-                msg.error(s.stampProtocol == TwpingOptions.TestProtocol.LIGHT
-                        ? "--light sends the unauthenticated format only (-A O)"
-                        : "-A without O needs a key: -u identity and -k keyfile");
+                msg.error("-A without O needs a key: -u identity and -k keyfile");
                 return new Exit(Messages.EXIT_FAILURE);
             }
-            stampOptions = new TwpingOptions.Stamp(s.stampProtocol, s.ptp, s.ssid, authenticated);
+            io.github.twping.stamp.StampTlvRequest tlvs = io.github.twping.stamp.StampTlvRequest.NONE;
+            if (s.tlvList != null) {
+                try {
+                    tlvs = io.github.twping.stamp.StampTlvRequest.parse(s.tlvList, authenticated);
+                } catch (IllegalArgumentException e) {
+                    msg.error("--tlv: " + e.getMessage());
+                    return new Exit(usage(msg, null, Messages.EXIT_FAILURE));
+                }
+                if (padding + tlvs.bytes() > STAMP_MAX_EXTRA_PADDING) {
+                    msg.error("-s: the Extra Padding TLV and the other TLVs hold at most "
+                            + STAMP_MAX_EXTRA_PADDING + " octets");
+                    return new Exit(usage(msg, null, Messages.EXIT_FAILURE));
+                }
+            }
+            stampOptions = new TwpingOptions.Stamp(s.stampProtocol, s.ptp, s.ssid, authenticated, tlvs,
+                    s.tlvPackets);
         }
 
         TwpingOptions.AddressFamily family = s.ipv4 ? TwpingOptions.AddressFamily.IPV4_ONLY
@@ -666,6 +690,8 @@ public final class TwpingArgs {
         double maxMedianRttMillis = Double.NaN;
         double controlTimeoutSeconds;
         String stampTarget;
+        String tlvList;
+        boolean tlvPackets;
         TwpingOptions.TestProtocol stampProtocol;
         boolean ptp;
         int ssid;

@@ -26,6 +26,7 @@ import io.github.twping.session.SessionOutcome;
 import io.github.twping.stamp.StampLayouts;
 import io.github.twping.stamp.StampSenderSession;
 import io.github.twping.stamp.StampSenderSpec;
+import io.github.twping.stamp.StampTelemetry;
 import io.github.twping.stamp.TimestampFormat;
 import io.github.twping.stats.ScheduleDeltas;
 import io.github.twping.stats.SessionDataWriter;
@@ -146,11 +147,15 @@ public final class StampRun {
         int ipvn = reflector.getAddress() instanceof Inet6Address ? 6 : 4;
         StampSenderSpec spec = null;
         int padding = test.paddingBytes();
+        StampTelemetry telemetry = null;
         if (stamp.protocol() == TwpingOptions.TestProtocol.STAMP) {
             spec = new StampSenderSpec(stamp.authenticated(),
                     stamp.authenticated() ? run.options.connection().passphrase() : null,
-                    stamp.ptp() ? TimestampFormat.PTP : TimestampFormat.NTP, stamp.ssid(), padding);
+                    stamp.ptp() ? TimestampFormat.PTP : TimestampFormat.NTP, stamp.ssid(), padding, stamp.tlvs());
             padding = spec.tlvBytes();
+            if (stamp.tlvs().any()) {
+                telemetry = new StampTelemetry(test.packetCount(), stamp.tlvs());
+            }
         }
         SessionHeader header = SessionDataFile.header(sid, ipvn, local, reflector, test, startTimeNtp,
                 lossTimeoutNtp, slots);
@@ -171,9 +176,10 @@ public final class StampRun {
         long spinNs = TimeUnit.MICROSECONDS.toNanos(extras.spinMicros());
         ClientTestSession s = spec != null
                 ? StampSenderSession.create(socket, reflector, spec, schedule, test.packetCount(), startTimeNtp,
-                lossTimeoutNtp, spinNs, writer, run.clock, errors, run::diag)
+                lossTimeoutNtp, spinNs, writer, run.clock, errors, run::diag, telemetry)
                 : StampSenderSession.createLight(socket, reflector, padding, schedule, test.packetCount(),
-                startTimeNtp, lossTimeoutNtp, spinNs, writer, run.clock, errors, run::diag);
+                startTimeNtp, lossTimeoutNtp, spinNs, writer, run.clock, errors, run::diag,
+                stamp.authenticated() ? run.options.connection().passphrase() : null);
         session = s;
         s.start();
         if (run.cancelled()) {
@@ -201,6 +207,14 @@ public final class StampRun {
         Reports.writeChannel(Outputs.of(run.options, run.program), file.channel(), hostInfo(header, local),
                 ScheduleDeltas.of(header), run.out, run.err);
         run.out.flush();
+        if (telemetry != null && !run.options.output().quiet()) {
+            try {
+                StampTlvReport.write(run.out, file.channel(), s.recordSources(), telemetry, stamp.tlvs(),
+                        test.dscp(), stamp.tlvPackets());
+            } catch (IOException e) {
+                run.diag("TLV report: " + e.getMessage());
+            }
+        }
         if (reportSink != null) {
             reportSink.onSummary(file.channel(), header);
         }

@@ -50,10 +50,24 @@ public record TwpingOptions(HostPort testAddress, HostPort serverAddress, Test t
      * @param ptp           {@code --ptp}: the sender's timestamps in the PTPv2 format (Z flag)
      * @param ssid          {@code --ssid}: the Session-Sender Identifier (RFC 8972 §3), 0 when not given
      * @param authenticated the authenticated STAMP format (a key from {@code -u}/{@code -k}, {@code -A} without O)
+     * @param tlvs          {@code --tlv}: the RFC 8972 TLVs besides Extra Padding (STAMP only)
+     * @param tlvPackets    {@code --tlv-packets}: the TLV report has one line per packet
      */
-    public record Stamp(TestProtocol protocol, boolean ptp, int ssid, boolean authenticated) {
+    public record Stamp(TestProtocol protocol, boolean ptp, int ssid, boolean authenticated,
+                        io.github.twping.stamp.StampTlvRequest tlvs, boolean tlvPackets) {
         /** A TWAMP run. */
         public static final Stamp NONE = new Stamp(TestProtocol.TWAMP, false, 0, false);
+
+        public Stamp {
+            if (tlvs == null) {
+                tlvs = io.github.twping.stamp.StampTlvRequest.NONE;
+            }
+        }
+
+        /** A run without TLVs besides Extra Padding. */
+        public Stamp(TestProtocol protocol, boolean ptp, int ssid, boolean authenticated) {
+            this(protocol, ptp, ssid, authenticated, null, false);
+        }
 
         /** @return true for STAMP or TWAMP-Light. */
         public boolean enabled() {

@@ -74,10 +74,19 @@ public final class EngineWarmUp {
      * @param spinNs       its pacer's spin window
      */
     public static Result run(Mode mode, int paddingBytes, long spinNs, long packets, long maxNs, BooleanSupplier stop) {
-        long startNs = System.nanoTime();
         if (WARM.contains(mode)) {
             return new Result(0, 0, true);
         }
+        Result r = runOnce(mode, paddingBytes, spinNs, packets, maxNs, stop);
+        if (r.completed()) {
+            WARM.add(mode);
+        }
+        return r;
+    }
+
+    /** One warm-up session, whether or not this JVM has run one before (tests). */
+    static Result runOnce(Mode mode, int paddingBytes, long spinNs, long packets, long maxNs, BooleanSupplier stop) {
+        long startNs = System.nanoTime();
         long handled = 0;
         boolean completed = false;
         InetAddress loopback = InetAddress.getLoopbackAddress();
@@ -115,9 +124,6 @@ public final class EngineWarmUp {
                         }
                     }
                     completed = session.isDone() && session.sequencesHandled() >= packets;
-                    if (completed) {
-                        WARM.add(mode);
-                    }
                 } finally {
                     session.cancel();
                     session.join(JOIN_MS);

@@ -47,6 +47,33 @@ public final class StampHmac {
         return diff == 0;
     }
 
+    /**
+     * HMAC TLV (RFC 8972 §4.8): writes at {@code at} the HMAC of the Sequence Number (octets 0..3) followed by
+     * {@code packet[tlvFrom, tlvTo)}, the TLVs that precede the HMAC TLV.
+     */
+    public void signTlvs(MemorySegment packet, int tlvFrom, int tlvTo, int at) {
+        computeTlvs(packet, tlvFrom, tlvTo);
+        MemorySegment.copy(digest, 0, packet, ValueLayout.JAVA_BYTE, at, LENGTH);
+    }
+
+    /** @return true when the HMAC TLV value at {@code at} matches {@link #signTlvs}'s HMAC (constant-time compare). */
+    public boolean verifyTlvs(MemorySegment packet, int tlvFrom, int tlvTo, int at) {
+        computeTlvs(packet, tlvFrom, tlvTo);
+        int diff = 0;
+        for (int i = 0; i < LENGTH; i++) {
+            diff |= digest[i] ^ packet.get(ValueLayout.JAVA_BYTE, at + i);
+        }
+        return diff == 0;
+    }
+
+    private void computeTlvs(MemorySegment packet, int tlvFrom, int tlvTo) {
+        int length = tlvTo - tlvFrom;
+        MemorySegment.copy(packet, ValueLayout.JAVA_BYTE, 0, input, 0, 4);
+        MemorySegment.copy(packet, ValueLayout.JAVA_BYTE, tlvFrom, input, 4, length);
+        mac.update(input, 0, 4 + length);
+        mac.doFinal(digest, 0);
+    }
+
     private void compute(MemorySegment packet, int from, int to) {
         int length = to - from;
         MemorySegment.copy(packet, ValueLayout.JAVA_BYTE, from, input, 0, length);

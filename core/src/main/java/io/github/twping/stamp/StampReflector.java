@@ -24,15 +24,20 @@ import io.github.twping.session.SessionReflector;
  * <p>Per packet: the kernel RX timestamp as Receive Timestamp, the received TTL as Sender TTL, the sender's
  * sequence number, timestamp, error estimate and SSID copied; the reply's sequence number is the sender's
  * (stateless) or a per-session counter (stateful; a session is the source address, port and SSID); the reply has
- * the request's length (RFC 8762 §4.3, symmetric size of RFC 6038) with the TLVs copied and their U/M flags set
- * (RFC 8972 §4); the send timestamp is taken last, then the reply is signed (authenticated) and sent. The Error
- * Estimate comes from the reflector clock's state with this reflector's Z flag.
+ * the request's length (RFC 8762 §4.3, symmetric size of RFC 6038; TWAMP-Light optionally asymmetric with reflected
+ * octets) with the TLVs copied, their U/M/I flags set and the RFC 8972 TLVs answered (Timestamp Information, Class
+ * of Service with the reply sent at the requested DSCP, Direct Measurement, Access Report, Follow-Up Telemetry
+ * with the kernel TX stamp of the session's previous reply from the socket's error queue, HMAC TLV); the send
+ * timestamp is taken last, then the reply is signed (authenticated; TWAMP-Light with the RFC 5357 test-packet
+ * protection and configured keys) and sent. The Error Estimate comes from the reflector clock's state with this
+ * reflector's Z flag.
  *
  * <p>Sources live in a preallocated open-addressing table of {@link StampReflectorSpec#maxPeers()} entries (each
- * with its reply address, allow-list verdict, counter and rate bucket); a new source costs one
+ * with its reply address, allow-list verdict, counters, last TX stamp and rate bucket); a new source costs one
  * {@link InetSocketAddress}, later packets of it allocate nothing. When the table is full, new sources are still
- * answered (allocating) but get no state of their own: stateful counters and rate limits then do not apply to
- * them ({@link #tableFull()} counts them).
+ * answered (allocating) but get no state of their own: stateful counters, rate limits and Follow-Up stamps then do
+ * not apply to them, their Direct Measurement counters are the reflector's totals ({@link #tableFull()} counts
+ * them).
  */
 public final class StampReflector implements AutoCloseable {
     /** Largest datagram handled; longer ones are truncated by the kernel and dropped. */
@@ -55,6 +60,8 @@ public final class StampReflector implements AutoCloseable {
     private final TestPacketLayout replyLayout;
     private final int ssidOffset;
     private final StampHmac hmac;
+    /** Authenticated TWAMP-Light: the RFC 5357 test-packet protection with the configured keys, else null. */
+    private final io.github.twping.crypto.TestPacketCipher lightCipher;
     private final SourceNetwork[] allowed;
     private final PeerTable peers;
     private final byte[] source = new byte[16];
@@ -75,6 +82,29 @@ public final class StampReflector implements AutoCloseable {
     private long unknownTlvs;
     private long tableFull;
     private long sendRetries;
+    private long badTlvHmac;
+    private long followUpsReported;
+    private long txStampsMatched;
+    private long classOfServiceApplied;
+    private long classOfServiceRefused;
+    private long accessReports;
+    private volatile int lastAccessReport = -1;
+
+    // RFC 8972 TLV state: the TX stamps of replies (packet id -> peer and sequence), the reply TOS in force
+    private static final int TX_RING = 1024;
+    private final long[] txRingId = new long[TX_RING];
+    private final int[] txRingPeer = new int[TX_RING];
+    private final long[] txRingSeq = new long[TX_RING];
+    private final TxStamps txStamps = new TxStamps();
+    private final boolean drainTxStamps;
+    private int replyTos = -1;
+    private int pendingTos;
+    private int defaultTos;
+    private int hmacTlvAt = -1;
+    private int cosAt;
+    private int tlvEnd;
+    private long globalRx;
+    private long globalTx;
 
     /**
      * @param spec   how to answer
@@ -86,15 +116,19 @@ public final class StampReflector implements AutoCloseable {
         this.socket = socket;
         this.clock = clock == null ? ReflectorClock.system() : clock;
         if (spec.light()) {
-            senderLayout = TestPacketLayout.UNAUTHENTICATED_SENDER;
-            replyLayout = TestPacketLayout.UNAUTHENTICATED_REFLECTOR;
+            io.github.twping.protocol.Mode mode = spec.authenticated() ? io.github.twping.protocol.Mode.AUTHENTICATED
+                    : io.github.twping.protocol.Mode.OPEN;
+            senderLayout = TestPacketLayout.senderFor(mode);
+            replyLayout = TestPacketLayout.reflectorFor(mode);
             ssidOffset = -1;
         } else {
             senderLayout = StampLayouts.sender(spec.authenticated());
             replyLayout = StampLayouts.reflector(spec.authenticated());
             ssidOffset = StampLayouts.ssidOffset(spec.authenticated());
         }
-        this.hmac = spec.authenticated() ? new StampHmac(spec.key(), StampLayouts.HMAC_COVERED) : null;
+        this.hmac = spec.authenticated() && !spec.light() ? new StampHmac(spec.key(), MAX_DATAGRAM + 4) : null;
+        this.lightCipher = spec.authenticated() && spec.light() ? io.github.twping.crypto.TestPacketCipher.forMode(
+                io.github.twping.protocol.Mode.AUTHENTICATED, StampReflectorSpec.lightKeys(spec.key())) : null;
         this.request = arena.allocate(MAX_DATAGRAM + 1, 16);
         this.reply = arena.allocate(MAX_DATAGRAM + replyLayout.length(), 16);
         this.in = new SenderPacket(senderLayout).wrap(request);
@@ -102,14 +136,18 @@ public final class StampReflector implements AutoCloseable {
         List<SourceNetwork> networks = spec.allowed();
         this.allowed = networks.toArray(new SourceNetwork[0]);
         this.peers = new PeerTable(spec.maxPeers());
+        this.drainTxStamps = socket.capabilities().txTimestamps();
+        java.util.Arrays.fill(txRingId, -1);
     }
 
     /**
      * Opens a reflector socket on {@code bind}: IP TTL 255 on replies, received TTL and TOS, kernel RX timestamps,
-     * 4 MiB buffers (the options of the TWAMP reflector).
+     * 4 MiB buffers (the options of the TWAMP reflector), and kernel TX timestamps of the replies for the
+     * Follow-Up Telemetry TLV (RFC 8972 §4.7).
      */
     public static UdpSocket openSocket(InetSocketAddress bind, int tos) throws SocketException {
-        return UdpSocket.open(SessionReflector.socketOptions(bind, tos).build());
+        return UdpSocket.open(SessionReflector.socketOptions(bind, tos)
+                .timestamping(io.github.twping.ffm.Timestamping.RX_TX_SOFTWARE).build());
     }
 
     /** Starts answering on a new platform thread; a second call does nothing. */
@@ -186,6 +224,9 @@ public final class StampReflector implements AutoCloseable {
 
     /** One datagram of {@code n} bytes; package-private for the fuzz test. */
     void handle(int n) throws IOException {
+        if (drainTxStamps) {
+            socket.pollTxTimestamps(txStamps);
+        }
         if (n > MAX_DATAGRAM || meta.truncated()) {
             truncated++;
             return;
@@ -226,6 +267,10 @@ public final class StampReflector implements AutoCloseable {
             badHmac++;
             return;
         }
+        if (lightCipher != null && !lightCipher.openSender(request, n)) {
+            badHmac++;
+            return;
+        }
         long rxEpochNs = meta.rxTimestampEpochNs();
         long receiveWire = spec.format().fromEpochNanos(clock.adjustEpochNs(
                 rxEpochNs > 0 ? rxEpochNs : clock.nowEpochNs()));
@@ -241,21 +286,44 @@ public final class StampReflector implements AutoCloseable {
         if (ssidOffset >= 0) {
             StampWire.uint16(reply, ssidOffset, ssid);
         }
+        if (peer >= 0) {
+            peers.rxCount[peer]++;
+        }
+        globalRx++;
+        pendingTos = -1;
         int tail = replyLength - replyLayout.length();
         if (tail > 0) {
             MemorySegment.copy(request, senderLayout.length(), reply, replyLayout.length(), tail);
             if (!spec.light()) {
-                markTlvs(replyLayout.length(), replyLength);
+                processTlvs(replyLayout.length(), replyLength, peer);
             }
         }
+        applyReplyTos();
         for (int attempt = 0; attempt < SEND_RETRIES; attempt++) {
             out.timestampNtp(spec.format().fromEpochNanos(clock.nowEpochNs()))
                     .errorEstimate(spec.format().markErrorEstimate(clock.errorEstimate()));
             if (hmac != null) {
                 hmac.sign(reply, 0, StampLayouts.HMAC_COVERED, replyLayout.hmacOffset());
             }
+            if (lightCipher != null) {
+                if (attempt > 0) {                     // block 0 was encrypted by the previous attempt
+                    StampWire.int64(reply, 0, 0);
+                    StampWire.int64(reply, 8, 0);
+                    out.sequenceNumber(seq);
+                }
+                lightCipher.sealReflector(reply);
+            }
+            long packetId = socket.sentPacketCount();
             if (socket.send(reply, replyLength, destination) > 0) {
                 reflected++;
+                globalTx++;
+                if (peer >= 0) {
+                    peers.txCount[peer]++;
+                    int slot = (int) (packetId & (TX_RING - 1));
+                    txRingId[slot] = packetId;
+                    txRingPeer[slot] = peer;
+                    txRingSeq[slot] = seq;
+                }
                 return;
             }
             sendRetries++;
@@ -269,40 +337,173 @@ public final class StampReflector implements AutoCloseable {
     /**
      * The reply length for a request of {@code n} bytes: STAMP answers with the same size (RFC 8762 §4.3);
      * TWAMP-Light with {@code max(n, 41)}, the sender's padding truncated or the reply's own (RFC 5357 §4.2.1,
-     * RFC 6038 §4.2 symmetric size).
+     * RFC 6038 §4.2 symmetric size), or, asymmetric, 41 plus the octets to reflect that the sender's padding
+     * has (RFC 6038 §4.2 reflect octets).
      */
     private int replyLength(int n) {
+        if (spec.asymmetric()) {
+            return replyLayout.length() + Math.min(spec.reflectOctets(), n - senderLayout.length());
+        }
         return Math.max(n, replyLayout.length());
     }
-
     /**
-     * Walks the TLVs of the reply in {@code [from, end)}: a recognised TLV gets U = 0, an unknown one U = 1 (its
-     * value copied untouched); a TLV whose header or length runs past the datagram gets M = 1 and ends the walk,
-     * as do trailing bytes too short for a header (RFC 8972 §4).
+     * Walks the TLVs of the reply in {@code [from, end)} (a copy of the request's) and answers them (RFC 8972 §4):
+     * a recognised TLV with a valid length gets U, M and I cleared and its reflector fields filled; a recognised TLV
+     * with a length invalid for its type gets M set and is copied; an unknown TLV (or an HMAC TLV this reflector
+     * has no key for) gets U set and its value copied untouched; a TLV whose length runs past the datagram gets M
+     * set and ends the walk, as do trailing bytes too short for a header. An HMAC TLV (§4.8) is verified over the
+     * request's Sequence Number and preceding TLVs (I set on every TLV when it fails) and recomputed over the
+     * reply's.
      */
-    private void markTlvs(int from, int end) {
+    private void processTlvs(int from, int end, int peer) {
         int at = from;
+        hmacTlvAt = -1;
+        tlvEnd = end;
         while (at < end) {
             if (end - at < StampTlv.HEADER_LENGTH) {
                 malformedTlvs++;
-                return;                                   // no room for the flags of a header: left as copied
+                tlvEnd = at;
+                break;                                    // no room for the flags of a header: left as copied
             }
             int flags = StampWire.uint8(reply, at);
             int type = StampWire.uint8(reply, at + 1);
             int length = StampWire.uint16(reply, at + 2);
-            if (at + StampTlv.HEADER_LENGTH + length > end) {
+            int value = at + StampTlv.HEADER_LENGTH;
+            if (value + length > end) {
                 StampWire.uint8(reply, at, (flags & ~StampTlv.FLAG_U) | StampTlv.FLAG_M);
                 malformedTlvs++;
-                return;
+                tlvEnd = at;
+                break;
             }
-            if (StampTlv.recognised(type)) {
-                flags &= ~(StampTlv.FLAG_U | StampTlv.FLAG_M);
-            } else {
+            flags &= ~(StampTlv.FLAG_U | StampTlv.FLAG_M | StampTlv.FLAG_I);
+            if (!StampTlv.recognised(type) || (type == StampTlv.HMAC && hmac == null)) {
                 flags |= StampTlv.FLAG_U;
                 unknownTlvs++;
+            } else if (!StampTlv.validLength(type, length)) {
+                flags |= StampTlv.FLAG_M;
+                malformedTlvs++;
+            } else {
+                answer(type, value, peer);
+                if (type == StampTlv.HMAC) {
+                    hmacTlvAt = at;
+                }
             }
             StampWire.uint8(reply, at, flags);
-            at += StampTlv.HEADER_LENGTH + length;
+            at = value + length;
+        }
+        if (hmacTlvAt >= 0) {
+            int tlvFrom = senderLayout.length();
+            int tag = hmacTlvAt + StampTlv.HEADER_LENGTH;
+            if (!hmac.verifyTlvs(request, tlvFrom, hmacTlvAt, tag)) {
+                badTlvHmac++;
+                for (int t = from; t + StampTlv.HEADER_LENGTH <= tlvEnd; ) {
+                    StampWire.uint8(reply, t, StampWire.uint8(reply, t) | StampTlv.FLAG_I);
+                    t += StampTlv.HEADER_LENGTH + StampWire.uint16(reply, t + 2);
+                }
+            }
+        }
+    }
+
+    /** Fills the reflector's fields of one recognised, well-formed TLV whose value starts at {@code value}. */
+    private void answer(int type, int value, int peer) {
+        switch (type) {
+            case StampTlv.TIMESTAMP_INFORMATION -> {
+                int sync = (clock.errorEstimate() & 0x8000) != 0 ? StampTlv.SYNC_NTP : StampTlv.SYNC_FREE_RUNNING;
+                StampWire.uint8(reply, value, sync);
+                StampWire.uint8(reply, value + 1, method(meta.timestampSource()));
+                StampWire.uint8(reply, value + 2, sync);
+                StampWire.uint8(reply, value + 3, StampTlv.METHOD_USER_SPACE);   // the send timestamp field
+            }
+            case StampTlv.CLASS_OF_SERVICE -> {
+                int dscp1 = StampWire.uint8(reply, value) >> 2;
+                int tos = meta.tos();
+                int received = tos < 0 ? 0 : tos;
+                pendingTos = dscp1 << 2;
+                cosAt = value;
+                int word = dscp1 << 10 | (received >> 2) << 4 | (received & 3) << 2;   // RP set later if refused
+                StampWire.uint16(reply, value, word);
+                StampWire.uint16(reply, value + 2, 0);
+            }
+            case StampTlv.DIRECT_MEASUREMENT -> {
+                long rx = peer >= 0 ? peers.rxCount[peer] : globalRx;
+                long tx = (peer >= 0 ? peers.txCount[peer] : globalTx) + 1;   // this reply included
+                StampWire.int32(reply, value + 4, (int) rx);
+                StampWire.int32(reply, value + 8, (int) tx);
+            }
+            case StampTlv.ACCESS_REPORT -> {
+                accessReports++;
+                lastAccessReport = StampWire.uint16(reply, value);
+            }
+            case StampTlv.FOLLOW_UP_TELEMETRY -> {
+                if (peer >= 0 && peers.lastTxSeq[peer] >= 0) {
+                    StampWire.int32(reply, value, (int) peers.lastTxSeq[peer]);
+                    StampWire.int64(reply, value + 4, spec.format().fromEpochNanos(
+                            clock.adjustEpochNs(peers.lastTxEpochNs[peer])));
+                    StampWire.uint8(reply, value + 12, peers.lastTxHardware[peer] ? StampTlv.METHOD_HW_ASSIST
+                            : StampTlv.METHOD_SW_LOCAL);
+                    followUpsReported++;
+                } else {
+                    StampWire.int32(reply, value, 0);
+                    StampWire.int64(reply, value + 4, 0);
+                    StampWire.uint8(reply, value + 12, 0);
+                }
+                StampWire.uint8(reply, value + 13, 0);
+                StampWire.uint16(reply, value + 14, 0);
+            }
+            default -> {
+                // Extra Padding: copied; HMAC: recomputed after the walk
+            }
+        }
+    }
+
+    private static int method(io.github.twping.ffm.TimestampSource source) {
+        return switch (source) {
+            case KERNEL_HARDWARE -> StampTlv.METHOD_HW_ASSIST;
+            case KERNEL_SOFTWARE -> StampTlv.METHOD_SW_LOCAL;
+            case USER -> StampTlv.METHOD_USER_SPACE;
+        };
+    }
+
+    /**
+     * Signs the reply's HMAC TLV (all other reply TLV fields are final) and puts the reply's TOS in force: the
+     * Class of Service DSCP1 when the request asked for one, else the reflector's own (a setsockopt only when it
+     * changes).
+     */
+    private void applyReplyTos() throws IOException {
+        int want = pendingTos >= 0 ? pendingTos : defaultTos;
+        if (want != replyTos && (pendingTos >= 0 || replyTos >= 0)) {
+            if (socket.trafficClass(want)) {
+                replyTos = want;
+            }
+        }
+        if (pendingTos >= 0) {
+            if (replyTos == want) {
+                classOfServiceApplied++;
+            } else {
+                classOfServiceRefused++;
+                StampWire.uint8(reply, cosAt + 1, StampWire.uint8(reply, cosAt + 1) | 1);   // RP = 1
+            }
+        }
+        if (hmacTlvAt >= 0) {
+            hmac.signTlvs(reply, replyLayout.length(), hmacTlvAt, hmacTlvAt + StampTlv.HEADER_LENGTH);
+            hmacTlvAt = -1;
+        }
+    }
+
+    /** Records the kernel TX stamps of replies for the Follow-Up Telemetry of each session's next reply. */
+    private final class TxStamps implements io.github.twping.ffm.TxTimestampHandler {
+        @Override
+        public void onTxTimestamp(long packetId, long epochNs, boolean hardware) {
+            int slot = (int) (packetId & (TX_RING - 1));
+            if (txRingId[slot] != packetId) {
+                return;
+            }
+            int peer = txRingPeer[slot];
+            peers.lastTxSeq[peer] = txRingSeq[slot];
+            peers.lastTxEpochNs[peer] = epochNs;
+            peers.lastTxHardware[peer] = hardware;
+            txRingId[slot] = -1;
+            txStampsMatched++;
         }
     }
 
@@ -363,6 +564,41 @@ public final class StampReflector implements AutoCloseable {
         return tableFull;
     }
 
+    /** HMAC TLVs that did not verify (reflected with the I flag, RFC 8972 §4.8). */
+    public long badTlvHmac() {
+        return badTlvHmac;
+    }
+
+    /** Follow-Up Telemetry TLVs answered with a kernel TX stamp of the session's previous reply. */
+    public long followUpsReported() {
+        return followUpsReported;
+    }
+
+    /** Kernel TX stamps of replies matched to their session. */
+    public long txStampsMatched() {
+        return txStampsMatched;
+    }
+
+    /** Replies sent with the DSCP a Class of Service TLV asked for. */
+    public long classOfServiceApplied() {
+        return classOfServiceApplied;
+    }
+
+    /** Class of Service requests whose DSCP could not be set on the socket (RP = 1 in the reply). */
+    public long classOfServiceRefused() {
+        return classOfServiceRefused;
+    }
+
+    /** Access Report TLVs received (RFC 8972 §4.6). */
+    public long accessReports() {
+        return accessReports;
+    }
+
+    /** The last Access Report's first two octets (ID, Reserved, Return Code), or -1; any thread. */
+    public int lastAccessReport() {
+        return lastAccessReport;
+    }
+
     /** Sends the kernel refused (EAGAIN/ENOBUFS) and that were retried. */
     public long sendRetries() {
         return sendRetries;
@@ -391,6 +627,15 @@ public final class StampReflector implements AutoCloseable {
         final long[] counters;
         final double[] tokens;
         final long[] refillNs;
+        /** Datagrams received from the session (its Direct Measurement R_RxC). */
+        final long[] rxCount;
+        /** Replies sent to the session (its Direct Measurement R_TxC). */
+        final long[] txCount;
+        /** Sequence number of the session's last reply with a kernel TX stamp, or -1 (Follow-Up Telemetry). */
+        final long[] lastTxSeq;
+        /** The kernel TX stamp of that reply (CLOCK_REALTIME ns, or the NIC's). */
+        final long[] lastTxEpochNs;
+        final boolean[] lastTxHardware;
         int size;
 
         PeerTable(int maxPeers) {
@@ -407,6 +652,11 @@ public final class StampReflector implements AutoCloseable {
             counters = new long[c];
             tokens = new double[c];
             refillNs = new long[c];
+            rxCount = new long[c];
+            txCount = new long[c];
+            lastTxSeq = new long[c];
+            lastTxEpochNs = new long[c];
+            lastTxHardware = new boolean[c];
         }
 
         private int hash(byte[] a, int length, int port, int ssid) {
@@ -449,6 +699,11 @@ public final class StampReflector implements AutoCloseable {
             counters[i] = 0;
             tokens[i] = rate;
             refillNs[i] = nowNs;
+            rxCount[i] = 0;
+            txCount[i] = 0;
+            lastTxSeq[i] = -1;
+            lastTxEpochNs[i] = 0;
+            lastTxHardware[i] = false;
             size++;
             return i;
         }

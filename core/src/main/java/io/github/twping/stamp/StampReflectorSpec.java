@@ -6,8 +6,11 @@ import java.util.List;
  * How a STAMP or TWAMP-Light Session-Reflector answers (RFC 8762 §4.3, RFC 5357 Appendix I).
  *
  * @param light          TWAMP-Light: the RFC 5357 §4.1.2/§4.2.1 unauthenticated layouts instead of STAMP's
- * @param authenticated  STAMP authenticated format (HMAC-SHA-256/128 over bytes 0..95); not with {@code light}
- * @param key            the shared HMAC key (required when authenticated)
+ * @param authenticated  STAMP: the authenticated format (HMAC-SHA-256/128 over bytes 0..95); TWAMP-Light: the
+ *                       authenticated TWAMP-Test packets of RFC 5357 §4.1.2/§4.2.1 (AES block 0, HMAC-SHA1/128)
+ * @param key            the shared key (required when authenticated): STAMP's HMAC key; for TWAMP-Light
+ *                       exactly {@link #LIGHT_KEY_LENGTH} octets, the AES test key (16) then the HMAC test key
+ *                       (32)
  * @param stateful       stateful reflector (RFC 8762 §4.3): its own sequence number per session (source address,
  *                       port and SSID); stateless copies the sender's sequence number
  * @param format         the format of the reflector's timestamps (Z flag)
@@ -15,10 +18,16 @@ import java.util.List;
  * @param ratePerSource  replies per second per source address and port (token bucket with a one-second burst);
  *                       0 = unlimited
  * @param maxPeers       size of the preallocated peer table
+ * @param asymmetric     TWAMP-Light only: replies of the base 41 octets plus {@code reflectOctets}, whatever the
+ *                       request's size (RFC 5357 §4.2.1 without the symmetric size of RFC 6038); default
+ *                       (false): the reply has the request's size, at least 41 octets
+ * @param reflectOctets  TWAMP-Light only: octets of the sender's padding copied to the start of the reply's
+ *                       padding (RFC 6038 §4.2, configured here instead of negotiated); in the symmetric mode
+ *                       the whole padding is copied anyway
  */
 public record StampReflectorSpec(boolean light, boolean authenticated, byte[] key, boolean stateful,
                                  TimestampFormat format, List<SourceNetwork> allowed, int ratePerSource,
-                                 int maxPeers) {
+                                 int maxPeers, boolean asymmetric, int reflectOctets) {
     /** Default peer table size. */
     public static final int DEFAULT_MAX_PEERS = 4096;
 
@@ -26,8 +35,9 @@ public record StampReflectorSpec(boolean light, boolean authenticated, byte[] ke
         if (format == null) {
             throw new IllegalArgumentException("timestamp format is required");
         }
-        if (light && authenticated) {
-            throw new IllegalArgumentException("TWAMP-Light is reflected in the unauthenticated format only");
+        if (light && authenticated && (key == null || key.length != LIGHT_KEY_LENGTH)) {
+            throw new IllegalArgumentException("authenticated TWAMP-Light needs a key of " + LIGHT_KEY_LENGTH
+                    + " octets (AES key 16, HMAC key 32)");
         }
         if (authenticated && (key == null || key.length == 0)) {
             throw new IllegalArgumentException("an authenticated STAMP reflector needs a key");
@@ -38,8 +48,38 @@ public record StampReflectorSpec(boolean light, boolean authenticated, byte[] ke
         if (maxPeers < 1 || maxPeers > 1 << 20) {
             throw new IllegalArgumentException("peer table size out of range: " + maxPeers);
         }
+        if ((asymmetric || reflectOctets != 0) && !light) {
+            throw new IllegalArgumentException("reply size options apply to TWAMP-Light (STAMP replies have the "
+                    + "request's size, RFC 8762 section 4.3)");
+        }
+        if (reflectOctets < 0 || reflectOctets > MAX_REFLECT_OCTETS) {
+            throw new IllegalArgumentException("reflect octets out of range (0.." + MAX_REFLECT_OCTETS + "): "
+                    + reflectOctets);
+        }
         key = key == null ? null : key.clone();
         allowed = List.copyOf(allowed);
+    }
+
+    /** Key length of authenticated TWAMP-Light: the 16-octet AES test key, then the 32-octet HMAC test key. */
+    public static final int LIGHT_KEY_LENGTH = 48;
+
+    /** @return the test-session keys of authenticated TWAMP-Light from a {@link #LIGHT_KEY_LENGTH}-octet key */
+    public static io.github.twping.crypto.TestSessionKeys lightKeys(byte[] key) {
+        if (key == null || key.length != LIGHT_KEY_LENGTH) {
+            throw new IllegalArgumentException("authenticated TWAMP-Light needs a key of " + LIGHT_KEY_LENGTH
+                    + " octets (AES key 16, HMAC key 32)");
+        }
+        return io.github.twping.crypto.TestSessionKeys.of(java.util.Arrays.copyOfRange(key, 0, 16),
+                java.util.Arrays.copyOfRange(key, 16, LIGHT_KEY_LENGTH));
+    }
+
+    /** Largest {@code reflectOctets}: the padding of a TWAMP-Light reply inside one datagram. */
+    public static final int MAX_REFLECT_OCTETS = 65_000;
+
+    /** The symmetric reply size, no octets to reflect beyond it. */
+    public StampReflectorSpec(boolean light, boolean authenticated, byte[] key, boolean stateful,
+                              TimestampFormat format, List<SourceNetwork> allowed, int ratePerSource, int maxPeers) {
+        this(light, authenticated, key, stateful, format, allowed, ratePerSource, maxPeers, false, 0);
     }
 
     /** An unauthenticated stateless STAMP reflector with NTP timestamps, answering everyone. */

@@ -32,10 +32,24 @@ public final class StampSenderSession {
                                            SendSchedule schedule, long packetCount, long startTimeNtp,
                                            long lossTimeoutNtp, long spinNs, SessionDataWriter writer,
                                            WallClock clock, ClockErrorEstimate errors, Consumer<String> diagnostics) {
+        return create(socket, reflector, spec, schedule, packetCount, startTimeNtp, lossTimeoutNtp, spinNs, writer,
+                clock, errors, diagnostics, null);
+    }
+
+    /**
+     * As {@link #create(UdpSocket, InetSocketAddress, StampSenderSpec, SendSchedule, long, long, long, long,
+     * SessionDataWriter, WallClock, ClockErrorEstimate, Consumer)}, the replies' TLVs read into {@code telemetry}
+     * (null: not kept); read it after {@link ClientTestSession#join}.
+     */
+    public static ClientTestSession create(UdpSocket socket, InetSocketAddress reflector, StampSenderSpec spec,
+                                           SendSchedule schedule, long packetCount, long startTimeNtp,
+                                           long lossTimeoutNtp, long spinNs, SessionDataWriter writer,
+                                           WallClock clock, ClockErrorEstimate errors, Consumer<String> diagnostics,
+                                           StampTelemetry telemetry) {
         ClientTestSession.Parameters parameters = new ClientTestSession.Parameters(reflector, schedule, packetCount,
                 spec.tlvBytes(), startTimeNtp, lossTimeoutNtp, spinNs, true);
-        return new ClientTestSession(parameters, socket, new StampSenderCodec(spec), new StampSenderCodec(spec),
-                writer, clock, errors, diagnostics);
+        return new ClientTestSession(parameters, socket, new StampSenderCodec(spec),
+                new StampSenderCodec(spec, telemetry), writer, clock, errors, diagnostics);
     }
 
     /** A TWAMP-Light sender (RFC 5357 Appendix I): the open-mode TWAMP-Test layouts, {@code padding} octets. */
@@ -44,9 +58,26 @@ public final class StampSenderSession {
                                                 long lossTimeoutNtp, long spinNs, SessionDataWriter writer,
                                                 WallClock clock, ClockErrorEstimate errors,
                                                 Consumer<String> diagnostics) {
+        return createLight(socket, reflector, padding, schedule, packetCount, startTimeNtp, lossTimeoutNtp, spinNs,
+                writer, clock, errors, diagnostics, null);
+    }
+
+    /**
+     * A TWAMP-Light sender; with {@code key} (null: open) the authenticated TWAMP-Test packets of RFC 5357
+     * §4.1.2/§4.2.1 with the test keys of {@link StampReflectorSpec#lightKeys} instead of a control session's.
+     */
+    public static ClientTestSession createLight(UdpSocket socket, InetSocketAddress reflector, int padding,
+                                                SendSchedule schedule, long packetCount, long startTimeNtp,
+                                                long lossTimeoutNtp, long spinNs, SessionDataWriter writer,
+                                                WallClock clock, ClockErrorEstimate errors,
+                                                Consumer<String> diagnostics, byte[] key) {
         ClientTestSession.Parameters parameters = new ClientTestSession.Parameters(reflector, schedule, packetCount,
                 padding, startTimeNtp, lossTimeoutNtp, spinNs, true);
-        return new ClientTestSession(parameters, socket, io.github.twping.protocol.Mode.OPEN, null, writer, clock,
-                errors, diagnostics);
+        if (key == null) {
+            return new ClientTestSession(parameters, socket, io.github.twping.protocol.Mode.OPEN, null, writer, clock,
+                    errors, diagnostics);
+        }
+        return new ClientTestSession(parameters, socket, io.github.twping.protocol.Mode.AUTHENTICATED,
+                StampReflectorSpec.lightKeys(key), writer, clock, errors, diagnostics);
     }
 }

@@ -8,8 +8,10 @@ package io.github.twping.stamp;
  * @param format        the format of the sender's timestamps (Z flag)
  * @param ssid          the Session-Sender Identifier, 0..65535 (RFC 8972 §3; 0 = none)
  * @param extraPadding  octets of the Extra Padding TLV's value (RFC 8972 §4.1); 0 = no TLV
+ * @param tlvs          the other RFC 8972 TLVs
  */
-public record StampSenderSpec(boolean authenticated, byte[] key, TimestampFormat format, int ssid, int extraPadding) {
+public record StampSenderSpec(boolean authenticated, byte[] key, TimestampFormat format, int ssid, int extraPadding,
+                              StampTlvRequest tlvs) {
     /** Largest Extra Padding value: keeps the packet inside one UDP datagram. */
     public static final int MAX_EXTRA_PADDING = 65_000;
 
@@ -26,11 +28,22 @@ public record StampSenderSpec(boolean authenticated, byte[] key, TimestampFormat
         if (extraPadding < 0 || extraPadding > MAX_EXTRA_PADDING) {
             throw new IllegalArgumentException("extra padding out of range: " + extraPadding);
         }
+        if (tlvs == null) {
+            tlvs = StampTlvRequest.NONE;
+        }
+        if (tlvs.hmac() && !authenticated) {
+            throw new IllegalArgumentException("the HMAC TLV needs the authenticated format");
+        }
         key = key == null ? null : key.clone();
     }
 
-    /** @return the bytes after the base packet: the Extra Padding TLV (header and value), or 0. */
+    /** A spec with Extra Padding as its only TLV. */
+    public StampSenderSpec(boolean authenticated, byte[] key, TimestampFormat format, int ssid, int extraPadding) {
+        this(authenticated, key, format, ssid, extraPadding, StampTlvRequest.NONE);
+    }
+
+    /** @return the bytes after the base packet: the Extra Padding TLV (header and value) and the other TLVs. */
     public int tlvBytes() {
-        return extraPadding == 0 ? 0 : StampTlv.HEADER_LENGTH + extraPadding;
+        return (extraPadding == 0 ? 0 : StampTlv.HEADER_LENGTH + extraPadding) + tlvs.bytes();
     }
 }

@@ -28,6 +28,16 @@ final class StampWire {
         s.set(SHORT_BE, offset, (short) value);
     }
 
+    static final ValueLayout.OfInt INT_BE = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
+
+    static long uint32(MemorySegment s, long offset) {
+        return s.get(INT_BE, offset) & 0xFFFF_FFFFL;
+    }
+
+    static void int32(MemorySegment s, long offset, int value) {
+        s.set(INT_BE, offset, value);
+    }
+
     static long int64(MemorySegment s, long offset) {
         return s.get(LONG_BE, offset);
     }

@@ -99,6 +99,66 @@ class StampCliTest {
     }
 
     @Test
+    void tlvReportSaysWhichTimestampsWereKernelStamps() throws Exception {
+        Path keys = dir.resolve("keys.pfs");
+        Files.writeString(keys, KEY_LINE);
+        Result r = exchange(List.of("--stamp", "127.0.0.1:0", "-a", "A", "-u", "alice", "-k", keys.toString(), "-v"),
+                List.of("-c", "10", "-i", "0.005f", "-D", "10", "-A", "A", "-u", "alice", "-k", keys.toString(),
+                        "--tlv", "all,cos=34,ar=2:1", "--tlv-packets"), "--stamp");
+        assertEquals(0, r.status(), r.err());
+        assertTrue(r.out().contains("10 sent, 0 lost (0.000%)"), r.out());
+        assertTrue(r.out().contains("\n--- STAMP TLVs (RFC 8972) ---\n"), r.out());
+        String[] packets = r.out().lines().filter(l -> l.startsWith("seq ")).toArray(String[]::new);
+        assertEquals(10, packets.length, r.out());
+        for (int i = 0; i < 10; i++) {
+            assertTrue(packets[i].startsWith("seq " + i + " t1 "), packets[i]);
+            assertTrue(packets[i].contains(" t2 kernel_software "), packets[i]);
+            assertTrue(packets[i].contains(i < 9 ? " t3 kernel_software " : " t3 user "), packets[i]);
+            assertTrue(packets[i].contains(" dscp_received 10 ecn_received 0 rp 0 reply_dscp 34 "), packets[i]);
+            assertTrue(packets[i].contains(" s_txc " + (i + 1) + " r_rxc " + (i + 1) + " r_txc " + (i + 1)),
+                    packets[i]);
+            assertTrue(packets[i].endsWith(" flags ---"), packets[i]);
+        }
+        assertTrue(r.out().contains("follow-up telemetry: 9 kernel t3 (0 unmatched); rtt with kernel t3"), r.out());
+        assertTrue(r.out().contains("class of service: requested reply DSCP 34, 10 replies arrived with it, "
+                + "0 not applied by the reflector; reflector received our DSCP 10 in 10"), r.out());
+        assertTrue(r.out().contains("direct measurement: at seq 9 sender sent 10, reflector received 10, sent 10"),
+                r.out());
+        assertTrue(r.out().contains("TLV flags: U 0, M 0, I 0"), r.out());
+        assertTrue(r.out().contains("\nsender clock: sync "), r.out());
+        assertTrue(r.out().contains("\nreflector clock: sync in "), r.out());
+        assertTrue(r.reflectorErr().contains("follow-ups 9,"), r.reflectorErr());
+        assertTrue(r.reflectorErr().contains("access reports 10"), r.reflectorErr());
+    }
+
+    @Test
+    void authenticatedTwampLightWithA48OctetKey() throws Exception {
+        Path keys = dir.resolve("light.pfs");
+        String hex = "00112233445566778899aabbccddeeff".repeat(3);
+        Files.writeString(keys, "carol " + hex + "\nalice 73656372657421\n");
+        Result r = exchange(List.of("--light", "127.0.0.1:0", "-a", "A", "-u", "carol", "-k", keys.toString(), "-v"),
+                List.of("-c", "10", "-i", "0.005f", "-M", "-A", "A", "-u", "carol", "-k", keys.toString()), "--light");
+        assertEquals(0, r.status(), r.err());
+        assertTrue(r.out().contains("\nSENT\t10\n"), r.out());
+        assertTrue(r.out().contains("\nLOST\t0\n"), r.out());
+        assertTrue(r.out().contains("\nPACKET_PADDING\t64\n"), "authenticated default padding " + r.out());
+        assertTrue(r.reflectorErr().contains("TWAMP-Light reflector on [127.0.0.1]:"), r.reflectorErr());
+        assertTrue(r.reflectorErr().contains("(authenticated)"), r.reflectorErr());
+        assertTrue(r.reflectorErr().contains("twampd: reflected 10,"), r.reflectorErr());
+        ByteArrayOutputStream e = new ByteArrayOutputStream();
+        int status = Twping.create(List.of("--light", "127.0.0.1:9", "-A", "A", "-u", "alice", "-k",
+                        keys.toString()), "twping", new PrintStream(new ByteArrayOutputStream()),
+                new PrintStream(e, true, StandardCharsets.UTF_8), System.in, Map.of()).run();
+        assertEquals(1, status);
+        assertTrue(e.toString(StandardCharsets.UTF_8).contains("the key must be 48 octets"), e.toString());
+        ByteArrayOutputStream d = new ByteArrayOutputStream();
+        assertEquals(1, new StampReflectorMain().execute(new String[] {"--light", "127.0.0.1:0", "-a", "A", "-u",
+                "alice", "-k", keys.toString()}, System.out, new PrintStream(d, true, StandardCharsets.UTF_8), null));
+        assertTrue(d.toString(StandardCharsets.UTF_8).startsWith("twampd: --light -a A: the key must be 48 octets"),
+                d.toString());
+    }
+
+    @Test
     void twampLightRawRecords() throws Exception {
         Result r = exchange(List.of("--light", "127.0.0.1:0"), List.of("-c", "5", "-i", "0.005f", "-R"), "--light");
         assertEquals(0, r.status(), r.err());
@@ -118,7 +178,10 @@ class StampCliTest {
                 {"--stamp", "127.0.0.1:0", "--rate", "fast"},
                 {"--stamp", "127.0.0.1:0", "--allow", "example.net/8"},
                 {"--stamp", "127.0.0.1:0", "--stamp", "127.0.0.1:1"},
-                {"--stamp", "127.0.0.1:0", "stray"}}) {
+                {"--stamp", "127.0.0.1:0", "stray"},
+                {"--stamp", "127.0.0.1:0", "--asymmetric"},
+                {"--light", "127.0.0.1:0", "--reflect-octets", "x"},
+                {"--light", "127.0.0.1:0", "--reflect-octets", "70000"}}) {
             ByteArrayOutputStream e = new ByteArrayOutputStream();
             int status = new StampReflectorMain().execute(args, System.out,
                     new PrintStream(e, true, StandardCharsets.UTF_8), null);
@@ -138,7 +201,12 @@ class StampCliTest {
                 List.of("--stamp", "127.0.0.1", "--light", "127.0.0.1"),
                 List.of("--stamp", "127.0.0.1", "-A", "A"),
                 List.of("--stamp", "127.0.0.1", "extra"),
-                List.of("--stamp", "127.0.0.1", "--json", "-"))) {
+                List.of("--stamp", "127.0.0.1", "--json", "-"),
+                List.of("--stamp", "127.0.0.1", "--tlv", "bogus"),
+                List.of("--stamp", "127.0.0.1", "--tlv", "cos=64"),
+                List.of("--stamp", "127.0.0.1", "--tlv", "hmac"),
+                List.of("--light", "127.0.0.1", "--tlv", "ts"),
+                List.of("--tlv-packets", "127.0.0.1"))) {
             ByteArrayOutputStream e = new ByteArrayOutputStream();
             int status = Twping.create(args, "twping", new PrintStream(new ByteArrayOutputStream()),
                     new PrintStream(e, true, StandardCharsets.UTF_8), System.in, Map.of()).run();

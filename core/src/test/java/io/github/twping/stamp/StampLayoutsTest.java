@@ -184,7 +184,7 @@ class StampLayoutsTest {
         MemorySegment packet = MemorySegment.ofArray(new byte[44 + 24]);
         codec.sealSenderHead(packet);
         ByteBuffer b = ByteBuffer.wrap(packet.toArray(java.lang.foreign.ValueLayout.JAVA_BYTE));
-        assertEquals(0, b.get(44));                       // flags
+        assertEquals((byte) StampTlv.FLAG_U, b.get(44));  // flags: U = 1 from a Session-Sender (RFC 8972 §4)
         assertEquals(StampTlv.EXTRA_PADDING, b.get(45));  // type 1
         assertEquals(20, b.getShort(46));                 // value octets
     }

@@ -34,18 +34,19 @@ class StampReflectorAllocationTest {
         assertTrue(threads.isThreadAllocatedMemorySupported(), "per-thread allocation counting is not supported");
         StampReflectorSpec spec = new StampReflectorSpec(false, auth, auth ? KEY : null, stateful,
                 ptp ? TimestampFormat.PTP : TimestampFormat.NTP, List.of(), 1_000_000_000, 64);
-        int base = auth ? 112 : 44;
-        byte[] packet = new byte[base + 4 + 16 + 4 + 8];
+        // every RFC 8972 TLV our sender writes (the HMAC TLV when authenticated), then an unknown one
+        StampSenderSpec senderSpec = new StampSenderSpec(auth, auth ? KEY : null, TimestampFormat.NTP, 1, 16,
+                new StampTlvRequest(true, 46, true, 1, 1, true, auth));
+        StampSenderCodec codec = new StampSenderCodec(senderSpec);
+        int sent = codec.senderLayout().length() + senderSpec.tlvBytes();
+        byte[] packet = new byte[sent + 4 + 8];
+        MemorySegment p = MemorySegment.ofArray(packet);
+        new io.github.twping.protocol.SenderPacket(codec.senderLayout()).wrap(p).clearMbz().sequenceNumber(0);
+        p.set(ValueLayout.JAVA_BYTE, auth ? 25 : 13, (byte) 1);
+        codec.sealSenderHead(p);
+        codec.sealSenderTail(p);
         ByteBuffer b = ByteBuffer.wrap(packet);
-        b.put(auth ? 25 : 13, (byte) 1);
-        b.put(base, (byte) 0).put(base + 1, (byte) StampTlv.EXTRA_PADDING).putShort(base + 2, (short) 16);
-        b.put(base + 20, (byte) 0).put(base + 21, (byte) 200).putShort(base + 22, (short) 8);
-        if (auth) {
-            javax.crypto.Mac mac = javax.crypto.Mac.getInstance("HmacSHA256");
-            mac.init(new javax.crypto.spec.SecretKeySpec(KEY, "HmacSHA256"));
-            mac.update(packet, 0, 96);
-            System.arraycopy(mac.doFinal(), 0, packet, 96, 16);
-        }
+        b.put(sent, (byte) 0x80).put(sent + 1, (byte) 200).putShort(sent + 2, (short) 8);
         try (DatagramSocket sink = new DatagramSocket(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
              StampReflector reflector = new StampReflector(spec, StampReflector.openSocket(
                      new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0), null)) {

@@ -122,12 +122,14 @@ class StampReflectorFuzzTest {
         }
     }
 
-    /** Well-formed TLVs of random known and unknown types. */
+    /** Well-formed TLVs of random known (mostly with their RFC 8972 lengths) and unknown types. */
     private static byte[] tlvs(SplittableRandom r, int max) {
         ByteBuffer b = ByteBuffer.allocate(max * (4 + 64));
         for (int i = r.nextInt(max + 1); i > 0; i--) {
-            int length = r.nextInt(0, 64);
-            b.put((byte) 0).put((byte) r.nextInt(256)).putShort((short) length);
+            int type = r.nextBoolean() ? r.nextInt(1, 9) : r.nextInt(256);
+            int known = StampTlv.valueLength(type);
+            int length = known >= 0 && r.nextInt(4) != 0 ? known : r.nextInt(0, 64);
+            b.put((byte) 0x80).put((byte) type).putShort((short) length);
             byte[] value = new byte[length];
             r.nextBytes(value);
             b.put(value);

@@ -279,6 +279,27 @@ class StampReflectorTest {
     }
 
     @Test
+    void twampLightAsymmetricRepliesReflectTheConfiguredOctets() throws Exception {
+        InetSocketAddress to = start(new StampReflectorSpec(true, false, null, false, TimestampFormat.NTP,
+                List.of(), 0, 64, true, 8));
+        byte[] request = new byte[14 + 100];
+        ByteBuffer.wrap(request).putInt(0, 5).putShort(12, (short) 1);
+        for (int i = 14; i < request.length; i++) {
+            request[i] = (byte) (i * 7);
+        }
+        byte[] reply = exchange(to, request);
+        assertEquals(41 + 8, reply.length, "asymmetric: the base reply plus the octets to reflect (RFC 6038)");
+        assertArrayEquals(Arrays.copyOfRange(request, 14, 22), Arrays.copyOfRange(reply, 41, 49),
+                "the first 8 octets of the sender's padding");
+        assertEquals(41 + 3, exchange(to, Arrays.copyOf(request, 14 + 3)).length,
+                "no more octets than the sender's padding has");
+        assertEquals(41, exchange(to, Arrays.copyOf(request, 14)).length);
+        org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                () -> new StampReflectorSpec(false, false, null, false, TimestampFormat.NTP, List.of(), 0, 64, true, 0),
+                "STAMP replies always have the request's size");
+    }
+
+    @Test
     void ntpConversionOfReceiveTimestampIsAKernelStamp() {
         assertEquals(NtpTime.JAN_1970 << 32, TimestampFormat.NTP.fromEpochNanos(0));
     }

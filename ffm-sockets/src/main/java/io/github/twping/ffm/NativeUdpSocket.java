@@ -242,6 +242,28 @@ final class NativeUdpSocket implements UdpSocket {
         }
     }
 
+    /** IP_TOS (and IPV6_TCLASS on an IPv6 socket) for later sends; uses the send path's staging memory. */
+    @Override
+    public boolean trafficClass(int tos) throws SocketException {
+        if (!lifecycle.enter()) {
+            throw new SocketException("setsockopt", Errno.EBADF, "socket closed", null);
+        }
+        try {
+            sendStaging.set(JAVA_INT, 0, tos & 0xFF);
+            int rc;
+            if (family == SocketConstants.AF_INET6) {
+                rc = Libc.setsockopt(sendState, fd, SocketConstants.SOL_IPV6, SocketConstants.IPV6_TCLASS,
+                        sendStaging, 4);
+                Libc.setsockopt(sendState, fd, SocketConstants.SOL_IP, SocketConstants.IP_TOS, sendStaging, 4);
+            } else {
+                rc = Libc.setsockopt(sendState, fd, SocketConstants.SOL_IP, SocketConstants.IP_TOS, sendStaging, 4);
+            }
+            return rc == 0;
+        } finally {
+            lifecycle.exit();
+        }
+    }
+
     private void cacheDestination(InetSocketAddress destination) throws SocketException {
         cachedDestination = null;
         InetAddress address = destination.getAddress();

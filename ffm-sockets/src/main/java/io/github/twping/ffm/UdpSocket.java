@@ -42,6 +42,16 @@ public interface UdpSocket extends AutoCloseable {
     int send(MemorySegment data, int length, InetSocketAddress destination) throws SocketException;
 
     /**
+     * Sets the TOS byte (IPv4) / traffic class (IPv6) of later sends; call it from the sending thread, between
+     * sends. One system call: change it only when the value changes.
+     *
+     * @return true when the kernel took it, false when this implementation cannot set it per socket at run time
+     */
+    default boolean trafficClass(int tos) throws SocketException {
+        return false;
+    }
+
+    /**
      * Receives one datagram into {@code buffer} and its metadata into {@code meta}.
      *
      * @param timeoutNs how long to wait: negative = forever, 0 = do not block

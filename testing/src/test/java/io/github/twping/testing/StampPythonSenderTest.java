@@ -31,15 +31,19 @@ class StampPythonSenderTest {
     private static final byte[] KEY = "python and java".getBytes(StandardCharsets.US_ASCII);
 
     @Timeout(120)
-    @ParameterizedTest(name = "{0} stateful={1} ptp={2} ssid={3} tlv={4}")
+    @ParameterizedTest(name = "{0} stateful={1} ptp={2} ssid={3} tlv={4} rfc8972={5}")
     @CsvSource({
-            "stamp, false, false, 0, 0",
-            "stamp, true, true, 4242, 100",
-            "stamp-auth, false, false, 9, 0",
-            "stamp-auth, true, true, 9, 32",
-            "light, false, false, 0, 0"})
-    void independentSenderAcceptsEveryReply(String format, boolean stateful, boolean ptp, int ssid, int tlv)
-            throws Exception {
+            "stamp, false, false, 0, 0, false",
+            "stamp, true, true, 4242, 100, false",
+            "stamp-auth, false, false, 9, 0, false",
+            "stamp-auth, true, true, 9, 32, false",
+            "light, false, false, 0, 0, false",
+            "stamp, false, false, 0, 0, true",
+            "stamp, true, true, 11, 24, true",
+            "stamp-auth, false, true, 9, 0, true",
+            "stamp-auth, true, false, 9, 32, true"})
+    void independentSenderAcceptsEveryReply(String format, boolean stateful, boolean ptp, int ssid, int tlv,
+                                            boolean extensions) throws Exception {
         assumeTrue(python3Available(), "python3 is not installed; the independent sender cannot run");
         Path script = repositoryRoot().resolve("testing/stamp/stamp_sender.py");
         boolean auth = format.equals("stamp-auth");
@@ -51,6 +55,9 @@ class StampPythonSenderTest {
             List<String> command = new ArrayList<>(List.of("python3", script.toString(), "127.0.0.1",
                     Integer.toString(reflector.localAddress().getPort()), "--format", format, "--count", "20",
                     "--ssid", Integer.toString(ssid), "--tlv-padding", Integer.toString(tlv), "--ttl", "37"));
+            if (extensions) {
+                command.add("--tlvs");
+            }
             if (auth) {
                 command.add("--key-hex");
                 command.add(HexFormat.of().formatHex(KEY));
