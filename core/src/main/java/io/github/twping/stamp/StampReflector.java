@@ -59,6 +59,7 @@ public final class StampReflector implements AutoCloseable {
     private final PeerTable peers;
     private final byte[] source = new byte[16];
 
+    private java.util.function.LongConsumer processingTimeNs = ns -> { };
     private volatile boolean stopRequested;
     private volatile Thread thread;
     private volatile IOException failure;
@@ -110,6 +111,15 @@ public final class StampReflector implements AutoCloseable {
      */
     public static UdpSocket openSocket(InetSocketAddress bind, int tos) throws SocketException {
         return UdpSocket.open(SessionReflector.socketOptions(bind, tos).build());
+    }
+
+    /**
+     * Receives each reflected packet's processing time in ns (the Receive Timestamp to the reply's send stamp) on
+     * the reflector thread; it must not block or allocate. Set before {@link #start}; the metrics hook.
+     */
+    public StampReflector processingTime(java.util.function.LongConsumer consumer) {
+        this.processingTimeNs = consumer;
+        return this;
     }
 
     /** Starts answering on a new platform thread; a second call does nothing. */
@@ -227,8 +237,8 @@ public final class StampReflector implements AutoCloseable {
             return;
         }
         long rxEpochNs = meta.rxTimestampEpochNs();
-        long receiveWire = spec.format().fromEpochNanos(clock.adjustEpochNs(
-                rxEpochNs > 0 ? rxEpochNs : clock.nowEpochNs()));
+        long receivedEpochNs = clock.adjustEpochNs(rxEpochNs > 0 ? rxEpochNs : clock.nowEpochNs());
+        long receiveWire = spec.format().fromEpochNanos(receivedEpochNs);
         int replyLength = replyLength(n);
         long senderSeq = in.sequenceNumber();
         long seq = spec.stateful() && peer >= 0 ? peers.next(peer) : senderSeq;
@@ -249,13 +259,15 @@ public final class StampReflector implements AutoCloseable {
             }
         }
         for (int attempt = 0; attempt < SEND_RETRIES; attempt++) {
-            out.timestampNtp(spec.format().fromEpochNanos(clock.nowEpochNs()))
+            long sendEpochNs = clock.nowEpochNs();
+            out.timestampNtp(spec.format().fromEpochNanos(sendEpochNs))
                     .errorEstimate(spec.format().markErrorEstimate(clock.errorEstimate()));
             if (hmac != null) {
                 hmac.sign(reply, 0, StampLayouts.HMAC_COVERED, replyLayout.hmacOffset());
             }
             if (socket.send(reply, replyLength, destination) > 0) {
                 reflected++;
+                processingTimeNs.accept(sendEpochNs - receivedEpochNs);
                 return;
             }
             sendRetries++;
