@@ -311,4 +311,49 @@ class AgentProtocolsTest {
                 && l.contains("no reply to any of the") && l.contains("retrying in")), log);
         agent.stop();
     }
+
+    @Test
+    void aReloadThatChangesTheProtocolRestartsTheTargetUnderTheNewOne() throws Exception {
+        TwampdMain stamp = reflector("--stamp", "127.0.0.1:0");
+        TwampdMain light = reflector("--light", "127.0.0.1:0");
+        String yaml = """
+                defaults: {rate: 50, session: 0.4, loss_timeout: 0.3, spin_us: 0}
+                targets:
+                  - {name: x, protocol: %s, host: "127.0.0.1:%d"}
+                """;
+        AgentCommand agent = agent(yaml.formatted("light", light.stampAddress().getPort()));
+        waitFor("a light session", () -> agent.agent().sessionsDone("x") >= 1);
+        Files.writeString(dir.resolve("agent.yaml"), yaml.formatted("stamp", stamp.stampAddress().getPort()));
+        agent.reload();
+        waitFor("x measures over STAMP", () -> {
+            try {
+                return value(text(agent.metrics().registry()), "twping_agent_sessions_total",
+                        "protocol=\"stamp\",target=\"x\"") >= 1.0;
+            } catch (IOException e) {
+                return false;
+            }
+        });
+        String body = text(agent.metrics().registry());
+        assertTrue(!body.contains("protocol=\"light\""), body);
+        assertTrue(value(scrape(stamp.metricsPort()), "twampd_packets_reflected_total", "") > 0);
+        assertTrue(agentLog.toString(StandardCharsets.UTF_8).contains("(0 added, 1 changed, 0 removed)"), logs());
+        agent.stop();
+    }
+
+    @Test
+    void anUnwritableJsonStreamIsOneLineAndStatusOne() throws Exception {
+        Files.writeString(dir.resolve("agent.yaml"), """
+                targets:
+                  - {name: x, host: "127.0.0.1:9", rate: 1, session: 1}
+                """);
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        AgentCommand agent = new AgentCommand("twping", new PrintStream(bytes, true, StandardCharsets.UTF_8));
+        Path missing = dir.resolve("no/such/dir/out.ndjson");
+        assertEquals(AgentCommand.EXIT_FAILURE, agent.execute(List.of("--agent", dir.resolve("agent.yaml").toString(),
+                "--json-stream", missing.toString())));
+        String err = bytes.toString(StandardCharsets.UTF_8);
+        assertEquals(1, err.lines().count(), err);
+        assertTrue(err.startsWith("twping: --json-stream " + missing + ": cannot write: "), err);
+        assertTrue(agent.agent() == null, "no target started");
+    }
 }
