@@ -15,9 +15,9 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * {@code twping --agent FILE [--metrics-listen ADDR:PORT] [--json-stream FILE|-] [--check]}: the continuous
- * measurement agent as a
- * command (docs/FLEET.md). Exit status 0 after a stop, 1 for a bad command line or configuration (one line naming
- * the file, line and field) or an endpoint that cannot listen.
+ * measurement agent as a command (docs/FLEET.md). Exit status 0 after a stop, 1 for a bad command line or
+ * configuration (one line naming the file, line and field), an endpoint that cannot listen or a
+ * {@code --json-stream} file that cannot be opened.
  *
  * <p>{@link #execute} blocks until {@link #stop()}; {@link #reload()} re-reads the file (SIGHUP). The signal
  * wiring is in {@link #main}; the library form installs no handler.

@@ -266,8 +266,8 @@ public final class StampReflector implements AutoCloseable {
                 hmac.sign(reply, 0, StampLayouts.HMAC_COVERED, replyLayout.hmacOffset());
             }
             if (socket.send(reply, replyLength, destination) > 0) {
+                processingTimeNs.accept(sendEpochNs - receivedEpochNs); // before the count: reflected() covers it
                 reflected++;
-                processingTimeNs.accept(sendEpochNs - receivedEpochNs);
                 return;
             }
             sendRetries++;
