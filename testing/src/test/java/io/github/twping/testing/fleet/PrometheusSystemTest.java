@@ -37,7 +37,9 @@ import org.junit.jupiter.api.io.TempDir;
  * instances on loopback. Asserts through Prometheus's HTTP API that the series exist, that the packet and loss
  * counts equal what the sessions reported, and that a stopped reflector shows in the failure counter, the
  * agent's {@code twping_agent_target_up} and Prometheus's own {@code up} while the other target keeps measuring.
- * Skips, saying so, when no {@code prometheus} binary is installed.
+ * A second Prometheus with native histograms enabled ingests the agent's delay histograms in their native form
+ * and scrapes a STAMP target and a {@code twampd --stamp} reflector. Skips, saying so, when no {@code prometheus}
+ * binary is installed.
  */
 @Timeout(value = 300, unit = TimeUnit.SECONDS)
 class PrometheusSystemTest {
