@@ -12,7 +12,7 @@ import java.nio.file.Path;
  */
 public record TwampdArgs(String authModes, Path confDir, Path dataDir, String facility, boolean rootFolly,
         String group, boolean help, String testPorts, Path varDir, String srcNode, String user, boolean verbose,
-        boolean foreground, String reflectorWait, String cpus) {
+        boolean foreground, String reflectorWait, String cpus, String rxStamp) {
 
     /** The getopt option string of C twampd's options used here. */
     static final String OPTSTRING = "a:c:d:e:fG:hP:R:S:U:vZ";
@@ -36,15 +36,20 @@ public record TwampdArgs(String authModes, Path confDir, Path dataDir, String fa
                -v                verbose output
                -Z                Do not daemonize (run in the foreground, log to stderr)
                --reflector-wait block|spin[:MICROS]|busy-poll
-                                 How reflector threads wait for packets (default spin:50)
+                                 How reflector threads wait for packets (default block)
                --cpu LIST        Run reflector threads on these CPUs (e.g. 1 or 0,2-3)
+               --rx-stamp kernel|user
+                                 Receive time of sender packets: the kernel's RX timestamp (default)
+                                 or the clock read after the receive call, as C twampd does
             """;
 
     private static final int OPT_REFLECTOR_WAIT = 1000;
     private static final int OPT_CPU = 1001;
+    private static final int OPT_RX_STAMP = 1002;
     private static final java.util.List<GetOpt.LongOption> LONG_OPTIONS = java.util.List.of(
             new GetOpt.LongOption("reflector-wait", GetOpt.ArgKind.REQUIRED, OPT_REFLECTOR_WAIT),
-            new GetOpt.LongOption("cpu", GetOpt.ArgKind.REQUIRED, OPT_CPU));
+            new GetOpt.LongOption("cpu", GetOpt.ArgKind.REQUIRED, OPT_CPU),
+            new GetOpt.LongOption("rx-stamp", GetOpt.ArgKind.REQUIRED, OPT_RX_STAMP));
 
     /**
      * Parses {@code argv}. Errors (unknown option, missing value, stray operand) become a
@@ -75,6 +80,7 @@ public record TwampdArgs(String authModes, Path confDir, Path dataDir, String fa
         boolean z = false;
         String wait = null;
         String cpus = null;
+        String rxStamp = null;
         java.io.ByteArrayOutputStream errors = new java.io.ByteArrayOutputStream();
         java.io.PrintStream errStream = new java.io.PrintStream(errors, true, java.nio.charset.StandardCharsets.UTF_8);
         GetOpt getopt = new GetOpt(argv, "twampd", OPTSTRING, LONG_OPTIONS, false, errStream);
@@ -96,13 +102,14 @@ public record TwampdArgs(String authModes, Path confDir, Path dataDir, String fa
                 case 'Z' -> z = true;
                 case OPT_REFLECTOR_WAIT -> wait = value;
                 case OPT_CPU -> cpus = value;
+                case OPT_RX_STAMP -> rxStamp = value;
                 default -> throw new ConfigException(errors.toString(java.nio.charset.StandardCharsets.UTF_8).strip());
             }
         }
         if (!getopt.operands().isEmpty()) {
             throw new ConfigException("twampd: unexpected argument \"" + getopt.operands().get(0) + "\"");
         }
-        return new TwampdArgs(a, c, d, e, f, g, h, p, r, s, u, v, z, wait, cpus);
+        return new TwampdArgs(a, c, d, e, f, g, h, p, r, s, u, v, z, wait, cpus, rxStamp);
     }
 
     /**
@@ -151,6 +158,13 @@ public record TwampdArgs(String authModes, Path confDir, Path dataDir, String fa
             }
         } catch (IllegalArgumentException ex) {
             throw new ConfigException("twampd: --cpu: " + ex.getMessage());
+        }
+        try {
+            if (rxStamp != null) {
+                b.reflectorRxStamp(rxStamp);
+            }
+        } catch (IllegalArgumentException ex) {
+            throw new ConfigException("twampd: --rx-stamp: " + ex.getMessage());
         }
         if (confDir != null) {
             b.confDir(confDir);

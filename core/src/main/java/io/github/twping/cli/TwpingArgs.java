@@ -56,6 +56,7 @@ public final class TwpingArgs {
     /** Codes of the result options: {@code OPT_RESULTS + index in ResultOptions.LONG_OPTIONS}. */
     private static final int OPT_RESULTS = 300;
     private static final int OPT_CPU = 267;
+    private static final int OPT_SEND_STAMP = 268;
 
     /** The long options of this port. */
     public static final List<GetOpt.LongOption> LONG_OPTIONS = withResultOptions(
@@ -71,6 +72,7 @@ public final class TwpingArgs {
             new GetOpt.LongOption("max-median-rtt", GetOpt.ArgKind.REQUIRED, OPT_MAX_MEDIAN_RTT),
             new GetOpt.LongOption("timeout", GetOpt.ArgKind.REQUIRED, OPT_TIMEOUT),
             new GetOpt.LongOption("cpu", GetOpt.ArgKind.REQUIRED, OPT_CPU),
+            new GetOpt.LongOption("send-stamp", GetOpt.ArgKind.REQUIRED, OPT_SEND_STAMP),
             new GetOpt.LongOption("stamp", GetOpt.ArgKind.REQUIRED, OPT_STAMP),
             new GetOpt.LongOption("light", GetOpt.ArgKind.REQUIRED, OPT_LIGHT),
             new GetOpt.LongOption("ptp", GetOpt.ArgKind.NONE, OPT_PTP),
@@ -409,6 +411,7 @@ public final class TwpingArgs {
             }
             case OPT_CPU -> {
                 java.util.BitSet cpus;
+        boolean kernelSendStamps = true;
                 try {
                     cpus = io.github.twping.ffm.ThreadTuning.parseCpuList(arg);
                 } catch (IllegalArgumentException e) {
@@ -419,6 +422,16 @@ public final class TwpingArgs {
                     return usage(msg, Messages.invalidLong("cpu", unavailable), Messages.EXIT_FAILURE);
                 }
                 s.cpus = cpus;
+            }
+            case OPT_SEND_STAMP -> {
+                switch (arg) {
+                    case "kernel" -> s.kernelSendStamps = true;
+                    case "user" -> s.kernelSendStamps = false;
+                    default -> {
+                        return usage(msg, Messages.invalidLong("send-stamp", "kernel or user expected"),
+                                Messages.EXIT_FAILURE);
+                    }
+                }
             }
             default -> {
                 int i = c - OPT_RESULTS;
@@ -553,7 +566,8 @@ public final class TwpingArgs {
                         s.summaryDirectory),
                 new TwpingOptions.Extras(s.spinMicros, s.sync, s.esterrorMicros,
                         s.language != null ? s.language : defaultLanguage, s.loopback, s.probe,
-                        s.maxLossPercent, s.maxMedianRttMillis, s.controlTimeoutSeconds, s.results.build(version), s.cpus), stampOptions);
+                        s.maxLossPercent, s.maxMedianRttMillis, s.controlTimeoutSeconds, s.results.build(version), s.cpus,
+                        s.kernelSendStamps), stampOptions);
         return new Parsed(options);
     }
 
@@ -657,5 +671,6 @@ public final class TwpingArgs {
         int ssid;
         final ResultOptions.Builder results = new ResultOptions.Builder();
         java.util.BitSet cpus;
+        boolean kernelSendStamps = true;
     }
 }

@@ -167,11 +167,13 @@ public record TwpingOptions(HostPort testAddress, HostPort serverAddress, Test t
      * @param controlTimeoutSeconds  {@code --timeout} for control I/O, or 0 for none
      * @param results                the result outputs ({@code --exact}, {@code --json}, ... {@code --report})
      * @param cpus                   {@code --cpu}: the CPUs the sender and receiver threads run on, or null
+     * @param kernelSendStamps       {@code --send-stamp kernel} (default): the kernel TX timestamp is the send time
+     *                               where the kernel gives one; {@code user}: the stamp written into the packet
      */
     public record Extras(long spinMicros, boolean assumeSynchronised, long esterrorMicros, String language,
                          boolean loopback, boolean probeTimestamping, double maxLossPercent,
                          double maxMedianRttMillis, double controlTimeoutSeconds, ResultOptions results,
-                         java.util.BitSet cpus) {
+                         java.util.BitSet cpus, boolean kernelSendStamps) {
         /** Default {@code --spin}. */
         public static final long DEFAULT_SPIN_MICROS = 100;
     }

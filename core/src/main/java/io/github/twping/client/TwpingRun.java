@@ -23,9 +23,9 @@ import io.github.twping.control.SessionAcceptance;
 import io.github.twping.control.SessionRequest;
 import io.github.twping.crypto.TestSessionKeys;
 import io.github.twping.ffm.AddressInUseException;
-import io.github.twping.ffm.SocketWarmUp;
 import io.github.twping.ffm.UdpSocket;
 import io.github.twping.net.AddressText;
+import io.github.twping.protocol.Mode;
 import io.github.twping.report.HostInfo;
 import io.github.twping.report.Reports;
 import io.github.twping.report.results.ResultOutputs;
@@ -34,6 +34,7 @@ import io.github.twping.schedule.SendSchedule;
 import io.github.twping.schedule.StartTimes;
 import io.github.twping.session.ClientTestSession;
 import io.github.twping.session.ClockErrorEstimate;
+import io.github.twping.session.EngineWarmUp;
 import io.github.twping.session.SessionOutcome;
 import io.github.twping.stats.ScheduleDeltas;
 import io.github.twping.stats.SessionDataWriter;
@@ -66,10 +67,10 @@ public final class TwpingRun {
     private static final String TEST_FAILED = "Test session(s) Failed...";
     /** Longest warm-up of the socket paths; it never delays the session start (see {@link #awaitWarmUp}). */
     private static final long WARM_UP_MAX_NS = TimeUnit.MILLISECONDS.toNanos(1500);
-    /** The warm-up stops waiting this long before the start time. */
-    private static final long WARM_UP_MARGIN_NS = TimeUnit.MILLISECONDS.toNanos(50);
+    /** The warm-up is stopped this long before the start time (its receiver then waits out its short loss timeout). */
+    private static final long WARM_UP_MARGIN_NS = TimeUnit.MILLISECONDS.toNanos(150);
     /** How long the session waits for a stopped warm-up to leave (one round trip, bounded by its receive timeout). */
-    private static final long WARM_UP_STOP_MS = 250;
+    private static final long WARM_UP_STOP_MS = 400;
 
     private final RunContext run;
     private final ReportSink reportSink;
@@ -129,9 +130,6 @@ public final class TwpingRun {
 
     /** Runs the measurement; never throws for network or user errors. */
     public int execute() {
-        // The per-packet socket paths are compiled while the control connection is negotiated (docs/PERFORMANCE.md).
-        warmUp = Thread.ofPlatform().daemon(true).name("twping-warmup")
-                .start(() -> SocketWarmUp.run(SocketWarmUp.DEFAULT_ROUND_TRIPS, WARM_UP_MAX_NS, () -> warmUpDone));
         HostPort server = run.options.serverAddress();
         ControlClient control;
         try {
@@ -143,8 +141,17 @@ public final class TwpingRun {
             return run.fail("getaddrinfo(): Name or service not known",
                     "Unable to open control connection to " + server.typed() + ".");
         }
+        // The session engine is compiled while the session is requested and the start time approaches, in the
+        // negotiated mode (docs/PERFORMANCE.md, "What perturbs a session").
+        TwpingOptions.Test test = run.test();
+        long spinNs = TimeUnit.MICROSECONDS.toNanos(run.options.extras().spinMicros());
+        Mode mode = control.mode();
+        warmUp = Thread.ofPlatform().daemon(true).name("twping-warmup").start(() -> EngineWarmUp.run(mode,
+                test.paddingBytes(), spinNs, EngineWarmUp.DEFAULT_PACKETS, WARM_UP_MAX_NS, () -> warmUpDone));
         try (control) {
             return withControl(control);
+        } finally {
+            warmUpDone = true;
         }
     }
 
@@ -374,7 +381,7 @@ public final class TwpingRun {
         ClientTestSession s = new ClientTestSession(new ClientTestSession.Parameters(reflector,
                 new SendSchedule(sid, slots, test.packetCount()), test.packetCount(), test.paddingBytes(),
                 timing.startTimeNtp(), timing.lossTimeoutNtp(), TimeUnit.MICROSECONDS.toNanos(extras.spinMicros()),
-                true), socket, control.mode(), keys, writer, run.clock, errors, run::diag);
+                extras.kernelSendStamps()), socket, control.mode(), keys, writer, run.clock, errors, run::diag);
         s.cpus(extras.cpus());
         session = s;
         awaitWarmUp(timing.startTimeNtp());

@@ -44,6 +44,7 @@ public final class ServerConfig {
     private final int maxControlSessions;
     private final ReflectorWait reflectorWait;
     private final BitSet reflectorCpus;
+    private final boolean reflectorKernelRxStamps;
     private final int maxPadding;
     private final int maxSessions;
     private final boolean anySender;
@@ -74,6 +75,7 @@ public final class ServerConfig {
         testTimeoutMs = b.testTimeoutMs;
         reflectorWait = b.reflectorWait;
         reflectorCpus = b.reflectorCpus == null ? null : (BitSet) b.reflectorCpus.clone();
+        reflectorKernelRxStamps = b.reflectorKernelRxStamps;
         pbkdf2Count = b.pbkdf2Count;
         endDelaySeconds = b.endDelaySeconds;
         diskFudge = b.diskFudge;
@@ -116,6 +118,7 @@ public final class ServerConfig {
         b.testTimeoutMs = testTimeoutMs;
         b.reflectorWait = reflectorWait;
         b.reflectorCpus = reflectorCpus == null ? null : (BitSet) reflectorCpus.clone();
+        b.reflectorKernelRxStamps = reflectorKernelRxStamps;
         b.pbkdf2Count = pbkdf2Count;
         b.endDelaySeconds = endDelaySeconds;
         b.diskFudge = diskFudge;
@@ -229,6 +232,14 @@ public final class ServerConfig {
     /** CPUs the reflector threads are pinned to ({@code reflectorcpus}, {@code --cpu}), or null. */
     public BitSet reflectorCpus() {
         return reflectorCpus == null ? null : (BitSet) reflectorCpus.clone();
+    }
+
+    /**
+     * Whether T2 is the kernel's RX timestamp ({@code reflectorrxstamp kernel}, the default) or the clock read after
+     * the receive call returned ({@code user}, as C twampd: the thread's wake-up then counts in the forward leg).
+     */
+    public boolean reflectorKernelRxStamps() {
+        return reflectorKernelRxStamps;
     }
 
     /** REFWAIT: reflector idle timeout in milliseconds; 0 = none. */

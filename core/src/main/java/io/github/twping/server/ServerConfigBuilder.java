@@ -39,6 +39,7 @@ public final class ServerConfigBuilder {
     int maxControlSessions;
     ReflectorWait reflectorWait = ReflectorWait.DEFAULT;
     BitSet reflectorCpus;
+    boolean reflectorKernelRxStamps = true;
     int maxPadding = ServerConfig.DEFAULT_MAX_PADDING;
     int maxSessions = ServerConfig.DEFAULT_MAX_SESSIONS;
     boolean anySender;
@@ -193,6 +194,16 @@ public final class ServerConfigBuilder {
     /** How reflector threads wait for packets: {@code block}, {@code spin[:MICROS]}, {@code busy-poll}. */
     public ServerConfigBuilder reflectorWait(String text) {
         reflectorWait = ReflectorWait.parse(text);
+        return this;
+    }
+
+    /** Receive time of sender packets: {@code kernel} (RX timestamp, the default) or {@code user} (clock after the receive call). */
+    public ServerConfigBuilder reflectorRxStamp(String text) {
+        reflectorKernelRxStamps = switch (text == null ? "" : text.trim()) {
+            case "kernel" -> true;
+            case "user" -> false;
+            default -> throw new IllegalArgumentException("invalid receive stamp '" + text + "' (kernel, user)");
+        };
         return this;
     }
 

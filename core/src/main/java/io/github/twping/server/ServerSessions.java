@@ -64,8 +64,9 @@ final class ServerSessions implements ServerPolicy {
         this.scheduler = new ScheduledThreadPoolExecutor(1, r -> Thread.ofPlatform().daemon(true)
                 .name("twampd-timers").unstarted(r));
         this.scheduler.setRemoveOnCancelPolicy(true);
-        this.ports = new TestPortAllocator(config.testPortLow(), config.testPortHigh(), SessionReflector::openSocket,
-                random);
+        boolean kernelRx = config.reflectorKernelRxStamps();
+        this.ports = new TestPortAllocator(config.testPortLow(), config.testPortHigh(),
+                (bind, tos) -> SessionReflector.openSocket(bind, tos, kernelRx), random);
     }
 
     void attach(TwampServer owner) {

@@ -3,7 +3,7 @@ package io.github.twping.server;
 import io.github.twping.protocol.Mode;
 
 import io.github.twping.config.PassphraseStore;
-import io.github.twping.ffm.SocketWarmUp;
+import io.github.twping.session.EngineWarmUp;
 import io.github.twping.session.ReflectorFaultInjection;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -82,9 +82,18 @@ public final class Twampd {
         if (faults.active()) {
             log.warning("FAULT INJECTION ACTIVE (" + setup.faultsSource() + "): " + faults);
         }
-        // Compile the reflector's socket paths now, not during the first session (docs/PERFORMANCE.md).
-        Thread.ofPlatform().daemon(true).name("twampd-warmup")
-                .start(() -> SocketWarmUp.run(SocketWarmUp.DEFAULT_ROUND_TRIPS, WARM_UP_MAX_NS));
+        // Compile the reflector's per-packet paths now, not during the first session: one throw-away loopback
+        // session per offered mode that protects test packets differently (docs/PERFORMANCE.md).
+        int offered = config.authModes();
+        Thread.ofPlatform().daemon(true).name("twampd-warmup").start(() -> {
+            long until = System.nanoTime() + WARM_UP_MAX_NS;
+            for (Mode m : new Mode[] {Mode.OPEN, Mode.AUTHENTICATED, Mode.ENCRYPTED}) {
+                long left = until - System.nanoTime();
+                if (m.isIn(offered) && left > 0) {
+                    EngineWarmUp.run(m, 0, 0, EngineWarmUp.DEFAULT_PACKETS, left, () -> false);
+                }
+            }
+        });
         TwampServer s = TwampServer.create(config, setup.limits(), passphrases, log, faults);
         if (metrics != null) {
             s.metrics(metrics);

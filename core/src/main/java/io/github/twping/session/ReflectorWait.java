@@ -1,10 +1,9 @@
 package io.github.twping.session;
 
-import java.lang.foreign.MemorySegment;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 
-import io.github.twping.ffm.ReceivedPacket;
+import io.github.twping.ffm.DatagramBatch;
 import io.github.twping.ffm.SocketException;
 import io.github.twping.ffm.UdpSocket;
 
@@ -74,22 +73,23 @@ public record ReflectorWait(Mode mode, long spinNs) {
     }
 
     /**
-     * Receives the next datagram the chosen way.
+     * Receives the next datagrams the chosen way, as many as are queued up to the batch's capacity (one
+     * {@code recvmmsg}).
      *
-     * @param timeoutNs the blocking timeout (negative = forever), as {@link UdpSocket#receive}; while polling,
-     *                  time spent polling counts against it
+     * @param timeoutNs the blocking timeout (negative = forever), as {@link UdpSocket#receiveBatch}; while
+     *                  polling, time spent polling counts against it
      * @param stop      checked between polls; true ends the wait with {@link UdpSocket#CLOSED}
-     * @return as {@link UdpSocket#receive}
+     * @return the number of datagrams in {@code batch}, or {@link UdpSocket#TIMEOUT} / {@link UdpSocket#CLOSED}
      */
-    public int receive(UdpSocket socket, MemorySegment buffer, ReceivedPacket meta, long timeoutNs,
-                       java.util.function.BooleanSupplier stop) throws SocketException {
+    public int receiveBatch(UdpSocket socket, DatagramBatch batch, long timeoutNs,
+                            java.util.function.BooleanSupplier stop) throws SocketException {
         if (mode == Mode.BLOCK) {
-            return socket.receive(buffer, meta, timeoutNs);
+            return socket.receiveBatch(batch, timeoutNs);
         }
         long startNs = System.nanoTime();
         long pollNs = mode == Mode.BUSY_POLL ? (timeoutNs < 0 ? Long.MAX_VALUE : timeoutNs) : spinNs;
         while (true) {
-            int n = socket.receive(buffer, meta, 0);
+            int n = socket.receiveBatch(batch, 0);
             if (n != UdpSocket.TIMEOUT) {
                 return n;
             }
@@ -99,10 +99,10 @@ public record ReflectorWait(Mode mode, long spinNs) {
             long elapsedNs = System.nanoTime() - startNs;
             if (elapsedNs >= pollNs) {
                 if (timeoutNs < 0) {
-                    return socket.receive(buffer, meta, -1);
+                    return socket.receiveBatch(batch, -1);
                 }
                 long leftNs = timeoutNs - elapsedNs;
-                return leftNs <= 0 ? UdpSocket.TIMEOUT : socket.receive(buffer, meta, leftNs);
+                return leftNs <= 0 ? UdpSocket.TIMEOUT : socket.receiveBatch(batch, leftNs);
             }
             Thread.onSpinWait();
         }

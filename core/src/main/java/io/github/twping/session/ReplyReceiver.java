@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 
 import io.github.twping.crypto.TestPacketCipher;
+import io.github.twping.ffm.DatagramBatch;
 import io.github.twping.ffm.ReceivedPacket;
 import io.github.twping.ffm.TimestampSource;
 import io.github.twping.ffm.SocketException;
@@ -35,7 +36,11 @@ final class ReplyReceiver implements Runnable {
     private final MemorySegment buffer;
     private final ReflectorPacket reply;
     private final int replyHeaderLength;
-    private final ReceivedPacket meta = new ReceivedPacket();
+    /** Replies taken per receive call at most: a receiver that fell behind catches up in few system calls. */
+    private static final int BATCH = 16;
+    private final DatagramBatch batch;
+    /** The metadata of the reply being processed (a slot of {@link #batch}). */
+    private ReceivedPacket meta;
     private final TwoWayRecord record = new TwoWayRecord();
     private final SessionDataWriter writer;
     private final RecordSources sources;
@@ -66,6 +71,7 @@ final class ReplyReceiver implements Runnable {
         this.socket = socket;
         this.cipher = cipher;
         this.buffer = MemorySegment.ofArray(new byte[bufferBytes]);
+        this.batch = new DatagramBatch(BATCH, Math.min(bufferBytes, DatagramBatch.MAX_BUFFER_BYTES));
         this.reply = new ReflectorPacket(cipher.reflectorLayout()).wrap(buffer);
         this.replyHeaderLength = cipher.reflectorLayout().length();
         this.writer = writer;
@@ -98,6 +104,7 @@ final class ReplyReceiver implements Runnable {
             control.fail(SessionOutcome.DATA_FILE_FAILED, "OWPWriteTWDataRecord(): " + e.getMessage());
             finishQuietly();
         } finally {
+            batch.close();
             control.finished();
         }
     }
@@ -116,27 +123,32 @@ final class ReplyReceiver implements Runnable {
         long nextVisibilityNs = System.nanoTime() + VISIBILITY_NS;
         while (control.running() && firstPending < packetCount) {
             long timeoutNs = receiveTimeoutNs();
-            int length = socket.receive(buffer, meta, timeoutNs);
+            int n = socket.receiveBatch(batch, timeoutNs);
             if (useKernelTxTimestamps) {
                 kernelTxStamps += socket.pollTxTimestamps(txHandler);
             }
-            if (length == UdpSocket.CLOSED) {
+            if (n == UdpSocket.CLOSED) {
                 return;
             }
-            long nowNtp;
-            if (length >= 0) {
+            if (n < 0) {
+                flush(clock.nowNtp());
+            }
+            for (int i = 0; i < n; i++) {
+                // each reply is copied into the one buffer the flyweight and the cipher work on
+                int length = batch.length(i);
+                MemorySegment.copy(batch.buffer(i), 0, buffer, 0, length);
+                meta = batch.meta(i);
                 long rxEpochNs = meta.rxTimestampEpochNs();
                 if (meta.kernelTimestamp()) {
                     kernelRxStamps++;
                 }
-                nowNtp = rxEpochNs > 0 ? NtpTime.fromEpochNanos(rxEpochNs + clock.offsetNs()) : clock.nowNtp();
+                long nowNtp = rxEpochNs > 0 ? NtpTime.fromEpochNanos(rxEpochNs + clock.offsetNs()) : clock.nowNtp();
                 rxSource = rxEpochNs > 0 ? sourceCode(meta.timestampSource()) : RecordSources.USER;
-            } else {
-                nowNtp = clock.nowNtp();
-            }
-            flush(nowNtp);
-            if (length >= 0) {
+                flush(nowNtp);
                 process(length, nowNtp);
+                if (!control.running() || firstPending >= packetCount) {
+                    break;                           // as the loop's own condition: the rest stays unread
+                }
             }
             long monoNs = System.nanoTime();
             if (monoNs - nextClockRefreshNs >= 0) {

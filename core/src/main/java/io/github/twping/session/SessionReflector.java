@@ -1,5 +1,6 @@
 package io.github.twping.session;
 
+import io.github.twping.ffm.DatagramBatch;
 import io.github.twping.ffm.ReceivedPacket;
 import io.github.twping.ffm.SocketException;
 import io.github.twping.ffm.ThreadTuning;
@@ -40,8 +41,12 @@ public final class SessionReflector implements AutoCloseable {
 
     /** IP TTL / hop limit of reflected packets (C twampd). */
     public static final int REPLY_TTL = 255;
-    /** Socket buffers asked for (the kernel caps them at net.core.rmem_max / wmem_max). */
-    static final int SOCKET_BUFFER_BYTES = 4 << 20;
+    /**
+     * Socket buffers asked for: the request does not carry the sender's rate (RFC 5357 §3.5 has no schedule),
+     * so enough for about 0.3 s at 50,000 small packets/s (~1.1 KB of kernel memory each on loopback). Memory
+     * is charged only for datagrams actually queued. Above net.core.rmem_max only with CAP_NET_ADMIN.
+     */
+    static final int SOCKET_BUFFER_BYTES = 16 << 20;
 
     private static final int SEND_RETRIES = 1000;
     private static final long SEND_RETRY_PARK_NS = 10_000;
@@ -60,13 +65,14 @@ public final class SessionReflector implements AutoCloseable {
 
     private final ReflectorSessionSpec spec;
     private final UdpSocket socket;
-    private final ReceivedPacket meta = new ReceivedPacket();
+    /** Datagrams taken per receive call at most. */
+    private static final int BATCH = 32;
+    private final DatagramBatch batch;
     private final ReflectorFormat format;
     private final ReflectorClock clock;
     private final Consumer<String> warnings;
     private final Arena arena;
     private final MemorySegment request;
-    private final MemorySegment requestWindow;
     private final MemorySegment wire;
     private final int expectedLength;
     private final int replyLength;
@@ -117,7 +123,9 @@ public final class SessionReflector implements AutoCloseable {
         this.arena = Arena.ofShared();
         int requestCapacity = format.senderHeaderLength() + Math.max(spec.paddingLength(), replyPaddingLength);
         this.request = arena.allocate(requestCapacity, 16);
-        this.requestWindow = request.asSlice(0, expectedLength);
+        // slots of exactly the expected length: a longer datagram is truncated to it, as the single receive into
+        // the request window did
+        this.batch = new DatagramBatch(BATCH, expectedLength);
         this.wire = arena.allocate(replyLength, 16);
         format.bind(wire);
     }
@@ -129,6 +137,15 @@ public final class SessionReflector implements AutoCloseable {
      * @param tos the TOS / traffic class byte of the replies (DSCP &lt;&lt; 2); 0 leaves the system default
      */
     public static UdpSocketOptions.Builder socketOptions(InetSocketAddress bind, int tos) {
+        return socketOptions(bind, tos, true);
+    }
+
+    /**
+     * As {@link #socketOptions(InetSocketAddress, int)}; {@code kernelRxStamps} false takes the receive time
+     * from the clock after the receive call returned instead (no RX timestamping), as C twampd does: the
+     * thread's wake-up then counts in the forward leg instead of the processing time.
+     */
+    public static UdpSocketOptions.Builder socketOptions(InetSocketAddress bind, int tos, boolean kernelRxStamps) {
         UdpSocketOptions.Builder b = UdpSocketOptions.builder()
                 .bindAddress(bind.getAddress())
                 .port(bind.getPort())
@@ -139,7 +156,7 @@ public final class SessionReflector implements AutoCloseable {
                 // (docs/PERFORMANCE.md, high rate); the kernel caps this at net.core.rmem_max.
                 .receiveBufferBytes(SOCKET_BUFFER_BYTES)
                 .sendBufferBytes(SOCKET_BUFFER_BYTES)
-                .timestamping(Timestamping.RX_SOFTWARE);
+                .timestamping(kernelRxStamps ? Timestamping.RX_SOFTWARE : Timestamping.NONE);
         if (tos != 0) {
             b.tos(tos);
         }
@@ -152,7 +169,12 @@ public final class SessionReflector implements AutoCloseable {
      * @throws io.github.twping.ffm.AddressInUseException when the port is taken
      */
     public static UdpSocket openSocket(InetSocketAddress bind, int tos) throws SocketException {
-        return UdpSocket.open(socketOptions(bind, tos).build());
+        return openSocket(bind, tos, true);
+    }
+
+    /** As {@link #openSocket(InetSocketAddress, int)} with the receive stamp chosen (see {@link #socketOptions(InetSocketAddress, int, boolean)}). */
+    public static UdpSocket openSocket(InetSocketAddress bind, int tos, boolean kernelRxStamps) throws SocketException {
+        return UdpSocket.open(socketOptions(bind, tos, kernelRxStamps).build());
     }
 
     /** Registers a callback run on the reflector thread when the session ends (before the socket is closed). */
@@ -251,6 +273,7 @@ public final class SessionReflector implements AutoCloseable {
         socket.close();
         if (!isRunning()) {
             arena.close();
+            batch.close();
         }
     }
 
@@ -279,50 +302,63 @@ public final class SessionReflector implements AutoCloseable {
 
     private EndReason loop() throws IOException {
         final long timeoutNs = spec.refwaitNs() == 0 ? -1 : spec.refwaitNs();
-        final int senderHeader = format.senderHeaderLength();
-        final int replyHeader = format.replyHeaderLength();
         while (!stopRequested) {
-            int n = waitStrategy.receive(socket, requestWindow, meta, timeoutNs, stopCheck);
+            // One recvmmsg takes every datagram already queued (up to BATCH): a reflector that fell behind
+            // (a preemption, a burst) catches up at a fraction of a system call per packet instead of
+            // overflowing its socket. At low rates a batch holds one datagram, as a plain receive would.
+            int n = waitStrategy.receiveBatch(socket, batch, timeoutNs, stopCheck);
             if (n == UdpSocket.CLOSED) {
                 return EndReason.STOPPED;
             }
             if (n == UdpSocket.TIMEOUT) {
                 return stopRequested ? EndReason.STOPPED : EndReason.REFWAIT_TIMEOUT;
             }
-            lastRxEpochNs = clock.adjustEpochNs(meta.rxTimestampEpochNs());
-            long receiveNtp = ReflectorClock.toNtp(lastRxEpochNs);
-            if (!meta.sourceIs(sender)) {
-                ignoredForeign++;
-                continue;
-            }
-            if (n < expectedLength) {
-                shortPackets++; // C quirk: still processed, missing bytes keep old contents
-            }
-            if (!format.openRequest(request, expectedLength)) {
-                badHmac++;
-                if (warnings != null) {
-                    warnings.accept(INVALID_HMAC_MESSAGE);
+            for (int i = 0; i < n; i++) {
+                if (!reflect(batch.buffer(i), batch.length(i), batch.meta(i))) {
+                    return EndReason.STOPPED;
                 }
-                continue;
-            }
-            acceptedPackets++;
-            int tos = meta.tos();
-            if (tos >= 0) {
-                lastReceivedDscp = tos >>> 2;
-            }
-            int ttl = meta.ttl();
-            int senderTtl = ttl < 0 ? 255 : ttl;
-            format.buildReply(request, reflectorSeq, receiveNtp, senderTtl);
-            if (replyPaddingLength > 0) {
-                MemorySegment.copy(request, senderHeader, wire, replyHeader, replyPaddingLength);
-            }
-            boolean running = sendReply(reflectorSeq, receiveNtp, senderTtl);
-            reflectorSeq++;
-            if (!running) {
-                return EndReason.STOPPED;
             }
         }
         return EndReason.STOPPED;
+    }
+
+    /**
+     * Answers one received datagram; false when stopped meanwhile. The datagram is copied into the request
+     * buffer, whose bytes beyond a short datagram keep the previous request's contents (a C quirk kept on
+     * purpose, docs/PROTOCOL.md).
+     */
+    private boolean reflect(MemorySegment datagram, int n, ReceivedPacket meta) throws IOException {
+        lastRxEpochNs = clock.adjustEpochNs(meta.rxTimestampEpochNs());
+        long receiveNtp = ReflectorClock.toNtp(lastRxEpochNs);
+        if (!meta.sourceIs(sender)) {
+            ignoredForeign++;
+            return true;
+        }
+        if (n < expectedLength) {
+            shortPackets++; // C quirk: still processed, missing bytes keep old contents
+        }
+        MemorySegment.copy(datagram, 0, request, 0, Math.min(n, expectedLength));
+        if (!format.openRequest(request, expectedLength)) {
+            badHmac++;
+            if (warnings != null) {
+                warnings.accept(INVALID_HMAC_MESSAGE);
+            }
+            return true;
+        }
+        acceptedPackets++;
+        int tos = meta.tos();
+        if (tos >= 0) {
+            lastReceivedDscp = tos >>> 2;
+        }
+        int ttl = meta.ttl();
+        int senderTtl = ttl < 0 ? 255 : ttl;
+        format.buildReply(request, reflectorSeq, receiveNtp, senderTtl);
+        if (replyPaddingLength > 0) {
+            MemorySegment.copy(request, format.senderHeaderLength(), wire, format.replyHeaderLength(), replyPaddingLength);
+        }
+        boolean running = sendReply(reflectorSeq, receiveNtp, senderTtl);
+        reflectorSeq++;
+        return running;
     }
 
     /**

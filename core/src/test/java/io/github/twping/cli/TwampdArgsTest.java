@@ -49,6 +49,17 @@ class TwampdArgsTest {
         assertEquals("local5", c.facility());
     }
 
+    @Test
+    void shouldChooseTheReflectorReceiveStamp() throws Exception {
+        assertTrue(ServerConfig.builder().build().reflectorKernelRxStamps(), "kernel RX stamps by default");
+        ServerConfigBuilder b = ServerConfig.builder();
+        TwampdArgs.parse(new String[] {"--rx-stamp", "user"}).applyTo(b);
+        assertFalse(b.build().reflectorKernelRxStamps());
+        ConfigException e = assertThrows(ConfigException.class,
+                () -> TwampdArgs.parse(new String[] {"--rx-stamp", "hw"}).applyTo(ServerConfig.builder()));
+        assertEquals("twampd: --rx-stamp: invalid receive stamp 'hw' (kernel, user)", e.getMessage());
+    }
+
     @ParameterizedTest
     @CsvSource(delimiter = '|', value = {
         "-x|twampd: invalid option -- 'x'",

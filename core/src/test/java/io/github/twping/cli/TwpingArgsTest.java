@@ -303,6 +303,15 @@ class TwpingArgsTest {
     }
 
     @Test
+    void shouldChooseTheSendStampSource() {
+        assertTrue(ok("h").extras().kernelSendStamps(), "kernel TX stamps by default");
+        assertTrue(ok("--send-stamp", "kernel", "h").extras().kernelSendStamps());
+        assertFalse(ok("--send-stamp", "user", "h").extras().kernelSendStamps());
+        assertEquals(Messages.EXIT_FAILURE, exit("--send-stamp", "hardware", "h"));
+        assertEquals("twping: Invalid '--send-stamp' value. kernel or user expected\n" + usage(), stderr());
+    }
+
+    @Test
     void shouldRejectBadLongOptionValues() {
         assertEquals(Messages.EXIT_FAILURE, exit("--spin", "abc", "h"));
         assertEquals("twping: Invalid '--spin' value. Positive integer expected\n" + usage(), stderr());

@@ -1,6 +1,6 @@
 package io.github.twping.session;
 
-import io.github.twping.ffm.ReceivedPacket;
+import io.github.twping.ffm.DatagramBatch;
 import io.github.twping.ffm.Timestamping;
 import io.github.twping.ffm.UdpSocket;
 import io.github.twping.ffm.UdpSocketOptions;
@@ -38,16 +38,29 @@ class ReflectorWaitTest {
     void shouldReceiveTimeOutAndStopInEveryMode() throws Exception {
         UdpSocketOptions o = UdpSocketOptions.builder().bindAddress(InetAddress.getLoopbackAddress())
                 .timestamping(Timestamping.RX_SOFTWARE).build();
-        try (UdpSocket a = UdpSocket.open(o); UdpSocket b = UdpSocket.open(o); Arena arena = Arena.ofConfined()) {
+        try (UdpSocket a = UdpSocket.open(o); UdpSocket b = UdpSocket.open(o); Arena arena = Arena.ofConfined();
+             DatagramBatch batch = new DatagramBatch(4, 256)) {
             MemorySegment buffer = arena.allocate(256);
-            ReceivedPacket meta = new ReceivedPacket();
             for (String mode : new String[] {"block", "spin:100", "busy-poll"}) {
                 ReflectorWait wait = ReflectorWait.parse(mode);
                 a.send(buffer, 17, b.localAddress());
-                assertEquals(17, wait.receive(b, buffer, meta, TimeUnit.SECONDS.toNanos(10), () -> false), mode);
-                assertEquals(UdpSocket.TIMEOUT, wait.receive(b, buffer, meta, TimeUnit.MILLISECONDS.toNanos(5), () -> false), mode);
+                assertEquals(1, wait.receiveBatch(b, batch, TimeUnit.SECONDS.toNanos(10), () -> false), mode);
+                assertEquals(17, batch.length(0), mode);
+                assertEquals(UdpSocket.TIMEOUT, wait.receiveBatch(b, batch, TimeUnit.MILLISECONDS.toNanos(5), () -> false), mode);
+                for (int i = 0; i < 3; i++) {
+                    a.send(buffer, 20 + i, b.localAddress());
+                }
+                int got = 0;
+                for (int k = 0; k < 3 && got < 3; k++) { // the three may be taken by one call or by several
+                    int n = wait.receiveBatch(b, batch, TimeUnit.SECONDS.toNanos(10), () -> false);
+                    for (int i = 0; i < n; i++) {
+                        assertEquals(20 + got + i, batch.length(i), mode);
+                    }
+                    got += n;
+                }
+                assertEquals(3, got, mode);
             }
-            assertEquals(UdpSocket.CLOSED, ReflectorWait.parse("busy-poll").receive(b, buffer, meta, -1, () -> true));
+            assertEquals(UdpSocket.CLOSED, ReflectorWait.parse("busy-poll").receiveBatch(b, batch, -1, () -> true));
         }
     }
 }

@@ -190,6 +190,49 @@ class SessionReflectorTest {
         assertEquals(11, s.receive().senderSeq());
     }
 
+    /** More datagrams queued than one receive call takes (the reflector reads in batches): all answered, in order. */
+    @ParameterizedTest
+    @ValueSource(ints = {1, 2, 4, 8})
+    void shouldAnswerABacklogLargerThanOneBatchInOrder(int mode) throws Exception {
+        HandBuiltSender s = sender(mode);
+        SessionReflector r = reflector(s, 8, 0, null);
+        int backlog = 100;
+        for (int i = 0; i < backlog; i++) {
+            s.send(s.build(1000 + i, 0xE8FE_6F80_0000_0000L + i, 1, 8), r.localAddress());
+        }
+        r.start();
+        for (int i = 0; i < backlog; i++) {
+            HandBuiltSender.Reply reply = s.receive();
+            assertTrue(reply.hmacOk());
+            assertEquals(i, reply.reflectorSeq());
+            assertEquals(1000 + i, reply.senderSeq());
+            assertEquals(0xE8FE_6F80_0000_0000L + i, reply.senderNtp());
+        }
+        r.stop();
+        assertTrue(r.awaitEnd(FIVE_S_NS));
+        assertEquals(backlog, r.reflected());
+        assertEquals(0, r.shortPackets());
+    }
+
+    /** twampd --rx-stamp user: no RX timestamping on the socket; T2 is read after the receive, before T3. */
+    @Test
+    void shouldStampReceiveTimesInUserSpaceWhenAsked() throws Exception {
+        HandBuiltSender s = sender(1);
+        UdpSocket socket = SessionReflector.openSocket(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0, false);
+        org.junit.jupiter.api.Assumptions.assumeTrue(socket.isNative(), "user stamps are the NIO fallback's only kind");
+        assertFalse(socket.capabilities().kernelRxTimestamps());
+        SessionReflector r = new SessionReflector(new ReflectorSessionSpec(io.github.twping.protocol.Mode.OPEN,
+                s.address(), 0, 0, null), socket, ReflectorClock.system(), warnings::add);
+        toClose.add(r);
+        r.start();
+        for (int i = 0; i < 3; i++) {
+            s.send(s.build(i, 1, 1, 0), r.localAddress());
+            HandBuiltSender.Reply reply = s.receive();
+            assertEquals(i, reply.senderSeq());
+            assertTrue(reply.receiveNtp() != 0 && Long.compareUnsigned(reply.receiveNtp(), reply.sendNtp()) <= 0);
+        }
+    }
+
     @Test
     void shouldEndOnRefwaitTimeout() throws Exception {
         HandBuiltSender s = sender(1);

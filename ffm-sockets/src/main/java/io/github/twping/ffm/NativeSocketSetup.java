@@ -44,10 +44,15 @@ final class NativeSocketSetup {
     /** Applies the options, binds, and reports what the kernel accepted. */
     Configured configure(UdpSocketOptions o) throws SocketException {
         boolean v6 = family == AF_INET6;
-        if (o.receiveBufferBytes() != UdpSocketOptions.DEFAULT) {
+        // The *FORCE variants exceed net.core.rmem_max/wmem_max when the process has CAP_NET_ADMIN (a probe
+        // run as root, a container given the capability); without it they fail with EPERM and the plain
+        // option applies, capped by the kernel at the sysctl.
+        if (o.receiveBufferBytes() != UdpSocketOptions.DEFAULT
+                && setInt(SOL_SOCKET, SO_RCVBUFFORCE, o.receiveBufferBytes()) < 0) {
             setIntOrThrow("setsockopt(SO_RCVBUF)", SOL_SOCKET, SO_RCVBUF, o.receiveBufferBytes());
         }
-        if (o.sendBufferBytes() != UdpSocketOptions.DEFAULT) {
+        if (o.sendBufferBytes() != UdpSocketOptions.DEFAULT
+                && setInt(SOL_SOCKET, SO_SNDBUFFORCE, o.sendBufferBytes()) < 0) {
             setIntOrThrow("setsockopt(SO_SNDBUF)", SOL_SOCKET, SO_SNDBUF, o.sendBufferBytes());
         }
         if (o.busyPollMicros() != UdpSocketOptions.DEFAULT) {

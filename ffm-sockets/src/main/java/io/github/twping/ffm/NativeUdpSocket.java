@@ -411,14 +411,7 @@ final class NativeUdpSocket implements UdpSocket {
         int capacity = batch.capacity();
         int n;
         do {
-            for (int i = 0; i < capacity; i++) {
-                long h = DatagramBatch.MMSG_BYTES * i;
-                batch.headers.set(JAVA_INT, h + MSG_NAMELEN, DatagramBatch.NAME_BYTES);
-                batch.headers.set(JAVA_LONG, h + MSG_CONTROLLEN, DatagramBatch.CONTROL_BYTES);
-                batch.headers.set(JAVA_INT, h + MSG_FLAGS, 0);
-                batch.headers.set(JAVA_LONG, MSG_IOVLEN + h, 1);
-                batch.iovecs.set(JAVA_LONG, Structs.IOVEC.byteSize() * i + 8, batch.bufferBytes());
-            }
+            batch.prepareReceive();
             n = Libc.recvmmsg(recvState, fd, batch.headers, capacity, flags);
         } while (n == -Errno.EINTR && !lifecycle.closing());
         return n;

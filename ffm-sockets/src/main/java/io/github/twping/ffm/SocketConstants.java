@@ -15,6 +15,8 @@ final class SocketConstants {
 
     static final int SO_SNDBUF = 7;
     static final int SO_RCVBUF = 8;
+    static final int SO_SNDBUFFORCE = 32;
+    static final int SO_RCVBUFFORCE = 33;
     static final int SO_RCVTIMEO = 20;
     static final int SO_BINDTODEVICE = 25;
     static final int SO_BUSY_POLL = 46;

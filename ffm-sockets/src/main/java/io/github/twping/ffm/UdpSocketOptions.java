@@ -199,6 +199,10 @@ public final class UdpSocketOptions {
             return this;
         }
 
+        /**
+         * SO_RCVBUF; set with SO_RCVBUFFORCE first, which exceeds {@code net.core.rmem_max} when the process has
+         * CAP_NET_ADMIN (else the kernel caps the plain option at the sysctl).
+         */
         public Builder receiveBufferBytes(int bytes) {
             this.receiveBufferBytes = bytes;
             return this;

@@ -110,6 +110,19 @@ class NativeUdpSocketTest extends UdpSocketBehaviour {
     }
 
     @Test
+    void shouldExceedTheSysctlCapOnlyWithCapNetAdmin() throws Exception {
+        long rmemMax = Long.parseLong(java.nio.file.Files.readString(java.nio.file.Path.of("/proc/sys/net/core/rmem_max")).trim());
+        int wanted = (int) Math.min(Integer.MAX_VALUE / 2, Math.max(rmemMax * 2, 1 << 20));
+        NativeUdpSocket socket = (NativeUdpSocket) open(options("127.0.0.1").receiveBufferBytes(wanted));
+        int got = socket.getIntOption(SocketConstants.SOL_SOCKET, SocketConstants.SO_RCVBUF);
+        // Linux doubles the value it stores (socket(7)); SO_RCVBUFFORCE needs CAP_NET_ADMIN (bit 12 of CapEff)
+        boolean capNetAdmin = java.nio.file.Files.readAllLines(java.nio.file.Path.of("/proc/self/status")).stream()
+                .filter(l -> l.startsWith("CapEff:")).map(l -> Long.parseUnsignedLong(l.substring(7).trim(), 16))
+                .anyMatch(mask -> (mask >>> 12 & 1) == 1);
+        assertEquals(capNetAdmin ? 2L * wanted : 2L * rmemMax, got, "CAP_NET_ADMIN " + capNetAdmin);
+    }
+
+    @Test
     void shouldReportUnknownDeviceAsTypedError() throws Exception {
         SocketException e = org.junit.jupiter.api.Assertions.assertThrows(SocketException.class,
                 () -> open(options("127.0.0.1").bindToDevice("nosuchdev0")));

@@ -92,6 +92,9 @@ public final class CompareRunner {
         System.exit(status);
     }
 
+    /** A reflector that was asked for could not be started (not a skip for a missing binary): exit 1. */
+    private boolean serverFailed;
+
     private int run() throws IOException, InterruptedException {
         String cClient = System.getenv("TWPING_C");
         String cServer = System.getenv("TWAMPD_C");
@@ -153,7 +156,8 @@ public final class CompareRunner {
             skipped.add("C twping against loopback: skipped, --loopback is our client's embedded reflector");
         }
         report(started, loadStart, loadAverage());
-        boolean failed = runs.stream().anyMatch(r -> r.result().exitStatus() != 0 || r.result().metrics() == null);
+        boolean failed = serverFailed
+                || runs.stream().anyMatch(r -> r.result().exitStatus() != 0 || r.result().metrics() == null);
         return failed ? 1 : 0;
     }
 
@@ -201,7 +205,8 @@ public final class CompareRunner {
         }
         int port = freePort();
         Path dir = Files.createDirectories(work.resolve(name + "-conf"));
-        Files.writeString(dir.resolve("twamp-server.conf"), "srcnode 127.0.0.1:" + port + "\n");
+        // open mode only: both servers refuse to start without a .pfs when the (default) authmode needs one
+        Files.writeString(dir.resolve("twamp-server.conf"), "srcnode 127.0.0.1:" + port + "\nauthmode O\n");
         command.addAll(List.of("-Z", "-f", "-c", dir.toString(), "-R", dir.toString()));
         Process p = new ProcessBuilder(command).redirectErrorStream(true)
                 .redirectOutput(work.resolve(name + ".log").toFile()).start();
@@ -221,6 +226,7 @@ public final class CompareRunner {
         p.destroyForcibly();
         String tail = String.join(" | ", Files.readAllLines(work.resolve(name + ".log")).stream().limit(5).toList());
         skipped.add(name + ": did not start listening within " + SERVER_START_MS / 1000 + " s (" + tail + ")");
+        serverFailed = true;
         return null;
     }
 

@@ -1,0 +1,141 @@
+package io.github.twping.session;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.channels.FileChannel;
+import java.security.SecureRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+
+import io.github.twping.crypto.TestSessionKeys;
+import io.github.twping.ffm.SocketWarmUp;
+import io.github.twping.ffm.Timestamping;
+import io.github.twping.ffm.UdpSocket;
+import io.github.twping.ffm.UdpSocketOptions;
+import io.github.twping.protocol.Mode;
+import io.github.twping.schedule.ScheduleSlot;
+import io.github.twping.schedule.SendSchedule;
+import io.github.twping.stats.SessionDataWriter;
+import io.github.twping.stats.SessionHeader;
+import io.github.twping.time.NtpTime;
+import io.github.twping.time.WallClock;
+
+/**
+ * Compiles the whole session engine before a measurement: a throw-away session of the real classes
+ * ({@link ClientTestSession}'s sender, receiver and data-file writer against an in-process
+ * {@link SessionReflector}) between two loopback sockets, in the mode, padding and timestamping of the
+ * session that follows, as fast as the pacer allows.
+ *
+ * <p>Why: the socket warm-up alone ({@link SocketWarmUp}) left the session's own per-packet methods to be
+ * compiled during the session; at high rates the C2 compiler thread then took a CPU for seconds while the
+ * session ran (2.4 s of compiler CPU in a 200,000-packet session at 50,000/s), and a session at 500/s ran
+ * its first packets in the interpreter (docs/PERFORMANCE.md, "What perturbs a session"). One class serves
+ * the client (during the control handshake, on its own thread, stopped before the start time) and
+ * {@code twampd} (at start-up, for its reflector loop).
+ *
+ * <p>Loopback only; nothing leaves the host; bounded by a packet count and a time. Any failure ends it
+ * quietly: it is an optimisation, never a reason for a run to fail.
+ */
+public final class EngineWarmUp {
+    /** Packets: enough for C2 (10,000 invocations) with the loops' back-edge counters to spare. */
+    public static final long DEFAULT_PACKETS = 15_000;
+    /** 20 µs between packets (50,000/s): the warm-up is bounded by time, not by a slow schedule. */
+    private static final long INTERVAL_NTP = NtpTime.fromSeconds(0.00002);
+    private static final long START_DELAY_NTP = NtpTime.fromSeconds(0.005);
+    /** Short: after a stop the receiver waits this long for replies in flight (in-process reflector). */
+    private static final long LOSS_TIMEOUT_NTP = NtpTime.fromSeconds(0.1);
+    private static final long POLL_NS = TimeUnit.MILLISECONDS.toNanos(10);
+    private static final long JOIN_MS = 300;
+    /** Modes a warm-up has completed in this JVM: compiled code stays, so later sessions skip it. */
+    private static final java.util.Set<Mode> WARM = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
+    /** What a warm-up did: packets the sender handled and how long it took. */
+    public record Result(long packets, long elapsedNs, boolean completed) {
+    }
+
+    private EngineWarmUp() {
+    }
+
+    /**
+     * Runs one throw-away session of up to {@code packets} packets for at most {@code maxNs}, ending early once
+     * {@code stop} returns true (checked every 10 ms); does nothing when a warm-up of {@code mode} has completed
+     * in this JVM before (a library user or the agent running many sessions pays for it once). Then runs the socket warm-up for the calls a session does
+     * not make (batch calls) with what time is left.
+     *
+     * @param mode         the mode of the session that follows (its packet layouts and ciphers)
+     * @param paddingBytes its padding
+     * @param spinNs       its pacer's spin window
+     */
+    public static Result run(Mode mode, int paddingBytes, long spinNs, long packets, long maxNs, BooleanSupplier stop) {
+        long startNs = System.nanoTime();
+        if (WARM.contains(mode)) {
+            return new Result(0, 0, true);
+        }
+        long handled = 0;
+        boolean completed = false;
+        InetAddress loopback = InetAddress.getLoopbackAddress();
+        TestSessionKeys keys = mode.authenticatedTestPackets() ? randomKeys() : null;
+        UdpSocketOptions clientOptions = UdpSocketOptions.builder().bindAddress(loopback).unicastTtl(255)
+                .receiveTtl(true).receiveTos(true).timestamping(Timestamping.RX_TX_SOFTWARE)
+                .receiveBufferBytes(1 << 20).sendBufferBytes(1 << 20).build();
+        try (UdpSocket client = UdpSocket.open(clientOptions);
+             SessionReflector reflector = new SessionReflector(
+                     new ReflectorSessionSpec(mode, client.localAddress(), paddingBytes, 0, keys),
+                     SessionReflector.openSocket(new InetSocketAddress(loopback, 0), 0), null, null);
+             FileChannel channel = SessionDataWriter.openAnonymousTempFile(null)) {
+            reflector.start();
+            WallClock clock = WallClock.system();
+            byte[] sid = new byte[16];
+            new SecureRandom().nextBytes(sid);
+            ScheduleSlot[] slots = {ScheduleSlot.fixedOffset(INTERVAL_NTP)};
+            long startNtp = clock.nowNtp() + START_DELAY_NTP;
+            SessionHeader header = new SessionHeader(sid, 4, loopback.getAddress(), client.localAddress().getPort(),
+                    loopback.getAddress(), reflector.localAddress().getPort(), packets, paddingBytes, startNtp,
+                    LOSS_TIMEOUT_NTP, 0, SessionHeader.fixedFlags(slots), new long[] {INTERVAL_NTP},
+                    SessionHeader.FINISHED_INCOMPLETE);
+            try (SessionDataWriter writer = SessionDataWriter.onChannel(channel, header, 256)) {
+                ClientTestSession session = new ClientTestSession(new ClientTestSession.Parameters(
+                        reflector.localAddress(), new SendSchedule(sid, slots, packets), packets, paddingBytes,
+                        startNtp, LOSS_TIMEOUT_NTP, spinNs, true), client, mode, keys, writer, clock,
+                        ClockErrorEstimate.of(false, 0), line -> { });
+                session.start();
+                try {
+                    while (!session.await(POLL_NS)) {
+                        if (stop.getAsBoolean() || System.nanoTime() - startNs >= maxNs) {
+                            session.cancel();
+                            session.await(TimeUnit.MILLISECONDS.toNanos(JOIN_MS));
+                            break;
+                        }
+                    }
+                    completed = session.isDone() && session.sequencesHandled() >= packets;
+                    if (completed) {
+                        WARM.add(mode);
+                    }
+                } finally {
+                    session.cancel();
+                    session.join(JOIN_MS);
+                }
+                handled = session.sequencesHandled();
+            }
+        } catch (IOException | RuntimeException e) {
+            // an optimisation only: the measurement that follows reports its own socket errors
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        long leftNs = maxNs - (System.nanoTime() - startNs);
+        if (leftNs > 0 && !stop.getAsBoolean() && !Thread.currentThread().isInterrupted()) {
+            SocketWarmUp.run(SocketWarmUp.DEFAULT_ROUND_TRIPS / 4, leftNs, stop);
+        }
+        return new Result(handled, System.nanoTime() - startNs, completed);
+    }
+
+    private static TestSessionKeys randomKeys() {
+        SecureRandom random = new SecureRandom();
+        byte[] aes = new byte[TestSessionKeys.AES_KEY_LENGTH];
+        byte[] hmac = new byte[TestSessionKeys.HMAC_KEY_LENGTH];
+        random.nextBytes(aes);
+        random.nextBytes(hmac);
+        return TestSessionKeys.of(aes, hmac);
+    }
+}
