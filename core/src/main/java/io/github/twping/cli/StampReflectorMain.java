@@ -42,6 +42,7 @@ final class StampReflectorMain {
                -u identity       Identity whose pass-phrase in the key file is the HMAC key
                -k keyfile        Key file (pfs format: identity hex-pass-phrase)
                -v                Print the reflector's counters when it stops
+               --metrics-listen addr:port  Prometheus metrics on http://addr:port/metrics
                -h                Print this message and exit
             """;
 
