@@ -141,13 +141,6 @@ public final class TwpingRun {
             return run.fail("getaddrinfo(): Name or service not known",
                     "Unable to open control connection to " + server.typed() + ".");
         }
-        // The session engine is compiled while the session is requested and the start time approaches, in the
-        // negotiated mode (docs/PERFORMANCE.md, "What perturbs a session").
-        TwpingOptions.Test test = run.test();
-        long spinNs = TimeUnit.MICROSECONDS.toNanos(run.options.extras().spinMicros());
-        Mode mode = control.mode();
-        warmUp = Thread.ofPlatform().daemon(true).name("twping-warmup").start(() -> EngineWarmUp.run(mode,
-                test.paddingBytes(), spinNs, EngineWarmUp.DEFAULT_PACKETS, WARM_UP_MAX_NS, () -> warmUpDone));
         try (control) {
             return withControl(control);
         } finally {
@@ -287,6 +280,7 @@ public final class TwpingRun {
             e.lines().forEach(run::diag);
             return run.fail(SESSION_FAILED);
         }
+        startWarmUp(control.mode());
         printApproximately(slots, timing);
 
         SessionOutcome outcome;
@@ -336,6 +330,18 @@ public final class TwpingRun {
         double secs = StartTimes.secondsUntilResults(timing.startTimeNtp(), run.clock.nowNtp(), duration);
         run.out.print(run.texts().approximately(secs));
         run.out.flush();
+    }
+
+    /**
+     * Compiles the session engine in the negotiated mode while the start time approaches (docs/PERFORMANCE.md,
+     * "What perturbs a session"). Started once the sessions are started, not earlier: its threads would slow the
+     * control exchange on a small host, which the C client does not have to share.
+     */
+    private void startWarmUp(Mode mode) {
+        int padding = run.test().paddingBytes();
+        long spinNs = TimeUnit.MICROSECONDS.toNanos(run.options.extras().spinMicros());
+        warmUp = Thread.ofPlatform().daemon(true).name("twping-warmup").start(() -> EngineWarmUp.run(mode,
+                padding, spinNs, EngineWarmUp.DEFAULT_PACKETS, WARM_UP_MAX_NS, () -> warmUpDone));
     }
 
     /**
