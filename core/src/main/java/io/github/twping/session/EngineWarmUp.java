@@ -25,7 +25,7 @@ import io.github.twping.time.WallClock;
  * Compiles the whole session engine before a measurement: a throw-away session of the real classes
  * ({@link ClientTestSession}'s sender, receiver and data-file writer against an in-process
  * {@link SessionReflector}) between two loopback sockets, in the mode, padding and timestamping of the
- * session that follows, as fast as the pacer allows.
+ * session that follows, on a schedule that exercises both the pacer's spin and its sleep.
  *
  * <p>Why: the socket warm-up alone ({@link SocketWarmUp}) left the session's own per-packet methods to be
  * compiled during the session; at high rates the C2 compiler thread then took a CPU for seconds while the
@@ -38,13 +38,19 @@ import io.github.twping.time.WallClock;
  * quietly: it is an optimisation, never a reason for a run to fail.
  */
 public final class EngineWarmUp {
-    /** Packets: enough for C2 (10,000 invocations) with the loops' back-edge counters to spare. */
-    public static final long DEFAULT_PACKETS = 15_000;
-    /** 20 µs between packets (50,000/s): the warm-up is bounded by time, not by a slow schedule. */
-    private static final long INTERVAL_NTP = NtpTime.fromSeconds(0.00002);
+    /** Packets: above C2's invocation threshold (5,000) for the per-packet methods; about 0.5 s on this schedule. */
+    public static final long DEFAULT_PACKETS = 8_000;
+    /**
+     * The warm-up's schedule: five packets 20 µs apart, then a 300 µs gap, repeated (66.7 µs on average). The gap
+     * is longer than the pacer's spin window and the receiver's batch is then empty: a warm-up that only ever ran
+     * back to back compiled the pacer without its park branch and the receiver without its wait, and the first
+     * packets of a 500/s session then deoptimised and recompiled them (JIT log: dozens of recompilations in the
+     * first 1.5 s of the session).
+     */
+    private static final ScheduleSlot[] SLOTS = slots(NtpTime.fromSeconds(0.00002), 5, NtpTime.fromSeconds(0.0003));
     private static final long START_DELAY_NTP = NtpTime.fromSeconds(0.005);
     /** Short: after a stop the receiver waits this long for replies in flight (in-process reflector). */
-    private static final long LOSS_TIMEOUT_NTP = NtpTime.fromSeconds(0.1);
+    private static final long LOSS_TIMEOUT_NTP = NtpTime.fromSeconds(0.05);
     private static final long POLL_NS = TimeUnit.MILLISECONDS.toNanos(10);
     private static final long JOIN_MS = 300;
     /** Modes a warm-up has completed in this JVM: compiled code stays, so later sessions skip it. */
@@ -68,10 +74,19 @@ public final class EngineWarmUp {
      * @param spinNs       its pacer's spin window
      */
     public static Result run(Mode mode, int paddingBytes, long spinNs, long packets, long maxNs, BooleanSupplier stop) {
-        long startNs = System.nanoTime();
         if (WARM.contains(mode)) {
             return new Result(0, 0, true);
         }
+        Result r = runOnce(mode, paddingBytes, spinNs, packets, maxNs, stop);
+        if (r.completed()) {
+            WARM.add(mode);
+        }
+        return r;
+    }
+
+    /** One warm-up session, whether or not this JVM has run one before (tests). */
+    static Result runOnce(Mode mode, int paddingBytes, long spinNs, long packets, long maxNs, BooleanSupplier stop) {
+        long startNs = System.nanoTime();
         long handled = 0;
         boolean completed = false;
         InetAddress loopback = InetAddress.getLoopbackAddress();
@@ -88,11 +103,11 @@ public final class EngineWarmUp {
             WallClock clock = WallClock.system();
             byte[] sid = new byte[16];
             new SecureRandom().nextBytes(sid);
-            ScheduleSlot[] slots = {ScheduleSlot.fixedOffset(INTERVAL_NTP)};
+            ScheduleSlot[] slots = SLOTS;
             long startNtp = clock.nowNtp() + START_DELAY_NTP;
             SessionHeader header = new SessionHeader(sid, 4, loopback.getAddress(), client.localAddress().getPort(),
                     loopback.getAddress(), reflector.localAddress().getPort(), packets, paddingBytes, startNtp,
-                    LOSS_TIMEOUT_NTP, 0, SessionHeader.fixedFlags(slots), new long[] {INTERVAL_NTP},
+                    LOSS_TIMEOUT_NTP, 0, SessionHeader.fixedFlags(slots), slotValues(slots),
                     SessionHeader.FINISHED_INCOMPLETE);
             try (SessionDataWriter writer = SessionDataWriter.onChannel(channel, header, 256)) {
                 ClientTestSession session = new ClientTestSession(new ClientTestSession.Parameters(
@@ -109,9 +124,6 @@ public final class EngineWarmUp {
                         }
                     }
                     completed = session.isDone() && session.sequencesHandled() >= packets;
-                    if (completed) {
-                        WARM.add(mode);
-                    }
                 } finally {
                     session.cancel();
                     session.join(JOIN_MS);
@@ -128,6 +140,23 @@ public final class EngineWarmUp {
             SocketWarmUp.run(SocketWarmUp.DEFAULT_ROUND_TRIPS / 4, leftNs, stop);
         }
         return new Result(handled, System.nanoTime() - startNs, completed);
+    }
+
+    private static ScheduleSlot[] slots(long shortNtp, int shortCount, long gapNtp) {
+        ScheduleSlot[] slots = new ScheduleSlot[shortCount + 1];
+        for (int i = 0; i < shortCount; i++) {
+            slots[i] = ScheduleSlot.fixedOffset(shortNtp);
+        }
+        slots[shortCount] = ScheduleSlot.fixedOffset(gapNtp);
+        return slots;
+    }
+
+    private static long[] slotValues(ScheduleSlot[] slots) {
+        long[] values = new long[slots.length];
+        for (int i = 0; i < slots.length; i++) {
+            values[i] = slots[i].valueNtp();
+        }
+        return values;
     }
 
     private static TestSessionKeys randomKeys() {
