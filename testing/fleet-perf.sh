@@ -6,6 +6,8 @@
 #   ROUNDS   rounds per target count (default 3)
 #   SECONDS  steady-state window per round (default 40; sessions are 10 s, a warm-up of 15 s comes first)
 #   COUNTS   target counts (default "1 10 100")
+# FLEET_PROTOCOL=stamp|light measures STAMP or TWAMP-Light targets against twampd --stamp/--light instead
+# (default twamp).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 rounds=${1:-3}
@@ -14,6 +16,8 @@ shift $(( $# > 2 ? 2 : $# )) || true
 counts=("$@")
 [ ${#counts[@]} -gt 0 ] || counts=(1 10 100)
 warmup=15
+proto=${FLEET_PROTOCOL:-twamp}
+case "$proto" in twamp|stamp|light) ;; *) echo "FLEET_PROTOCOL: twamp, stamp or light" >&2; exit 1 ;; esac
 work=$(mktemp -d "${TMPDIR:-/tmp}/fleet-perf.XXXXXX")
 pids=()
 cleanup() {
@@ -37,20 +41,31 @@ for n in "${counts[@]}"; do
     for r in $(seq 1 "$rounds"); do
         port=$(free_port)
         mkdir -p "$work/twampd-$n-$r"
-        printf 'maxcontrolsessions 0\nauthmode O\n' >"$work/twampd-$n-$r/twamp-server.conf"
-        "$root/twampd" -Z -f -c "$work/twampd-$n-$r" -R "$work/twampd-$n-$r" -S "127.0.0.1:$port" \
-            2>"$work/twampd-$n-$r.log" &
-        tpid=$!
-        pids+=("$tpid")
-        for _ in $(seq 1 100); do
-            (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && break
-            sleep 0.1
-        done
+        if [ "$proto" = twamp ]; then
+            printf 'maxcontrolsessions 0\nauthmode O\n' >"$work/twampd-$n-$r/twamp-server.conf"
+            "$root/twampd" -Z -f -c "$work/twampd-$n-$r" -R "$work/twampd-$n-$r" -S "127.0.0.1:$port" \
+                2>"$work/twampd-$n-$r.log" &
+            tpid=$!
+            pids+=("$tpid")
+            for _ in $(seq 1 100); do
+                (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && break
+                sleep 0.1
+            done
+        else
+            ready="$work/twampd-$n-$r/ready"
+            TWAMPD_READY_FILE="$ready" "$root/twampd" "--$proto" "127.0.0.1:$port" 2>"$work/twampd-$n-$r.log" &
+            tpid=$!
+            pids+=("$tpid")
+            for _ in $(seq 1 100); do
+                [ -s "$ready" ] && break
+                sleep 0.1
+            done
+        fi
         cfg="$work/agent-$n-$r.yaml"
         {
             echo "defaults: {rate: 10, session: 10, loss_timeout: 2}"
             echo "targets:"
-            for i in $(seq 1 "$n"); do echo "  - {name: t$i, host: \"127.0.0.1:$port\"}"; done
+            for i in $(seq 1 "$n"); do echo "  - {name: t$i, protocol: $proto, host: \"127.0.0.1:$port\"}"; done
         } >"$cfg"
         mport=$(free_port)
         "$root/twping" --agent "$cfg" --metrics-listen "127.0.0.1:$mport" 2>"$work/agent-$n-$r.log" &
@@ -84,9 +99,9 @@ PY
     done
 done
 
-python3 - "$results" "$rounds" "$window" <<'PY'
+python3 - "$results" "$rounds" "$window" "$proto" <<'PY'
 import statistics, sys
-path, rounds, window = sys.argv[1], sys.argv[2], sys.argv[3]
+path, rounds, window, protocol = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4]
 rows = [l.rstrip("\n").split("\t") for l in open(path) if l.strip()]
 by = {}
 for row in rows:
@@ -94,7 +109,7 @@ for row in rows:
 def mmm(values, fmt="{:.1f}"):
     v = sorted(values)
     return "/".join(fmt.format(x) for x in (v[0], statistics.median(v), v[-1]))
-print(f"rounds: {rounds}, steady window {window} s each; figures min/median/max over the rounds")
+print(f"protocol: {protocol}; rounds: {rounds}, steady window {window} s each; figures min/median/max over the rounds")
 print("| targets | agent CPU % of a core | agent RSS MiB | agent threads | twampd CPU % | twampd RSS MiB | sent | lost | skipped | failures | load average (1/5/15 min) |")
 print("|---|---|---|---|---|---|---|---|---|---|---|")
 for n in sorted(by):

@@ -9,7 +9,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
 /**
- * The continuous measurement agent: one {@link TargetRunner} per configured target, all in this process.
+ * The continuous measurement agent: one runner per configured target, all in this process ({@link TargetRunner}
+ * for TWAMP, {@link ConnectionlessRunner} for STAMP and TWAMP-Light; a reload that changes a target's protocol
+ * replaces its runner once the running session ended).
  * {@link #reload} applies a new target list without dropping running sessions (changed targets switch at their
  * next session boundary, removed ones end after their running session, new ones start at once);
  * {@link #stop} ends every session with Stop-Sessions and records the partial results.
@@ -18,8 +20,9 @@ public final class Agent implements AutoCloseable {
     private final AgentMetrics metrics;
     private final Consumer<String> log;
     private final WallClock clock;
-    private final Map<String, TargetRunner> runners = new LinkedHashMap<>();
+    private final Map<String, Runner> runners = new LinkedHashMap<>();
     private AgentConfig config;
+    private AgentJsonStream stream;
 
     /**
      * @param config  the validated configuration
@@ -34,6 +37,12 @@ public final class Agent implements AutoCloseable {
         this.clock = clock;
     }
 
+    /** Writes one {@code --json-stream} line per finished session (set before {@link #start}). */
+    synchronized Agent jsonStream(AgentJsonStream s) {
+        this.stream = s;
+        return this;
+    }
+
     /** Starts every target. */
     public synchronized void start() {
         for (TargetConfig t : config.targets()) {
@@ -43,9 +52,29 @@ public final class Agent implements AutoCloseable {
     }
 
     private void startRunner(TargetConfig t) {
-        TargetRunner r = new TargetRunner(t, config, metrics, log, clock);
+        Runner r = t.protocol().controlled() ? new TargetRunner(t, config, metrics, stream, log, clock)
+                : new ConnectionlessRunner(t, config, metrics, stream, log, clock);
         runners.put(t.name(), r);
         r.start();
+    }
+
+    /** Retires {@code r} and, once it ended, starts {@code next} under the same name (a changed protocol). */
+    private void replaceRunner(Runner r, TargetConfig next) {
+        r.retire();
+        Thread.ofVirtual().name("agent-replace-" + next.name()).start(() -> {
+            try {
+                r.await(TimeUnit.DAYS.toNanos(1));
+            } catch (InterruptedException ignored) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+            synchronized (Agent.this) {
+                if (runners.get(next.name()) == r) {
+                    metrics.removeTarget(next.name());
+                    startRunner(next);
+                }
+            }
+        });
     }
 
     /**
@@ -64,7 +93,7 @@ public final class Agent implements AutoCloseable {
         for (var it = runners.entrySet().iterator(); it.hasNext(); ) {
             var e = it.next();
             if (!wanted.containsKey(e.getKey())) {
-                TargetRunner r = e.getValue();
+                Runner r = e.getValue();
                 r.retire();
                 it.remove();
                 removed++;
@@ -85,10 +114,13 @@ public final class Agent implements AutoCloseable {
         }
         config = next;
         for (TargetConfig t : next.targets()) {
-            TargetRunner r = runners.get(t.name());
+            Runner r = runners.get(t.name());
             if (r == null) {
                 startRunner(t);
                 added++;
+            } else if (r.config().protocol() != t.protocol()) {
+                replaceRunner(r, t);
+                changed++;
             } else if (!r.config().sameSettings(t)) {
                 r.update(t);
                 changed++;
@@ -105,7 +137,7 @@ public final class Agent implements AutoCloseable {
 
     /** @return sessions completed by a target so far, or -1 for an unknown target. */
     public synchronized long sessionsDone(String target) {
-        TargetRunner r = runners.get(target);
+        Runner r = runners.get(target);
         return r == null ? -1 : r.sessionsDone();
     }
 
@@ -115,16 +147,16 @@ public final class Agent implements AutoCloseable {
      * @return true when every runner ended within the timeout
      */
     public boolean stop(long timeoutNs) {
-        List<TargetRunner> all;
+        List<Runner> all;
         synchronized (this) {
             all = List.copyOf(runners.values());
         }
-        for (TargetRunner r : all) {
+        for (Runner r : all) {
             r.stopNow();
         }
         long deadline = System.nanoTime() + timeoutNs;
         boolean ok = true;
-        for (TargetRunner r : all) {
+        for (Runner r : all) {
             try {
                 ok &= r.await(Math.max(0, deadline - System.nanoTime()));
             } catch (InterruptedException e) {

@@ -14,9 +14,10 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 /**
- * {@code twping --agent FILE [--metrics-listen ADDR:PORT] [--check]}: the continuous measurement agent as a
- * command (docs/FLEET.md). Exit status 0 after a stop, 1 for a bad command line or configuration (one line naming
- * the file, line and field) or an endpoint that cannot listen.
+ * {@code twping --agent FILE [--metrics-listen ADDR:PORT] [--json-stream FILE|-] [--check]}: the continuous
+ * measurement agent as a command (docs/FLEET.md). Exit status 0 after a stop, 1 for a bad command line or
+ * configuration (one line naming the file, line and field), an endpoint that cannot listen or a
+ * {@code --json-stream} file that cannot be opened.
  *
  * <p>{@link #execute} blocks until {@link #stop()}; {@link #reload()} re-reads the file (SIGHUP). The signal
  * wiring is in {@link #main}; the library form installs no handler.
@@ -90,6 +91,7 @@ public final class AgentCommand {
     private int run(List<String> args) {
         String configFile = null;
         String listen = null;
+        String jsonStream = null;
         boolean check = false;
         for (int i = 0; i < args.size(); i++) {
             String a = args.get(i);
@@ -100,7 +102,7 @@ public final class AgentCommand {
                 value = a.substring(eq + 1);
             }
             switch (name) {
-                case "--agent", "--metrics-listen" -> {
+                case "--agent", "--metrics-listen", "--json-stream" -> {
                     if (value == null) {
                         if (i + 1 >= args.size()) {
                             line("option '" + name + "' requires an argument");
@@ -108,15 +110,16 @@ public final class AgentCommand {
                         }
                         value = args.get(++i);
                     }
-                    if (name.equals("--agent")) {
-                        configFile = value;
-                    } else {
-                        listen = value;
+                    switch (name) {
+                        case "--agent" -> configFile = value;
+                        case "--metrics-listen" -> listen = value;
+                        default -> jsonStream = value;
                     }
                 }
                 case "--check" -> check = true;
                 default -> {
-                    line("--agent: unsupported argument '" + a + "' (the agent takes --agent FILE, --metrics-listen ADDR:PORT, --check)");
+                    line("--agent: unsupported argument '" + a + "' (the agent takes --agent FILE, --metrics-listen ADDR:PORT, "
+                            + "--json-stream FILE|-, --check)");
                     return EXIT_FAILURE;
                 }
             }
@@ -154,7 +157,18 @@ public final class AgentCommand {
             line("agent: metrics on http://" + listen.substring(0, listen.lastIndexOf(':') + 1) + endpoint.port()
                     + "/metrics");
         }
-        Agent a = new Agent(config, metrics, this::line, WallClock.system(DebugTimeOffset.NONE));
+        AgentJsonStream stream = null;
+        if (jsonStream != null) {
+            stream = openStream(jsonStream);
+            if (stream == null) {
+                MetricsEndpoint ep = endpoint;
+                if (ep != null) {
+                    ep.close();
+                }
+                return EXIT_FAILURE;
+            }
+        }
+        Agent a = new Agent(config, metrics, this::line, WallClock.system(DebugTimeOffset.NONE)).jsonStream(stream);
         agent = a;
         a.start();
         line("agent: " + config.targets().size() + " targets from " + file);
@@ -170,7 +184,26 @@ public final class AgentCommand {
         if (ep != null) {
             ep.close();
         }
+        if (stream != null) {
+            stream.close();
+        }
         return EXIT_OK;
+    }
+
+    /** Opens the {@code --json-stream} target ({@code -} = stdout); null after one line when it cannot. */
+    private AgentJsonStream openStream(String target) {
+        if (target.equals("-")) {
+            return new AgentJsonStream(System.out, "-", false, this::line);
+        }
+        try {
+            java.io.OutputStream out = new java.io.BufferedOutputStream(java.nio.file.Files.newOutputStream(
+                    Path.of(target)));
+            return new AgentJsonStream(out, target, true, this::line);
+        } catch (IOException | RuntimeException e) {
+            line("--json-stream " + target + ": cannot write: "
+                    + (e.getMessage() == null ? e.toString() : e.getMessage()));
+            return null;
+        }
     }
 
     /** Waits until the agent runs (or {@link #execute} returned); true if within the timeout. */

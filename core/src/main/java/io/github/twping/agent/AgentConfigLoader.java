@@ -324,6 +324,9 @@ public final class AgentConfigLoader {
         if (keyFile != null) {
             checkKeyFile(name, keyFile, identity, lines, settingPointer(t, at, "key_file"));
         }
+        if (!protocol.controlled()) {
+            checkConnectionlessMode(name, protocol, modeMask, identity, lines, t, at);
+        }
         JsonNode dscpNode = setting(t, defaults, "dscp");
         int dscp = 0;
         if (dscpNode != null) {
@@ -342,6 +345,30 @@ public final class AgentConfigLoader {
         long spin = spinNode == null ? 20 : spinNode.asLong();
         return new TargetConfig(t.path("name").asText(), hostPort[0], port, protocol, rate, session, exponential,
                 modeMask, identity, keyFile, dscp, padding, loss, spin, lineOf(lines, at));
+    }
+
+    /**
+     * STAMP takes {@code O} (unauthenticated) or {@code A} (authenticated, the identity's pass-phrase as the HMAC
+     * key: identity and key file required); TWAMP-Light only {@code O}.
+     */
+    private static void checkConnectionlessMode(String name, Protocol protocol, int modeMask, String identity,
+                                                Map<String, Integer> lines, JsonNode t, String at)
+            throws AgentConfigException {
+        String p = settingPointer(t, at, "mode");
+        boolean open = modeMask == Mode.OPEN.bits();
+        boolean authenticated = modeMask == Mode.AUTHENTICATED.bits();
+        if (protocol == Protocol.LIGHT && !open) {
+            throw new AgentConfigException(name, lineOf(lines, p), fieldName(p),
+                    "TWAMP-Light has the open mode only (mode: O)");
+        }
+        if (protocol == Protocol.STAMP && !open && !authenticated) {
+            throw new AgentConfigException(name, lineOf(lines, p), fieldName(p),
+                    "STAMP is open (O) or authenticated (A), one of them");
+        }
+        if (authenticated && identity == null) {
+            throw new AgentConfigException(name, lineOf(lines, p), fieldName(at + "/identity"),
+                    "missing: authenticated STAMP needs identity and key_file (the HMAC key)");
+        }
     }
 
     private static void checkKeyFile(String name, Path keyFile, String identity, Map<String, Integer> lines,

@@ -4,13 +4,17 @@ package io.github.twping.agent;
  * The measurement protocol of a target. Each value names how a target's sessions are set up; the agent's
  * supervisor asks {@link #controlled()} whether back-to-back sessions share a control connection.
  *
- * <p>Only TWAMP (RFC 5357) exists today. STAMP (RFC 8762) and TWAMP-Light (RFC 5357 Appendix I) have no
- * control connection: when they land they become values here with {@code controlled() == false}, a runner
- * of their own, and a new entry in the schema's {@code protocol} enum (docs/agent-config.schema.json).
+ * <p>STAMP (RFC 8762) and TWAMP-Light (RFC 5357 Appendix I) have no control connection: their targets run on
+ * {@code ConnectionlessRunner} with the {@code stamp} package's Session-Sender; TWAMP targets on
+ * {@code TargetRunner}. The configuration name is also the {@code protocol} label of the agent's metrics.
  */
 public enum Protocol {
     /** Full TWAMP: TWAMP-Control over TCP, several Request-TW-Session on one connection. */
-    TWAMP("twamp", true);
+    TWAMP("twamp", true),
+    /** STAMP (RFC 8762): unauthenticated or authenticated test packets to a Session-Reflector, no control. */
+    STAMP("stamp", false),
+    /** TWAMP-Light (RFC 5357 Appendix I): the open-mode TWAMP-Test packets to a reflector, no control. */
+    LIGHT("light", false);
 
     private final String configName;
     private final boolean controlled;

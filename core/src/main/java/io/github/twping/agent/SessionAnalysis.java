@@ -30,7 +30,8 @@ final class SessionAnalysis {
 
     /**
      * @param data      the session data file (header and records written)
-     * @param sent      packets actually sent (fewer than the header's count when the session was stopped)
+     * @param sent      packets actually sent (fewer than the header's count when the session was stopped or the
+     *                  sender was late)
      * @param skipped   packets not sent because the sender was more than the loss timeout late
      * @param counters  the receiver's counters
      * @param completed whether the session ran to its end
@@ -40,7 +41,9 @@ final class SessionAnalysis {
                                  List<String> diagnostics) throws IOException {
         try (SessionDataReader reader = SessionDataReader.open(data)) {
             SessionHeader header = reader.header();
-            long last = Math.min(header.packetCount(), sent);
+            // Sequence numbers handled: the sent ones and the skipped ones between them (a skipped packet has
+            // no record and counts in no statistic), so a late start's skips do not cut off the last packets.
+            long last = Math.min(header.packetCount(), sent + skipped);
             SummaryResult result = new SummaryResult(BUCKET_WIDTH);
             Delays delays = new Delays((int) Math.min(Integer.MAX_VALUE - 8, Math.max(16, last)));
             boolean ok = last == 0 || new TwoWayStatistics(header, ScheduleDeltas.of(header))

@@ -52,13 +52,14 @@ import java.util.function.Consumer;
  * runner after the running session; {@link #stopNow} cancels the running session, sends Stop-Sessions and
  * records the partial results.
  */
-final class TargetRunner {
+final class TargetRunner implements Runner {
     private static final long WATCH_INTERVAL_NS = TimeUnit.MILLISECONDS.toNanos(50);
     private static final int KEY_ID_BYTES = 80;
     /** Start delay of a runner's first session (twping's minimum of 1 s + 3 RTT applies when larger). */
     private static final double FIRST_START_DELAY_S = 3.0;
 
     private final AgentMetrics metrics;
+    private final AgentJsonStream stream;
     private final Consumer<String> log;
     private final WallClock clock;
     private final double backoffInitial;
@@ -78,9 +79,11 @@ final class TargetRunner {
     private volatile long failuresSeen;
     private double startDelaySeconds = FIRST_START_DELAY_S;
 
-    TargetRunner(TargetConfig config, AgentConfig global, AgentMetrics metrics, Consumer<String> log, WallClock clock) {
+    TargetRunner(TargetConfig config, AgentConfig global, AgentMetrics metrics, AgentJsonStream stream,
+                 Consumer<String> log, WallClock clock) {
         this.config = config;
         this.metrics = metrics;
+        this.stream = stream;
         this.log = log;
         this.clock = clock;
         this.backoffInitial = global.backoffInitialSeconds();
@@ -89,31 +92,36 @@ final class TargetRunner {
     }
 
     /** Starts the control loop on a virtual thread. */
-    void start() {
-        metrics.addTarget(config.name());
+    @Override
+    public void start() {
+        metrics.addTarget(config.name(), config.protocol().configName());
         thread = Thread.ofVirtual().name("agent-" + config.name()).start(this::loop);
     }
 
     /** @return the current configuration. */
-    TargetConfig config() {
+    @Override
+    public TargetConfig config() {
         TargetConfig p = pending;
         return p != null ? p : config;
     }
 
     /** Applies a changed configuration of the same target at the next session boundary. */
-    void update(TargetConfig next) {
+    @Override
+    public void update(TargetConfig next) {
         pending = next;
         wake();
     }
 
     /** Ends the runner after the running session (a reload removed the target). */
-    void retire() {
+    @Override
+    public void retire() {
         retiring = true;
         wake();
     }
 
     /** Stops now: the running session is cancelled, Stop-Sessions sent and its partial results recorded. */
-    void stopNow() {
+    @Override
+    public void stopNow() {
         stopping = true;
         retiring = true;
         ClientTestSession s = running;
@@ -124,17 +132,20 @@ final class TargetRunner {
     }
 
     /** Waits for the runner to end; true if it did. */
-    boolean await(long timeoutNs) throws InterruptedException {
+    @Override
+    public boolean await(long timeoutNs) throws InterruptedException {
         return finished.await(timeoutNs, TimeUnit.NANOSECONDS);
     }
 
     /** @return sessions completed so far. */
-    long sessionsDone() {
+    @Override
+    public long sessionsDone() {
         return sessionsDone;
     }
 
     /** @return failed attempts so far. */
-    long failures() {
+    @Override
+    public long failures() {
         return failuresSeen;
     }
 
@@ -262,7 +273,7 @@ final class TargetRunner {
         return ControlClient.connect(o);
     }
 
-    private static byte[] passphrase(TargetConfig cfg) throws KeyFileException {
+    static byte[] passphrase(TargetConfig cfg) throws KeyFileException {
         PassphraseStore.Opened opened = PassphraseStore.open(cfg.keyFile());
         if (!opened.ok()) {
             throw new KeyFileException(opened.error());
@@ -273,7 +284,7 @@ final class TargetRunner {
         throw new KeyFileException(cfg.keyFile() + ": no pass-phrase for identity '" + cfg.identity() + "'");
     }
 
-    private static final class KeyFileException extends Exception {
+    static final class KeyFileException extends Exception {
         private static final long serialVersionUID = 1L;
 
         KeyFileException(String message) {
@@ -303,7 +314,7 @@ final class TargetRunner {
         return what + ": " + (cause != null && cause.getMessage() != null ? cause.getMessage() : e.getMessage());
     }
 
-    private static UdpSocket openSocket(InetAddress local, TargetConfig cfg) throws io.github.twping.ffm.SocketException {
+    static UdpSocket openSocket(InetAddress local, TargetConfig cfg) throws io.github.twping.ffm.SocketException {
         UdpSocketOptions.Builder b = UdpSocketOptions.builder().bindAddress(local).portRange(0, 0, 0)
                 .unicastTtl(255).receiveTtl(true).receiveBufferBytes(1 << 20).sendBufferBytes(1 << 20)
                 .timestamping(Timestamping.RX_TX_SOFTWARE);
@@ -402,6 +413,9 @@ final class TargetRunner {
             return new Failure(FailureReason.TEST, "statistics: " + e.getMessage(), false);
         }
         metrics.recordSession(cfg.name(), sample);
+        if (stream != null) {
+            stream.session(cfg, data, s.recordSources());
+        }
         if (completed) {
             sessionsDone++;
         }
@@ -434,7 +448,7 @@ final class TargetRunner {
         }
     }
 
-    private static InetAddress unmapped(InetAddress a) {
+    static InetAddress unmapped(InetAddress a) {
         if (a instanceof Inet6Address v6) {
             byte[] b = v6.getAddress();
             boolean mapped = true;

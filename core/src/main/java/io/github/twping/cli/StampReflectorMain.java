@@ -45,6 +45,7 @@ final class StampReflectorMain {
                -u identity       Identity whose pass-phrase in the key file is the HMAC key
                -k keyfile        Key file (pfs format: identity hex-pass-phrase)
                -v                Print the reflector's counters when it stops
+               --metrics-listen addr:port  Prometheus metrics on http://addr:port/metrics
                -h                Print this message and exit
             """;
 
@@ -68,6 +69,12 @@ final class StampReflectorMain {
 
     private final CountDownLatch stopped = new CountDownLatch(1);
     private volatile StampReflector reflector;
+    private volatile io.github.twping.metrics.StampReflectorMetrics metrics;
+
+    /** Counts into {@code m} ({@code --metrics-listen}); set before {@link #execute}. */
+    void metrics(io.github.twping.metrics.StampReflectorMetrics m) {
+        this.metrics = m;
+    }
 
     /** @return true when argv asks for a STAMP or TWAMP-Light reflector (any {@code --stamp}/{@code --light}). */
     static boolean wanted(String[] argv) {
@@ -120,6 +127,9 @@ final class StampReflectorMain {
             err.println("twampd: bind([" + bind.getAddress().getHostAddress() + "]:" + bind.getPort() + "): "
                     + e.getMessage());
             return 1;
+        }
+        if (metrics != null) {
+            metrics.reflector(r, p.spec.light() ? "light" : "stamp");
         }
         reflector = r;
         try (r) {

@@ -122,7 +122,7 @@ public final class TwampdMain {
         }
         String[] args = metricsListen.rest();
         if (StampReflectorMain.wanted(args)) {
-            return stampReflector.execute(args, out, err, System.getenv(READY_FILE_ENV));
+            return serveStamp(args, out, err, metricsAddress, metricsListen.listen());
         }
         TwampdArgs parsed;
         try {
@@ -171,6 +171,32 @@ public final class TwampdMain {
         } finally {
             metricsEndpoint = null;
         }
+    }
+
+    /** {@code --stamp}/{@code --light}, with its metrics endpoint when {@code --metrics-listen} was given. */
+    private int serveStamp(String[] args, PrintStream out, PrintStream err, InetSocketAddress metricsAddress,
+                           String listen) {
+        if (metricsAddress == null) {
+            return stampReflector.execute(args, out, err, System.getenv(READY_FILE_ENV));
+        }
+        io.github.twping.metrics.StampReflectorMetrics metrics =
+                new io.github.twping.metrics.StampReflectorMetrics(new PrometheusRegistry());
+        stampReflector.metrics(metrics);
+        try (MetricsEndpoint endpoint = MetricsEndpoint.start(metricsAddress, metrics.registry())) {
+            metricsEndpoint = endpoint;
+            return stampReflector.execute(args, out, err, System.getenv(READY_FILE_ENV));
+        } catch (IOException | RuntimeException e) {
+            err.println("twampd: --metrics-listen " + listen + ": "
+                    + (e.getMessage() == null ? e.toString() : e.getMessage()));
+            return 1;
+        } finally {
+            metricsEndpoint = null;
+        }
+    }
+
+    /** The {@code --stamp}/{@code --light} reflector's local address once bound, else null. */
+    public InetSocketAddress stampAddress() {
+        return stampReflector.localAddress();
     }
 
     /** The metrics endpoint's port while serving with {@code --metrics-listen} (docs/FLEET.md), else -1. */

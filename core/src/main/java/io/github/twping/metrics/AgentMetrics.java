@@ -11,9 +11,9 @@ import io.prometheus.metrics.model.registry.PrometheusRegistry;
  * by reason and the last success.
  *
  * <p>Cardinality: every series carries {@code target} (one value per configured target, removed when a reload
- * drops the target) plus at most one small closed label ({@code direction}, {@code quantile}, {@code reason},
- * {@code stamp}/{@code source}); nothing derived from addresses or packets. Updated once per session, never per
- * packet.
+ * drops the target) and {@code protocol} (the target's own, so no extra series) plus at most one small closed
+ * label ({@code direction}, {@code quantile}, {@code reason}, {@code stamp}/{@code source}); nothing derived from
+ * addresses or packets. Updated once per session, never per packet.
  */
 public final class AgentMetrics {
     /** The quantile labels of {@code twping_agent_delay_quantile_seconds} (0 = min, 1 = max). */
@@ -43,53 +43,65 @@ public final class AgentMetrics {
     private final Gauge targets;
     private final Counter reloads;
     private volatile java.util.function.BiConsumer<String, SessionSample> listener;
+    private final java.util.Map<String, String> protocols = new java.util.concurrent.ConcurrentHashMap<>();
 
     public AgentMetrics(PrometheusRegistry registry) {
         this.registry = registry;
         delay = Histogram.builder().name("twping_agent_delay_seconds")
                 .help("Delay per answered test packet: rtt (without reflector processing), forward, back")
-                .labelNames("target", "direction").classicUpperBounds(DelayBuckets.seconds())
+                .labelNames("target", "protocol", "direction").classicUpperBounds(DelayBuckets.seconds())
                 .nativeMaxNumberOfBuckets(160).withoutExemplars().register(registry);
         quantile = Gauge.builder().name("twping_agent_delay_quantile_seconds")
                 .help("Exact delay quantiles of the last session (0 = min, 1 = max)")
-                .labelNames("target", "direction", "quantile").register(registry);
-        sent = counter("twping_agent_packets_sent", "Test packets sent", "target");
-        received = counter("twping_agent_packets_received", "Test packets answered within the loss timeout", "target");
-        lost = counter("twping_agent_packets_lost", "Test packets not answered within the loss timeout", "target");
+                .labelNames("target", "protocol", "direction", "quantile").register(registry);
+        sent = counter("twping_agent_packets_sent", "Test packets sent", "target", "protocol");
+        received = counter("twping_agent_packets_received", "Test packets answered within the loss timeout",
+                "target", "protocol");
+        lost = counter("twping_agent_packets_lost", "Test packets not answered within the loss timeout",
+                "target", "protocol");
         skipped = counter("twping_agent_packets_skipped",
-                "Scheduled packets not sent because the sender was more than the loss timeout late", "target");
+                "Scheduled packets not sent because the sender was more than the loss timeout late",
+                "target", "protocol");
         duplicated = counter("twping_agent_packets_duplicated",
                 "Duplicate packets: forward = seen twice by the reflector, back = replies seen twice by us",
-                "target", "direction");
+                "target", "protocol", "direction");
         reordered = counter("twping_agent_packets_reordered",
                 "Packets that arrived after a later-sent one (forward at the reflector, back at us)",
-                "target", "direction");
+                "target", "protocol", "direction");
         hops = Gauge.builder().name("twping_agent_hops").help("Hop count (255 - TTL) of the last session, -1 unknown")
-                .labelNames("target", "direction").register(registry);
+                .labelNames("target", "protocol", "direction").register(registry);
         clockSynchronized = Gauge.builder().name("twping_agent_clock_synchronized")
                 .help("1 when both ends reported synchronised clocks for the whole last session")
-                .labelNames("target").register(registry);
+                .labelNames("target", "protocol").register(registry);
         clockError = Gauge.builder().name("twping_agent_clock_error_seconds")
                 .help("Largest error estimate of the last session's timestamps")
-                .labelNames("target", "direction").register(registry);
+                .labelNames("target", "protocol", "direction").register(registry);
         timestamps = counter("twping_agent_timestamps",
                 "Timestamps taken, by stamp (tx = our send, rx = reply arrival) and source (kernel, user)",
-                "target", "stamp", "source");
-        sessions = counter("twping_agent_sessions", "Test sessions completed", "target");
+                "target", "protocol", "stamp", "source");
+        sessions = counter("twping_agent_sessions", "Test sessions completed", "target", "protocol");
         partialSessions = counter("twping_agent_sessions_partial",
-                "Test sessions stopped early (reload, shutdown, receive error); their packets are counted", "target");
-        failures = counter("twping_agent_session_failures", "Failed attempts, by reason", "target", "reason");
+                "Test sessions stopped early (reload, shutdown, receive error); their packets are counted",
+                "target", "protocol");
+        failures = counter("twping_agent_session_failures", "Failed attempts, by reason",
+                "target", "protocol", "reason");
         lastSuccess = Gauge.builder().name("twping_agent_last_success_timestamp_seconds")
-                .help("Unix time the last session of the target completed").labelNames("target").register(registry);
-        lastLoss = Gauge.builder().name("twping_agent_last_session_loss_ratio")
-                .help("Lost / sent of the last session").labelNames("target").register(registry);
-        up = Gauge.builder().name("twping_agent_target_up")
-                .help("1 when the last attempt on the target succeeded, 0 after a failure").labelNames("target")
+                .help("Unix time the last session of the target completed").labelNames("target", "protocol")
                 .register(registry);
+        lastLoss = Gauge.builder().name("twping_agent_last_session_loss_ratio")
+                .help("Lost / sent of the last session").labelNames("target", "protocol").register(registry);
+        up = Gauge.builder().name("twping_agent_target_up")
+                .help("1 when the last attempt on the target succeeded, 0 after a failure")
+                .labelNames("target", "protocol").register(registry);
         targets = Gauge.builder().name("twping_agent_targets").help("Targets configured").register(registry);
         reloads = counter("twping_agent_config_reloads", "Configuration reloads (SIGHUP), by result", "result");
         reloads.labelValues("ok").inc(0);
         reloads.labelValues("error").inc(0);
+    }
+
+    /** The {@code protocol} label value of a target. */
+    private String p(String target) {
+        return protocols.getOrDefault(target, "twamp");
     }
 
     private Counter counter(String name, String help, String... labels) {
@@ -101,57 +113,67 @@ public final class AgentMetrics {
         return registry;
     }
 
-    /** Creates a target's series at zero (so rates and increases work from the first scrape). */
+    /** Creates a TWAMP target's series at zero. */
     public void addTarget(String target) {
-        sent.labelValues(target).inc(0);
-        received.labelValues(target).inc(0);
-        lost.labelValues(target).inc(0);
-        skipped.labelValues(target).inc(0);
-        sessions.labelValues(target).inc(0);
-        partialSessions.labelValues(target).inc(0);
+        addTarget(target, "twamp");
+    }
+
+    /**
+     * Creates a target's series at zero (so rates and increases work from the first scrape), labelled with its
+     * protocol ({@code twamp}, {@code stamp}, {@code light}); a target keeps its protocol label until removed.
+     */
+    public void addTarget(String target, String protocol) {
+        protocols.put(target, protocol);
+        sent.labelValues(target, p(target)).inc(0);
+        received.labelValues(target, p(target)).inc(0);
+        lost.labelValues(target, p(target)).inc(0);
+        skipped.labelValues(target, p(target)).inc(0);
+        sessions.labelValues(target, p(target)).inc(0);
+        partialSessions.labelValues(target, p(target)).inc(0);
         for (String d : new String[] {"forward", "back"}) {
-            duplicated.labelValues(target, d).inc(0);
-            reordered.labelValues(target, d).inc(0);
+            duplicated.labelValues(target, p(target), d).inc(0);
+            reordered.labelValues(target, p(target), d).inc(0);
         }
         for (String stamp : new String[] {"rx", "tx"}) {
             for (String source : new String[] {"kernel", "user"}) {
-                timestamps.labelValues(target, stamp, source).inc(0);
+                timestamps.labelValues(target, p(target), stamp, source).inc(0);
             }
         }
         for (FailureReason r : FailureReason.values()) {
-            failures.labelValues(target, r.label()).inc(0);
+            failures.labelValues(target, p(target), r.label()).inc(0);
         }
-        up.labelValues(target).set(0);
+        up.labelValues(target, p(target)).set(0);
     }
 
     /** Removes every series of a target (after a reload dropped it). */
     public void removeTarget(String target) {
         for (String d : DIRECTIONS) {
-            delay.remove(target, d);
-            hops.remove(target, d);
-            clockError.remove(target, d);
+            delay.remove(target, p(target), d);
+            hops.remove(target, p(target), d);
+            clockError.remove(target, p(target), d);
             for (String q : QUANTILE_LABELS) {
-                quantile.remove(target, d, q);
+                quantile.remove(target, p(target), d, q);
             }
         }
         for (String d : new String[] {"forward", "back"}) {
-            duplicated.remove(target, d);
-            reordered.remove(target, d);
+            duplicated.remove(target, p(target), d);
+            reordered.remove(target, p(target), d);
         }
         for (String stamp : new String[] {"rx", "tx"}) {
             for (String source : new String[] {"kernel", "user"}) {
-                timestamps.remove(target, stamp, source);
+                timestamps.remove(target, p(target), stamp, source);
             }
         }
         for (FailureReason r : FailureReason.values()) {
-            failures.remove(target, r.label());
+            failures.remove(target, p(target), r.label());
         }
         for (Counter c : new Counter[] {sent, received, lost, skipped, sessions, partialSessions}) {
-            c.remove(target);
+            c.remove(target, p(target));
         }
         for (Gauge g : new Gauge[] {clockSynchronized, lastSuccess, lastLoss, up}) {
-            g.remove(target);
+            g.remove(target, p(target));
         }
+        protocols.remove(target);
     }
 
     /** Sets the number of configured targets. */
@@ -166,53 +188,70 @@ public final class AgentMetrics {
 
     /** Records a finished (or partial) session of {@code target}. */
     public void recordSession(String target, SessionSample s) {
-        sent.labelValues(target).inc(s.sent());
-        received.labelValues(target).inc(s.received());
-        lost.labelValues(target).inc(s.lost());
-        skipped.labelValues(target).inc(s.skipped());
-        duplicated.labelValues(target, "forward").inc(s.duplicatesForward());
-        duplicated.labelValues(target, "back").inc(s.duplicatesBack());
-        reordered.labelValues(target, "forward").inc(s.reorderedForward());
-        reordered.labelValues(target, "back").inc(s.reorderedBack());
-        timestamps.labelValues(target, "rx", "kernel").inc(s.rxKernel());
-        timestamps.labelValues(target, "rx", "user").inc(s.rxUser());
-        timestamps.labelValues(target, "tx", "kernel").inc(s.txKernel());
-        timestamps.labelValues(target, "tx", "user").inc(s.txUser());
-        double[][] values = {s.rtt(), s.forward(), s.back()};
-        double[] errors = {s.errorRtt(), s.errorForward(), s.errorBack()};
-        for (int d = 0; d < DIRECTIONS.length; d++) {
-            var h = delay.labelValues(target, DIRECTIONS[d]);
-            for (double v : values[d]) {
-                h.observe(v);
-            }
-            if (values[d].length > 0) {
-                for (int q = 0; q < QUANTILES.length; q++) {
-                    quantile.labelValues(target, DIRECTIONS[d], QUANTILE_LABELS[q])
-                            .set(SessionSample.quantile(values[d], QUANTILES[q]));
-                }
-            }
-            clockError.labelValues(target, DIRECTIONS[d]).set(errors[d]);
-        }
-        hops.labelValues(target, "forward").set(s.hopsForward());
-        hops.labelValues(target, "back").set(s.hopsBack());
-        clockSynchronized.labelValues(target).set(s.synchronised() ? 1 : 0);
-        lastLoss.labelValues(target).set(s.sent() == 0 ? 0 : (double) s.lost() / s.sent());
+        recordPackets(target, s);
         if (s.completed()) {
-            sessions.labelValues(target).inc();
-            lastSuccess.labelValues(target).set(s.endEpochSeconds());
-            up.labelValues(target).set(1);
+            sessions.labelValues(target, p(target)).inc();
+            lastSuccess.labelValues(target, p(target)).set(s.endEpochSeconds());
+            up.labelValues(target, p(target)).set(1);
         } else {
-            partialSessions.labelValues(target).inc();
+            partialSessions.labelValues(target, p(target)).inc();
         }
+        notifyListener(target, s);
+    }
+
+    /**
+     * Records a session of a connectionless target in which no packet was answered: its packets (all lost) are
+     * counted, but it is neither a completed session nor a success (the caller records the failure).
+     */
+    public void recordUnansweredSession(String target, SessionSample s) {
+        recordPackets(target, s);
+        notifyListener(target, s);
+    }
+
+    private void notifyListener(String target, SessionSample s) {
         var l = listener;
         if (l != null) {
             l.accept(target, s);
         }
     }
 
+    private void recordPackets(String target, SessionSample s) {
+        sent.labelValues(target, p(target)).inc(s.sent());
+        received.labelValues(target, p(target)).inc(s.received());
+        lost.labelValues(target, p(target)).inc(s.lost());
+        skipped.labelValues(target, p(target)).inc(s.skipped());
+        duplicated.labelValues(target, p(target), "forward").inc(s.duplicatesForward());
+        duplicated.labelValues(target, p(target), "back").inc(s.duplicatesBack());
+        reordered.labelValues(target, p(target), "forward").inc(s.reorderedForward());
+        reordered.labelValues(target, p(target), "back").inc(s.reorderedBack());
+        timestamps.labelValues(target, p(target), "rx", "kernel").inc(s.rxKernel());
+        timestamps.labelValues(target, p(target), "rx", "user").inc(s.rxUser());
+        timestamps.labelValues(target, p(target), "tx", "kernel").inc(s.txKernel());
+        timestamps.labelValues(target, p(target), "tx", "user").inc(s.txUser());
+        double[][] values = {s.rtt(), s.forward(), s.back()};
+        double[] errors = {s.errorRtt(), s.errorForward(), s.errorBack()};
+        for (int d = 0; d < DIRECTIONS.length; d++) {
+            var h = delay.labelValues(target, p(target), DIRECTIONS[d]);
+            for (double v : values[d]) {
+                h.observe(v);
+            }
+            if (values[d].length > 0) {
+                for (int q = 0; q < QUANTILES.length; q++) {
+                    quantile.labelValues(target, p(target), DIRECTIONS[d], QUANTILE_LABELS[q])
+                            .set(SessionSample.quantile(values[d], QUANTILES[q]));
+                }
+            }
+            clockError.labelValues(target, p(target), DIRECTIONS[d]).set(errors[d]);
+        }
+        hops.labelValues(target, p(target), "forward").set(s.hopsForward());
+        hops.labelValues(target, p(target), "back").set(s.hopsBack());
+        clockSynchronized.labelValues(target, p(target)).set(s.synchronised() ? 1 : 0);
+        lastLoss.labelValues(target, p(target)).set(s.sent() == 0 ? 0 : (double) s.lost() / s.sent());
+    }
+
     /** Counts packets skipped by a session that sent nothing (recorded as a failure, not a session). */
     public void recordSkipped(String target, long count) {
-        skipped.labelValues(target).inc(count);
+        skipped.labelValues(target, p(target)).inc(count);
     }
 
     /** Also hands every recorded session to {@code sessionListener} (after the metrics were updated). */
@@ -222,7 +261,7 @@ public final class AgentMetrics {
 
     /** Records a failed attempt. */
     public void recordFailure(String target, FailureReason reason) {
-        failures.labelValues(target, reason.label()).inc();
-        up.labelValues(target).set(0);
+        failures.labelValues(target, p(target), reason.label()).inc();
+        up.labelValues(target, p(target)).set(0);
     }
 }

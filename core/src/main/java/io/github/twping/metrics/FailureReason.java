@@ -22,7 +22,9 @@ public enum FailureReason {
     /** The test itself failed (send error, data file). */
     TEST,
     /** The key file became unreadable. */
-    KEY_FILE;
+    KEY_FILE,
+    /** STAMP or TWAMP-Light: not one packet of the session was answered (no control connection tells us more). */
+    NO_REPLY;
 
     /** @return the label value. */
     public String label() {

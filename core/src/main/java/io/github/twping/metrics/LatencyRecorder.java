@@ -1,5 +1,10 @@
 package io.github.twping.metrics;
 
+import io.prometheus.metrics.model.registry.Collector;
+import io.prometheus.metrics.model.snapshots.ClassicHistogramBuckets;
+import io.prometheus.metrics.model.snapshots.HistogramSnapshot;
+import io.prometheus.metrics.model.snapshots.MetricSnapshot;
+import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.function.LongConsumer;
@@ -52,5 +57,27 @@ public final class LatencyRecorder implements LongConsumer {
     /** @return the sum of the recorded durations in seconds. */
     double sumSeconds() {
         return sumNs.get() / 1e9;
+    }
+
+    /** @return a collector that exposes this recorder as the classic histogram {@code name} ({@link DelayBuckets}). */
+    Collector collector(String name, String help) {
+        double[] s = DelayBuckets.seconds();
+        double[] upper = Arrays.copyOf(s, s.length + 1);
+        upper[s.length] = Double.POSITIVE_INFINITY;
+        return new Collector() {
+            @Override
+            public MetricSnapshot collect() {
+                return HistogramSnapshot.builder().name(name).help(help)
+                        .dataPoint(HistogramSnapshot.HistogramDataPointSnapshot.builder()
+                                .classicHistogramBuckets(ClassicHistogramBuckets.of(upper, counts()))
+                                .sum(sumSeconds()).build())
+                        .build();
+            }
+
+            @Override
+            public String getPrometheusName() {
+                return name;
+            }
+        };
     }
 }

@@ -4,11 +4,7 @@ import io.github.twping.session.SessionReflector;
 import io.prometheus.metrics.core.metrics.Counter;
 import io.prometheus.metrics.core.metrics.CounterWithCallback;
 import io.prometheus.metrics.core.metrics.GaugeWithCallback;
-import io.prometheus.metrics.model.registry.Collector;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
-import io.prometheus.metrics.model.snapshots.ClassicHistogramBuckets;
-import io.prometheus.metrics.model.snapshots.HistogramSnapshot;
-import io.prometheus.metrics.model.snapshots.MetricSnapshot;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -79,7 +75,8 @@ public final class TwampdMetrics {
                     cb.call(t[3], "short");
                     cb.call(t[4], "socket_overflow");
                 }).register(registry);
-        registry.register(new ProcessingCollector());
+        registry.register(processing.collector("twampd_processing_seconds",
+                "Reflector processing time per test packet: kernel receive stamp to the reply's send stamp"));
     }
 
     /** @return the registry the metrics are in. */
@@ -151,31 +148,5 @@ public final class TwampdMetrics {
             t[4] += Math.max(0, drops.drops(r.localAddress()));
         }
         return t;
-    }
-
-    private final class ProcessingCollector implements Collector {
-        private final double[] upper;
-
-        ProcessingCollector() {
-            double[] s = DelayBuckets.seconds();
-            upper = java.util.Arrays.copyOf(s, s.length + 1);
-            upper[s.length] = Double.POSITIVE_INFINITY;
-        }
-
-        @Override
-        public MetricSnapshot collect() {
-            long[] counts = processing.counts();
-            return HistogramSnapshot.builder().name("twampd_processing_seconds")
-                    .help("Reflector processing time per test packet: kernel receive stamp to the reply's send stamp")
-                    .dataPoint(HistogramSnapshot.HistogramDataPointSnapshot.builder()
-                            .classicHistogramBuckets(ClassicHistogramBuckets.of(upper, counts))
-                            .sum(processing.sumSeconds()).build())
-                    .build();
-        }
-
-        @Override
-        public String getPrometheusName() {
-            return "twampd_processing_seconds";
-        }
     }
 }

@@ -147,6 +147,11 @@ public final class FaultInjectingSocket implements UdpSocket {
     }
 
     @Override
+    public boolean trafficClass(int tos) throws SocketException {
+        return socket.trafficClass(tos);
+    }
+
+    @Override
     public void wakeup() {
         woken = true;
         socket.wakeup();

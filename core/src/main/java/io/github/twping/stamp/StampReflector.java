@@ -66,6 +66,7 @@ public final class StampReflector implements AutoCloseable {
     private final PeerTable peers;
     private final byte[] source = new byte[16];
 
+    private java.util.function.LongConsumer processingTimeNs = ns -> { };
     private volatile boolean stopRequested;
     private volatile Thread thread;
     private volatile IOException failure;
@@ -148,6 +149,15 @@ public final class StampReflector implements AutoCloseable {
     public static UdpSocket openSocket(InetSocketAddress bind, int tos) throws SocketException {
         return UdpSocket.open(SessionReflector.socketOptions(bind, tos)
                 .timestamping(io.github.twping.ffm.Timestamping.RX_TX_SOFTWARE).build());
+    }
+
+    /**
+     * Receives each reflected packet's processing time in ns (the Receive Timestamp to the reply's send stamp) on
+     * the reflector thread; it must not block or allocate. Set before {@link #start}; the metrics hook.
+     */
+    public StampReflector processingTime(java.util.function.LongConsumer consumer) {
+        this.processingTimeNs = consumer;
+        return this;
     }
 
     /** Starts answering on a new platform thread; a second call does nothing. */
@@ -272,8 +282,8 @@ public final class StampReflector implements AutoCloseable {
             return;
         }
         long rxEpochNs = meta.rxTimestampEpochNs();
-        long receiveWire = spec.format().fromEpochNanos(clock.adjustEpochNs(
-                rxEpochNs > 0 ? rxEpochNs : clock.nowEpochNs()));
+        long receivedEpochNs = clock.adjustEpochNs(rxEpochNs > 0 ? rxEpochNs : clock.nowEpochNs());
+        long receiveWire = spec.format().fromEpochNanos(receivedEpochNs);
         int replyLength = replyLength(n);
         long senderSeq = in.sequenceNumber();
         long seq = spec.stateful() && peer >= 0 ? peers.next(peer) : senderSeq;
@@ -300,7 +310,8 @@ public final class StampReflector implements AutoCloseable {
         }
         applyReplyTos();
         for (int attempt = 0; attempt < SEND_RETRIES; attempt++) {
-            out.timestampNtp(spec.format().fromEpochNanos(clock.nowEpochNs()))
+            long sendEpochNs = clock.nowEpochNs();
+            out.timestampNtp(spec.format().fromEpochNanos(sendEpochNs))
                     .errorEstimate(spec.format().markErrorEstimate(clock.errorEstimate()));
             if (hmac != null) {
                 hmac.sign(reply, 0, StampLayouts.HMAC_COVERED, replyLayout.hmacOffset());
@@ -315,6 +326,7 @@ public final class StampReflector implements AutoCloseable {
             }
             long packetId = socket.sentPacketCount();
             if (socket.send(reply, replyLength, destination) > 0) {
+                processingTimeNs.accept(sendEpochNs - receivedEpochNs); // before the count: reflected() covers it
                 reflected++;
                 globalTx++;
                 if (peer >= 0) {

@@ -63,6 +63,24 @@ class AgentConfigLoaderTest {
     }
 
     @Test
+    void shouldLoadStampAndLightTargets() throws Exception {
+        java.nio.file.Files.writeString(dir.resolve("k.pfs"), "alice 7333637265742d6c61622d6b6579\n");
+        AgentConfig c = load("""
+                defaults: {rate: 10, session: 5}
+                targets:
+                  - {name: s, host: "192.0.2.7", protocol: stamp}
+                  - {name: sa, host: "192.0.2.7:8620", protocol: stamp, mode: A, identity: alice, key_file: k.pfs}
+                  - {name: l, host: "192.0.2.8", protocol: light}
+                """);
+        assertEquals(Protocol.STAMP, c.targets().get(0).protocol());
+        assertEquals(862, c.targets().get(0).port());
+        assertEquals(io.github.twping.protocol.Mode.AUTHENTICATED.bits(), c.targets().get(1).modeMask());
+        assertEquals(8620, c.targets().get(1).port());
+        assertEquals(Protocol.LIGHT, c.targets().get(2).protocol());
+        assertTrue(!Protocol.STAMP.controlled() && !Protocol.LIGHT.controlled() && Protocol.TWAMP.controlled());
+    }
+
+    @Test
     void shouldApplyDefaultsAndLetTargetsOverrideThem() throws Exception {
         AgentConfig c = load("""
                 agent:
@@ -136,9 +154,25 @@ class AgentConfigLoaderTest {
         String protocol = error("""
                 targets:
                   - {name: a, host: "h:1", rate: 1, session: 1}
-                  - {name: b, host: "h:1", rate: 1, session: 1, protocol: stamp}
+                  - {name: b, host: "h:1", rate: 1, session: 1, protocol: owamp}
                 """);
         assertTrue(protocol.startsWith("agent.yaml:3: targets[1].protocol: "), protocol);
+        String lightMode = error("""
+                targets:
+                  - {name: a, host: "h:1", rate: 1, session: 1, protocol: light, mode: A}
+                """);
+        assertEquals("agent.yaml:2: targets[0].mode: TWAMP-Light has the open mode only (mode: O)", lightMode);
+        String stampMode = error("""
+                targets:
+                  - {name: a, host: "h:1", rate: 1, session: 1, protocol: stamp, mode: E}
+                """);
+        assertEquals("agent.yaml:2: targets[0].mode: STAMP is open (O) or authenticated (A), one of them", stampMode);
+        String stampKey = error("""
+                targets:
+                  - {name: a, host: "h:1", rate: 1, session: 1, protocol: stamp, mode: A}
+                """);
+        assertEquals("agent.yaml:2: targets[0].identity: missing: authenticated STAMP needs identity and key_file "
+                + "(the HMAC key)", stampKey);
         String late = error("""
                 targets:
                   - name: a

@@ -9,7 +9,7 @@ import org.junit.jupiter.api.Test;
 
 class AgentMetricsTest {
     /** Series per target in the text exposition: the figure docs/FLEET.md gives for the label cardinality. */
-    static final int SERIES_PER_TARGET = 190;
+    static final int SERIES_PER_TARGET = 191;
 
     private static SessionSample sample(boolean completed) {
         return new SessionSample(10, 2, 1, 1, 0, 3, 1, new double[] {1e-5, 2e-5, 3e-5, 4e-5, 1e-3, 2e-3, 3e-3, 4e-3},
@@ -50,22 +50,22 @@ class AgentMetricsTest {
         m.recordSession("a", sample(false));
         m.recordFailure("a", FailureReason.DNS);
         String t = PrometheusText.of(registry);
-        assertTrue(t.contains("twping_agent_packets_sent_total{target=\"a\"} 20.0"), t);
-        assertTrue(t.contains("twping_agent_packets_lost_total{target=\"a\"} 4.0"), t);
-        assertTrue(t.contains("twping_agent_packets_received_total{target=\"a\"} 16.0"), t);
-        assertTrue(t.contains("twping_agent_packets_skipped_total{target=\"a\"} 2.0"), t);
-        assertTrue(t.contains("twping_agent_sessions_total{target=\"a\"} 1.0"), t);
-        assertTrue(t.contains("twping_agent_sessions_partial_total{target=\"a\"} 1.0"), t);
-        assertTrue(t.contains("twping_agent_packets_reordered_total{direction=\"back\",target=\"a\"} 2.0"), t);
-        assertTrue(t.contains("twping_agent_session_failures_total{reason=\"dns\",target=\"a\"} 1.0"), t);
-        assertTrue(t.contains("twping_agent_target_up{target=\"a\"} 0.0"), t);
-        assertTrue(t.contains("twping_agent_hops{direction=\"back\",target=\"a\"} 2.0"), t);
+        assertTrue(t.contains("twping_agent_packets_sent_total{protocol=\"twamp\",target=\"a\"} 20.0"), t);
+        assertTrue(t.contains("twping_agent_packets_lost_total{protocol=\"twamp\",target=\"a\"} 4.0"), t);
+        assertTrue(t.contains("twping_agent_packets_received_total{protocol=\"twamp\",target=\"a\"} 16.0"), t);
+        assertTrue(t.contains("twping_agent_packets_skipped_total{protocol=\"twamp\",target=\"a\"} 2.0"), t);
+        assertTrue(t.contains("twping_agent_sessions_total{protocol=\"twamp\",target=\"a\"} 1.0"), t);
+        assertTrue(t.contains("twping_agent_sessions_partial_total{protocol=\"twamp\",target=\"a\"} 1.0"), t);
+        assertTrue(t.contains("twping_agent_packets_reordered_total{direction=\"back\",protocol=\"twamp\",target=\"a\"} 2.0"), t);
+        assertTrue(t.contains("twping_agent_session_failures_total{protocol=\"twamp\",reason=\"dns\",target=\"a\"} 1.0"), t);
+        assertTrue(t.contains("twping_agent_target_up{protocol=\"twamp\",target=\"a\"} 0.0"), t);
+        assertTrue(t.contains("twping_agent_hops{direction=\"back\",protocol=\"twamp\",target=\"a\"} 2.0"), t);
         // nearest rank: p50 of 8 values is the 4th, p99 and max the 8th
-        assertTrue(t.contains("twping_agent_delay_quantile_seconds{direction=\"rtt\",quantile=\"0.5\",target=\"a\"} 4.0E-5"), t);
-        assertTrue(t.contains("twping_agent_delay_quantile_seconds{direction=\"rtt\",quantile=\"1\",target=\"a\"} 0.004"), t);
-        assertTrue(t.contains("twping_agent_delay_seconds_bucket{direction=\"back\",target=\"a\",le=\"1.0E-5\"} 14"), t);
-        assertTrue(t.contains("twping_agent_delay_seconds_count{direction=\"rtt\",target=\"a\"} 16"), t);
-        assertTrue(t.contains("twping_agent_timestamps_total{source=\"user\",stamp=\"tx\",target=\"a\"} 4.0"), t);
+        assertTrue(t.contains("twping_agent_delay_quantile_seconds{direction=\"rtt\",protocol=\"twamp\",quantile=\"0.5\",target=\"a\"} 4.0E-5"), t);
+        assertTrue(t.contains("twping_agent_delay_quantile_seconds{direction=\"rtt\",protocol=\"twamp\",quantile=\"1\",target=\"a\"} 0.004"), t);
+        assertTrue(t.contains("twping_agent_delay_seconds_bucket{direction=\"back\",protocol=\"twamp\",target=\"a\",le=\"1.0E-5\"} 14"), t);
+        assertTrue(t.contains("twping_agent_delay_seconds_count{direction=\"rtt\",protocol=\"twamp\",target=\"a\"} 16"), t);
+        assertTrue(t.contains("twping_agent_timestamps_total{protocol=\"twamp\",source=\"user\",stamp=\"tx\",target=\"a\"} 4.0"), t);
         assertFalse(t.contains("NaN"), t);
     }
 

@@ -114,4 +114,44 @@ class AgentProcessTest {
         assertEquals(0, r.status(), r.err());
         assertEquals(good + ": 1 targets, valid\n", r.err());
     }
+
+    @Test
+    void shouldWriteOneJsonLinePerSessionToStdoutForATwampLightTarget() throws Exception {
+        assumeTrue(Files.isRegularFile(JAR), "SKIPPED: " + JAR + " not built (run the reactor build: ./mvnw verify)");
+        io.github.twping.stamp.StampReflectorSpec spec = new io.github.twping.stamp.StampReflectorSpec(true, false,
+                null, false, io.github.twping.stamp.TimestampFormat.NTP, List.of(), 0, 64);
+        try (io.github.twping.stamp.StampReflector reflector = new io.github.twping.stamp.StampReflector(spec,
+                io.github.twping.stamp.StampReflector.openSocket(new java.net.InetSocketAddress(
+                        java.net.InetAddress.getLoopbackAddress(), 0), 0), null)) {
+            reflector.start();
+            Path config = dir.resolve("agent.yaml");
+            Files.writeString(config, "targets:\n  - {name: l, protocol: light, host: \"127.0.0.1:"
+                    + reflector.localAddress().getPort() + "\", rate: 20, session: 0.5, loss_timeout: 0.5}\n");
+            Path errFile = dir.resolve("run.txt");
+            Path outFile = dir.resolve("out.ndjson");
+            Path java = Path.of(System.getProperty("java.home"), "bin", "java");
+            Process p = new ProcessBuilder(java.toString(), "--enable-native-access=ALL-UNNAMED", "-cp",
+                    JAR.toString(), "io.github.twping.cli.Main", "--agent", config.toString(), "--json-stream", "-")
+                    .redirectOutput(outFile.toFile()).redirectError(errFile.toFile()).start();
+            try {
+                assertTrue(waitForText(outFile, "\n{\"event\":\"end\",\"target\":\"l\""), Files.readString(errFile));
+                signal(p, "TERM");
+                assertTrue(p.waitFor(60, TimeUnit.SECONDS), "no exit after SIGTERM");
+                assertEquals(0, p.exitValue(), Files.readString(errFile));
+                List<String> lines = Files.readAllLines(outFile);
+                assertTrue(lines.size() >= 2, lines.toString());
+                com.fasterxml.jackson.databind.ObjectMapper json = new com.fasterxml.jackson.databind.ObjectMapper();
+                long received = 0;
+                for (String line : lines) {
+                    com.fasterxml.jackson.databind.JsonNode o = json.readTree(line);
+                    assertEquals("light", o.path("protocol").asText(), line);
+                    assertEquals("twping-result", o.path("format").asText(), line);
+                    received += o.path("exact").path("packets").path("received").asLong();
+                }
+                assertTrue(received > 0 && received <= reflector.reflected(), received + " / " + reflector.reflected());
+            } finally {
+                p.destroyForcibly();
+            }
+        }
+    }
 }

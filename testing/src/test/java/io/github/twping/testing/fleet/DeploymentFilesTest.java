@@ -242,6 +242,17 @@ class DeploymentFilesTest {
             }
         }
         assertEquals(metricsPorts.keySet(), scraped, "every exporter is scraped");
+        boolean nativeHistograms = compose.at("/services/prometheus/command").toString()
+                .contains("--enable-feature=native-histograms");
+        String dashboard = Files.readString(DEPLOY.resolve("grafana/dashboards/twping-fleet.json"));
+        if (nativeHistograms && dashboard.contains("twping_agent_delay_seconds_bucket")) {
+            for (JsonNode job : prometheus.path("scrape_configs")) {
+                if (job.path("static_configs").toString().contains("agent:")) {
+                    assertTrue(job.path("scrape_classic_histograms").asBoolean(false), "with native histograms "
+                            + "the agent's job keeps the classic buckets the dashboard queries: " + job);
+                }
+            }
+        }
         JsonNode datasources = documents(DEPLOY.resolve("grafana/provisioning/datasources/prometheus.yaml")).get(0);
         assertEquals("http://prometheus:9090", datasources.at("/datasources/0/url").asText());
     }

@@ -37,7 +37,9 @@ import org.junit.jupiter.api.io.TempDir;
  * instances on loopback. Asserts through Prometheus's HTTP API that the series exist, that the packet and loss
  * counts equal what the sessions reported, and that a stopped reflector shows in the failure counter, the
  * agent's {@code twping_agent_target_up} and Prometheus's own {@code up} while the other target keeps measuring.
- * Skips, saying so, when no {@code prometheus} binary is installed.
+ * A second Prometheus with native histograms enabled ingests the agent's delay histograms in their native form
+ * and scrapes a STAMP target and a {@code twampd --stamp} reflector. Skips, saying so, when no {@code prometheus}
+ * binary is installed.
  */
 @Timeout(value = 300, unit = TimeUnit.SECONDS)
 class PrometheusSystemTest {
@@ -232,6 +234,116 @@ class PrometheusSystemTest {
             agentThread.join(TimeUnit.SECONDS.toMillis(60));
             b.stop();
             a.stop();
+        }
+    }
+
+    private Daemon stampReflector(String name) throws Exception {
+        ByteArrayOutputStream log = new ByteArrayOutputStream();
+        PrintStream err = new PrintStream(log, true, StandardCharsets.UTF_8);
+        TwampdMain main = new TwampdMain();
+        Thread t = Thread.ofPlatform().name("twampd-" + name).start(() -> main.execute(new String[] {
+            "--stamp", "127.0.0.1:0", "--metrics-listen", "127.0.0.1:0"}, err, err));
+        waitFor("STAMP reflector bound", () -> main.stampAddress() != null && main.metricsPort() > 0);
+        return new Daemon(main, t, log);
+    }
+
+    /**
+     * With {@code --enable-feature=native-histograms} Prometheus 2.42 negotiates the protobuf exposition and
+     * ingests the agent's delay histograms as native histograms ({@code histogram_count}, {@code
+     * histogram_quantile} on the series itself; this version then keeps no classic {@code _bucket} series for
+     * them). A STAMP target and a {@code twampd --stamp} reflector are scraped in the same run.
+     */
+    /** @return {major, minor} of {@code prometheus --version}, or null when it cannot be read. */
+    private static int[] version(Path binary) throws IOException, InterruptedException {
+        Process p = new ProcessBuilder(binary.toString(), "--version").redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        if (!p.waitFor(30, TimeUnit.SECONDS)) {
+            p.destroyForcibly();
+            return null;
+        }
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("version (\\d+)\\.(\\d+)").matcher(out);
+        return m.find() ? new int[] {Integer.parseInt(m.group(1)), Integer.parseInt(m.group(2))} : null;
+    }
+
+    @Test
+    void shouldIngestNativeHistogramsAndStampSeriesWhenPrometheusNegotiatesProtobuf() throws Exception {
+        Path binary = prometheusBinary();
+        assumeTrue(binary != null, "SKIPPED: no prometheus binary (apt-get install prometheus; .ci/run installs it)");
+        int[] v = version(binary);
+        assumeTrue(v != null && (v[0] > 2 || v[1] >= 40),
+                "SKIPPED: native histograms need Prometheus 2.40 or later; this one says " + java.util.Arrays.toString(v));
+
+        Daemon twamp = twampd("n");
+        Daemon stamp = stampReflector("s");
+        Path config = dir.resolve("agent-native.yaml");
+        Files.writeString(config, """
+                agent: {backoff_initial: 0.2, backoff_max: 1, connect_timeout: 5}
+                defaults: {rate: 20, session: 1, loss_timeout: 0.5}
+                targets:
+                  - {name: n, host: "127.0.0.1:%d"}
+                  - {name: s, protocol: stamp, host: "127.0.0.1:%d"}
+                """.formatted(twamp.main().port(), stamp.main().stampAddress().getPort()));
+        Map<String, AtomicLongArray> reported = new ConcurrentHashMap<>();
+        ByteArrayOutputStream agentLog = new ByteArrayOutputStream();
+        AgentCommand agent = new AgentCommand("twping", new PrintStream(agentLog, true, StandardCharsets.UTF_8))
+                .onSession((target, x) -> reported.computeIfAbsent(target, k -> new AtomicLongArray(1))
+                        .addAndGet(0, x.received()));
+        Thread agentThread = Thread.ofPlatform().name("agent").start(
+                () -> agent.execute(List.of("--agent", config.toString(), "--metrics-listen", "127.0.0.1:0")));
+        assertTrue(agent.awaitReady(DEADLINE_NS));
+        assertTrue(agent.metricsPort() > 0, agentLog.toString(StandardCharsets.UTF_8));
+
+        int promPort = freePort();
+        Path promConfig = dir.resolve("prometheus-native.yml");
+        Files.writeString(promConfig, """
+                global:
+                  scrape_interval: 1s
+                  scrape_timeout: 900ms
+                scrape_configs:
+                  - job_name: agent
+                    static_configs: [{targets: ["127.0.0.1:%d"]}]
+                  - job_name: stamp
+                    static_configs: [{targets: ["127.0.0.1:%d"]}]
+                """.formatted(agent.metricsPort(), stamp.main().metricsPort()));
+        Path promLog = dir.resolve("prometheus-native.log");
+        Process prometheus = new ProcessBuilder(binary.toString(), "--config.file=" + promConfig,
+                "--storage.tsdb.path=" + dir.resolve("tsdb-native"), "--web.listen-address=127.0.0.1:" + promPort,
+                "--storage.tsdb.retention.time=1h", "--enable-feature=native-histograms")
+                .redirectErrorStream(true).redirectOutput(promLog.toFile()).start();
+        try {
+            waitFor("prometheus ready", () -> ready(promPort) || !prometheus.isAlive());
+            assertTrue(prometheus.isAlive(), "prometheus exited: " + Files.readString(promLog));
+            waitFor("two sessions of n and s scraped", () -> query(promPort,
+                    "twping_agent_sessions_total{target=\"n\",protocol=\"twamp\"}") >= 2
+                    && query(promPort, "twping_agent_sessions_total{target=\"s\",protocol=\"stamp\"}") >= 2);
+            // The TWAMP reflector goes away: n's histogram freezes at what its sessions reported.
+            twamp.stop();
+            waitFor("n down", () -> query(promPort, "twping_agent_target_up{target=\"n\"}") == 0.0);
+            long received = reported.get("n").get(0);
+            assertTrue(received >= 40, "two sessions of 20 packets: " + received);
+            waitFor("n's final histogram scraped", () -> query(promPort,
+                    "histogram_count(twping_agent_delay_seconds{target=\"n\",direction=\"rtt\"})") == received);
+            double median = query(promPort,
+                    "histogram_quantile(0.5, twping_agent_delay_seconds{target=\"n\",direction=\"rtt\"})");
+            assertTrue(median > 0 && median < 0.5, "native median RTT on loopback: " + median);
+            assertTrue(Double.isNaN(query(promPort,
+                    "twping_agent_delay_seconds_bucket{target=\"n\",direction=\"rtt\",le=\"+Inf\"}")),
+                    "without scrape_classic_histograms Prometheus keeps the native form only");
+            assertTrue(query(promPort, "histogram_count(twping_agent_delay_seconds{target=\"s\","
+                    + "protocol=\"stamp\",direction=\"rtt\"})") > 0);
+            assertTrue(query(promPort, "twampd_packets_reflected_total{job=\"stamp\"}") > 0);
+            assertEquals(1.0, query(promPort, "twampd_reflector_info{job=\"stamp\",protocol=\"stamp\"}"));
+            assertTrue(!Double.isNaN(query(promPort, "twampd_processing_seconds_count{job=\"stamp\"}")));
+            assertEquals(0.0, query(promPort, "twampd_packets_dropped_total{job=\"stamp\",reason=\"bad_hmac\"}"));
+        } finally {
+            prometheus.destroy();
+            if (!prometheus.waitFor(20, TimeUnit.SECONDS)) {
+                prometheus.destroyForcibly();
+            }
+            agent.stop();
+            agentThread.join(TimeUnit.SECONDS.toMillis(60));
+            stamp.stop();
+            twamp.stop();
         }
     }
 }

@@ -1,0 +1,108 @@
+package io.github.twping.agent;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.github.twping.report.HostInfo;
+import io.github.twping.report.results.ResultJson;
+import io.github.twping.report.results.SessionResults;
+import io.github.twping.stats.RecordSources;
+import io.github.twping.stats.SessionDataReader;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.util.function.Consumer;
+
+/**
+ * The agent's {@code --json-stream FILE|-}: NDJSON, one line per finished (or partial) session per target, written
+ * and flushed when the session's statistics are done. Each line is the {@code end} event of twping's
+ * {@code --json-stream} (the {@code --json} document, docs/twping-result.schema.json) with two more fields
+ * first: {@code target} (the configured name) and {@code protocol} ({@code twamp}, {@code stamp}, {@code light}).
+ *
+ * <p>Runs once per session off the packet path; the lines of concurrent targets never interleave. A write error
+ * is reported once and ends the stream (the measurements and metrics go on).
+ */
+final class AgentJsonStream implements AutoCloseable {
+    /** Bucket width of the owamp-compatible part of the document (twping's default {@code -b}). */
+    private static final float BUCKET_WIDTH = 0.0001f;
+    private static final ObjectMapper MAPPER = new ObjectMapper();
+
+    private final OutputStream out;
+    private final String name;
+    private final boolean closeOut;
+    private final Consumer<String> log;
+    private final String version;
+    private boolean failed;
+
+    /**
+     * @param out      where the lines go
+     * @param name     the stream's name in messages ({@code -} for stdout)
+     * @param closeOut whether {@link #close} closes {@code out}
+     * @param log      one line on a write error
+     */
+    AgentJsonStream(OutputStream out, String name, boolean closeOut, Consumer<String> log) {
+        this.out = out;
+        this.name = name;
+        this.closeOut = closeOut;
+        this.log = log;
+        String v = AgentJsonStream.class.getPackage().getImplementationVersion();
+        this.version = v != null ? v : "dev";
+    }
+
+    /** Builds the line of one session from its data file. */
+    static ObjectNode event(TargetConfig target, FileChannel data, RecordSources sources, String version)
+            throws IOException {
+        try (SessionDataReader reader = SessionDataReader.open(data)) {
+            HostInfo numeric = HostInfo.numericFrom(reader.header());
+            HostInfo hosts = new HostInfo(numeric.fromHost(), numeric.fromServ(), numeric.fromAddr(), target.host(),
+                    numeric.toServ(), numeric.toAddr());
+            SessionResults results = SessionResults.compute(reader, sources, hosts, SessionResults.MEASUREMENT, null,
+                    "twping", version, BUCKET_WIDTH);
+            ObjectNode o = JsonNodeFactory.instance.objectNode();
+            o.put("event", "end");
+            o.put("target", target.name());
+            o.put("protocol", target.protocol().configName());
+            o.setAll(ResultJson.document(results));
+            return o;
+        }
+    }
+
+    /** Writes the line of one session; never throws. */
+    void session(TargetConfig target, FileChannel data, RecordSources sources) {
+        byte[] line;
+        try {
+            line = (MAPPER.writeValueAsString(event(target, data, sources, version)) + "\n")
+                    .getBytes(StandardCharsets.UTF_8);
+        } catch (IOException | RuntimeException e) {
+            log.accept("--json-stream: target " + target.name() + ": " + e.getMessage());
+            return;
+        }
+        synchronized (this) {
+            if (failed) {
+                return;
+            }
+            try {
+                out.write(line);
+                out.flush();
+            } catch (IOException e) {
+                failed = true;
+                log.accept("--json-stream " + name + ": " + e.getMessage() + " (stream ended; measuring goes on)");
+            }
+        }
+    }
+
+    @Override
+    public synchronized void close() {
+        try {
+            out.flush();
+            if (closeOut) {
+                out.close();
+            }
+        } catch (IOException e) {
+            if (!failed) {
+                log.accept("--json-stream " + name + ": " + e.getMessage());
+            }
+        }
+    }
+}

@@ -1,0 +1,368 @@
+package io.github.twping.agent;
+
+import io.github.twping.ffm.UdpSocket;
+import io.github.twping.metrics.AgentMetrics;
+import io.github.twping.metrics.FailureReason;
+import io.github.twping.metrics.SessionSample;
+import io.github.twping.protocol.Mode;
+import io.github.twping.schedule.ScheduleSlot;
+import io.github.twping.schedule.SendSchedule;
+import io.github.twping.schedule.StartTimes;
+import io.github.twping.session.ClientTestSession;
+import io.github.twping.session.ClockErrorEstimate;
+import io.github.twping.session.SessionOutcome;
+import io.github.twping.stamp.StampSenderSession;
+import io.github.twping.stamp.StampSenderSpec;
+import io.github.twping.stamp.TimestampFormat;
+import io.github.twping.stats.SessionDataWriter;
+import io.github.twping.stats.SessionHeader;
+import io.github.twping.time.NtpTime;
+import io.github.twping.time.WallClock;
+import java.io.IOException;
+import java.net.DatagramSocket;
+import java.net.Inet6Address;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.UnknownHostException;
+import java.nio.channels.FileChannel;
+import java.security.SecureRandom;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+
+/**
+ * Measures one STAMP (RFC 8762) or TWAMP-Light (RFC 5357 Appendix I) target continuously: no control connection,
+ * back-to-back sessions from one UDP test socket on the {@code stamp} package's Session-Sender
+ * ({@link StampSenderSession}: {@link ClientTestSession} with the STAMP or open TWAMP-Test layouts, so the same
+ * pacing, kernel stamps and session data file as {@code twping --stamp/--light}), each analysed by the same
+ * statistics engine and recorded in the metrics with {@code protocol="stamp"} or {@code "light"}.
+ *
+ * <p>Without a control connection nothing tells the sender that the reflector is gone: a session in which not
+ * one packet was answered counts its packets (all lost) but is no completed session; it is a failure
+ * ({@link FailureReason#NO_REPLY}), retried after the backoff like any other. DNS, the source address and the key file fail as for TWAMP.
+ * Threads: one virtual thread, plus the session's sender and receiver platform threads while a session runs.
+ */
+final class ConnectionlessRunner implements Runner {
+    private static final double FIRST_START_DELAY_S = 3.0;
+    /** Gap between a session's end (its last loss timeout) and the next one's first packet. */
+    private static final double NEXT_START_DELAY_S = 0.5;
+    private static final int LIGHT_DEFAULT_PADDING = 27;
+
+    private final AgentMetrics metrics;
+    private final AgentJsonStream stream;
+    private final Consumer<String> log;
+    private final WallClock clock;
+    private final double backoffInitial;
+    private final double backoffMax;
+    private final CountDownLatch finished = new CountDownLatch(1);
+    private final Object sleeper = new Object();
+    private final SecureRandom random = new SecureRandom();
+
+    private volatile TargetConfig config;
+    private volatile TargetConfig pending;
+    private volatile boolean retiring;
+    private volatile boolean stopping;
+    private volatile ClientTestSession running;
+    private volatile long sessionsDone;
+    private volatile long failuresSeen;
+    private double startDelaySeconds = FIRST_START_DELAY_S;
+
+    ConnectionlessRunner(TargetConfig config, AgentConfig global, AgentMetrics metrics, AgentJsonStream stream,
+                         Consumer<String> log, WallClock clock) {
+        if (config.protocol().controlled()) {
+            throw new IllegalArgumentException("not a connectionless protocol: " + config.protocol());
+        }
+        this.config = config;
+        this.metrics = metrics;
+        this.stream = stream;
+        this.log = log;
+        this.clock = clock;
+        this.backoffInitial = global.backoffInitialSeconds();
+        this.backoffMax = global.backoffMaxSeconds();
+    }
+
+    @Override
+    public void start() {
+        metrics.addTarget(config.name(), config.protocol().configName());
+        Thread.ofVirtual().name("agent-" + config.name()).start(this::loop);
+    }
+
+    @Override
+    public TargetConfig config() {
+        TargetConfig p = pending;
+        return p != null ? p : config;
+    }
+
+    @Override
+    public void update(TargetConfig next) {
+        pending = next;
+        wake();
+    }
+
+    @Override
+    public void retire() {
+        retiring = true;
+        wake();
+    }
+
+    @Override
+    public void stopNow() {
+        stopping = true;
+        retiring = true;
+        ClientTestSession s = running;
+        if (s != null) {
+            s.cancel();
+        }
+        wake();
+    }
+
+    @Override
+    public boolean await(long timeoutNs) throws InterruptedException {
+        return finished.await(timeoutNs, TimeUnit.NANOSECONDS);
+    }
+
+    @Override
+    public long sessionsDone() {
+        return sessionsDone;
+    }
+
+    @Override
+    public long failures() {
+        return failuresSeen;
+    }
+
+    private void wake() {
+        synchronized (sleeper) {
+            sleeper.notifyAll();
+        }
+    }
+
+    /** A failed attempt. {@code measured}: at least one session succeeded on this socket. */
+    private record Failure(FailureReason reason, String message, boolean measured) {
+    }
+
+    private void loop() {
+        try {
+            double backoff = backoffInitial;
+            while (!retiring) {
+                applyPending();
+                TargetConfig cfg = config;
+                Failure failure = measure(cfg);
+                if (failure == null) {
+                    backoff = backoffInitial;
+                    continue;
+                }
+                failuresSeen++;
+                metrics.recordFailure(cfg.name(), failure.reason);
+                log.accept("target " + cfg.name() + " (" + cfg.protocol().configName() + " " + cfg.address() + "): "
+                        + failure.message + "; retrying in " + String.format(Locale.ROOT, "%.1f", backoff) + " s");
+                if (failure.measured) {
+                    backoff = backoffInitial;
+                }
+                sleep(backoff * (0.8 + 0.4 * ThreadLocalRandom.current().nextDouble()));
+                backoff = Math.min(backoffMax, backoff * 2);
+            }
+        } catch (RuntimeException e) {
+            log.accept("target " + config.name() + ": internal error: " + e);
+        } finally {
+            finished.countDown();
+        }
+    }
+
+    private void applyPending() {
+        TargetConfig p = pending;
+        if (p != null) {
+            config = p;
+            pending = null;
+        }
+    }
+
+    private void sleep(double seconds) {
+        long deadline = System.nanoTime() + (long) (seconds * 1e9);
+        synchronized (sleeper) {
+            while (!retiring) {
+                long left = deadline - System.nanoTime();
+                if (left <= 0 || (pending != null && !pending.sameConnection(config))) {
+                    return;
+                }
+                try {
+                    TimeUnit.NANOSECONDS.timedWait(sleeper, left);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return;
+                }
+            }
+        }
+    }
+
+    /** @return null when the loop ended on purpose (reload, retire), else the failure. */
+    private Failure measure(TargetConfig cfg) {
+        InetAddress remote;
+        try {
+            remote = TargetRunner.unmapped(InetAddress.getAllByName(cfg.host())[0]);
+        } catch (UnknownHostException e) {
+            return new Failure(FailureReason.DNS, "cannot resolve " + cfg.host(), false);
+        }
+        InetSocketAddress reflector = new InetSocketAddress(remote, cfg.port());
+        InetAddress local = sourceAddress(reflector);
+        if (local == null) {
+            return new Failure(FailureReason.SOCKET, "no source address towards " + cfg.address(), false);
+        }
+        byte[] key = null;
+        if (cfg.modeMask() == Mode.AUTHENTICATED.bits()) {
+            try {
+                key = TargetRunner.passphrase(cfg);
+            } catch (TargetRunner.KeyFileException e) {
+                return new Failure(FailureReason.KEY_FILE, e.getMessage(), false);
+            }
+        }
+        UdpSocket socket;
+        try {
+            socket = TargetRunner.openSocket(local, cfg);
+        } catch (io.github.twping.ffm.SocketException e) {
+            return new Failure(FailureReason.SOCKET, "test socket: " + e.getMessage(), false);
+        }
+        boolean measured = false;
+        try (socket; FileChannel data = SessionDataWriter.openAnonymousTempFile(null)) {
+            while (!retiring) {
+                Failure f = oneSession(socket, data, reflector, key, config);
+                if (f != null) {
+                    return new Failure(f.reason, f.message, measured);
+                }
+                measured = true;
+                TargetConfig p = pending;
+                if (p != null) {
+                    if (!p.sameConnection(config)) {
+                        return null; // new host, port, mode or key: a new socket
+                    }
+                    applyPending();
+                }
+            }
+            return null;
+        } catch (IOException e) {
+            return new Failure(FailureReason.TEST, "session data file: " + e.getMessage(), measured);
+        } finally {
+            if (key != null) {
+                Arrays.fill(key, (byte) 0);
+            }
+        }
+    }
+
+    /** The source address the kernel routes to {@code reflector} with; no packet is sent. */
+    private static InetAddress sourceAddress(InetSocketAddress reflector) {
+        try (DatagramSocket probe = new DatagramSocket(null)) {
+            probe.connect(reflector);
+            InetAddress a = probe.getLocalAddress();
+            return a == null || a.isAnyLocalAddress() ? null : TargetRunner.unmapped(a);
+        } catch (IOException e) {
+            return null;
+        }
+    }
+
+    private Failure oneSession(UdpSocket socket, FileChannel data, InetSocketAddress reflector, byte[] key,
+                               TargetConfig cfg) {
+        InetAddress local = TargetRunner.unmapped(socket.localAddress().getAddress());
+        int localPort = socket.localAddress().getPort();
+        int ipvn = local instanceof Inet6Address ? 6 : 4;
+        byte[] sid = new byte[16];
+        random.nextBytes(sid);
+        long startNtp = StartTimes.startTimeNtp(clock.nowNtp(), 0, startDelaySeconds, false);
+        startDelaySeconds = NEXT_START_DELAY_S;
+        long lossNtp = NtpTime.fromSeconds(cfg.lossTimeoutSeconds());
+        long count = cfg.packetCount();
+        StampSenderSpec spec = null;
+        int padding;
+        if (cfg.protocol() == Protocol.STAMP) {
+            spec = new StampSenderSpec(key != null, key, TimestampFormat.NTP, 0, Math.max(0, cfg.paddingBytes()));
+            padding = spec.tlvBytes();
+        } else {
+            padding = cfg.paddingBytes() >= 0 ? cfg.paddingBytes() : LIGHT_DEFAULT_PADDING;
+        }
+        ScheduleSlot[] slots = {new ScheduleSlot(!cfg.exponential(), NtpTime.fromSeconds(1.0 / cfg.rate()))};
+        SessionHeader header = new SessionHeader(sid, ipvn, local.getAddress(), localPort,
+                reflector.getAddress().getAddress(), reflector.getPort(), count, padding, startNtp, lossNtp,
+                cfg.dscp() << 24, new boolean[] {slots[0].fixed()}, new long[] {slots[0].valueNtp()},
+                SessionHeader.FINISHED_INCOMPLETE);
+        SessionDataWriter writer;
+        try {
+            writer = SessionDataWriter.onChannel(data, header, SessionDataWriter.DEFAULT_BATCH_RECORDS);
+        } catch (IOException e) {
+            return new Failure(FailureReason.TEST, "session data file: " + e.getMessage(), false);
+        }
+        List<String> diagnostics = new ArrayList<>();
+        Consumer<String> diag = line -> {
+            synchronized (diagnostics) {
+                if (diagnostics.size() < 16) {
+                    diagnostics.add(line);
+                }
+            }
+        };
+        SendSchedule schedule = new SendSchedule(sid, slots, count);
+        long spinNs = TimeUnit.MICROSECONDS.toNanos(cfg.spinMicros());
+        ClientTestSession s = spec != null
+                ? StampSenderSession.create(socket, reflector, spec, schedule, count, startNtp, lossNtp, spinNs,
+                writer, clock, ClockErrorEstimate.fromKernel(), diag)
+                : StampSenderSession.createLight(socket, reflector, padding, schedule, count, startNtp, lossNtp,
+                spinNs, writer, clock, ClockErrorEstimate.fromKernel(), diag);
+        running = s;
+        s.start();
+        if (stopping) {
+            s.cancel();
+        }
+        try {
+            while (!s.await(TimeUnit.MILLISECONDS.toNanos(100))) {
+                if (stopping) {
+                    s.cancel();
+                }
+            }
+            s.join(TimeUnit.SECONDS.toMillis(5));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            s.cancel();
+        }
+        running = null;
+        SessionOutcome outcome = s.outcome();
+        if (outcome == SessionOutcome.SEND_FAILED || outcome == SessionOutcome.RECEIVE_FAILED
+                || outcome == SessionOutcome.DATA_FILE_FAILED) {
+            String why;
+            synchronized (diagnostics) {
+                why = diagnostics.isEmpty() ? outcome.name() : diagnostics.get(0);
+            }
+            return new Failure(FailureReason.TEST, "test session failed: " + why, false);
+        }
+        if (s.sentCount() == 0 && !stopping) {
+            metrics.recordSkipped(cfg.name(), s.skippedCount());
+            return new Failure(FailureReason.TEST, "no packet sent: the sender started more than the loss timeout "
+                    + "late (" + s.skippedCount() + " skipped)", false);
+        }
+        boolean completed = outcome == SessionOutcome.COMPLETED;
+        SessionSample sample;
+        try {
+            sample = SessionAnalysis.analyse(data, s.sentCount(), s.skippedCount(), s.counters(), completed,
+                    new ArrayList<>());
+        } catch (IOException e) {
+            return new Failure(FailureReason.TEST, "statistics: " + e.getMessage(), false);
+        }
+        boolean unanswered = completed && sample.sent() > 0 && sample.received() == 0;
+        if (unanswered) {
+            metrics.recordUnansweredSession(cfg.name(), sample);
+        } else {
+            metrics.recordSession(cfg.name(), sample);
+        }
+        if (stream != null) {
+            stream.session(cfg, data, s.recordSources());
+        }
+        if (unanswered) {
+            return new Failure(FailureReason.NO_REPLY, "no reply to any of the " + sample.sent() + " packets", false);
+        }
+        if (completed) {
+            sessionsDone++;
+        }
+        return null;
+    }
+}
