@@ -35,7 +35,7 @@ public record TwampdArgs(String authModes, Path confDir, Path dataDir, String fa
                -U user           Run as user "user" :-uid also valid
                -v                verbose output
                -Z                Do not daemonize (run in the foreground, log to stderr)
-               --reflector-wait block|spin[:MICROS]|ahead[:MICROS]|busy-poll
+               --reflector-wait block|spin[:MICROS]|busy-poll
                                  How reflector threads wait for packets (default block)
                --cpu LIST        Run reflector threads on these CPUs (e.g. 1 or 0,2-3)
                --rx-stamp kernel|user

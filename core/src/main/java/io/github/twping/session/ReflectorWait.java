@@ -23,20 +23,14 @@ import io.github.twping.ffm.UdpSocket;
  *   longer pause wakes it as {@code block} does. Costs at most MICROS of CPU per packet.</li>
  *   <li>{@code busy-poll}: poll without ever sleeping while the session runs; processing time is the
  *   reflector's own work at any rate, at the price of one CPU for the whole session.</li>
- *   <li>{@code ahead[:MICROS]} (100 µs without a value): learn the sender's interval from the kernel receive
- *   stamps of consecutive packets, sleep until MICROS before the next packet is due, then poll until it comes
- *   (at most MICROS after it was due, then sleep as {@code block}). With a fixed schedule ({@code -i 0.002f})
- *   the thread is awake when the packet arrives at about MICROS of CPU per packet; with an exponential one a
- *   packet usually comes before or after the window and waits as with {@code block}. An early packet never
- *   waits: the sleep is a receive with a timeout.</li>
  * </ul>
  *
  * @param mode   the strategy
- * @param spinNs the polling window of {@link Mode#SPIN} and {@link Mode#AHEAD}
+ * @param spinNs the polling window of {@link Mode#SPIN}
  */
 public record ReflectorWait(Mode mode, long spinNs) {
     /** The strategies. */
-    public enum Mode { BLOCK, SPIN, BUSY_POLL, AHEAD }
+    public enum Mode { BLOCK, SPIN, BUSY_POLL }
 
     /** The default polling window of {@code spin}, µs. */
     public static final long DEFAULT_SPIN_MICROS = 50;
@@ -44,8 +38,6 @@ public record ReflectorWait(Mode mode, long spinNs) {
     public static final ReflectorWait SPIN = new ReflectorWait(Mode.SPIN, TimeUnit.MICROSECONDS.toNanos(DEFAULT_SPIN_MICROS));
     /** The default: block. */
     public static final ReflectorWait DEFAULT = new ReflectorWait(Mode.BLOCK, 0);
-    /** The default window of {@code ahead}, µs. */
-    public static final long DEFAULT_AHEAD_MICROS = 100;
     /** Longest polling window accepted, 1 s. */
     static final long MAX_SPIN_MICROS = 1_000_000;
 
@@ -63,24 +55,21 @@ public record ReflectorWait(Mode mode, long spinNs) {
                 return SPIN;
             case "busy-poll":
                 return new ReflectorWait(Mode.BUSY_POLL, 0);
-            case "ahead":
-                return new ReflectorWait(Mode.AHEAD, TimeUnit.MICROSECONDS.toNanos(DEFAULT_AHEAD_MICROS));
             default:
                 break;
         }
-        for (Mode m : new Mode[] {Mode.SPIN, Mode.AHEAD}) {
-            String prefix = m.name().toLowerCase(Locale.ROOT) + ":";
-            String micros = s.startsWith(prefix) ? s.substring(prefix.length()) : "";
+        if (s.startsWith("spin:")) {
+            String micros = s.substring(5);
             if (!micros.isEmpty() && micros.length() <= 7 && micros.chars().allMatch(c -> c >= '0' && c <= '9')) {
                 long us = Long.parseLong(micros);
                 if (us <= MAX_SPIN_MICROS) {
                     return us == 0 ? new ReflectorWait(Mode.BLOCK, 0)
-                            : new ReflectorWait(m, TimeUnit.MICROSECONDS.toNanos(us));
+                            : new ReflectorWait(Mode.SPIN, TimeUnit.MICROSECONDS.toNanos(us));
                 }
             }
         }
         throw new IllegalArgumentException("invalid reflector wait '" + text
-                + "' (block, spin, spin:MICROS, ahead, ahead:MICROS up to " + MAX_SPIN_MICROS + ", busy-poll)");
+                + "' (block, spin, spin:MICROS up to " + MAX_SPIN_MICROS + ", busy-poll)");
     }
 
     /**
@@ -97,13 +86,8 @@ public record ReflectorWait(Mode mode, long spinNs) {
         if (mode == Mode.BLOCK) {
             return socket.receiveBatch(batch, timeoutNs);
         }
+        long startNs = System.nanoTime();
         long pollNs = mode == Mode.BUSY_POLL ? (timeoutNs < 0 ? Long.MAX_VALUE : timeoutNs) : spinNs;
-        return pollThenBlock(socket, batch, System.nanoTime(), pollNs, timeoutNs, stop);
-    }
-
-    /** Polls without blocking for {@code pollNs} from {@code startNs}, then blocks for what is left of the timeout. */
-    private static int pollThenBlock(UdpSocket socket, DatagramBatch batch, long startNs, long pollNs, long timeoutNs,
-                                     java.util.function.BooleanSupplier stop) throws SocketException {
         while (true) {
             int n = socket.receiveBatch(batch, 0);
             if (n != UdpSocket.TIMEOUT) {
@@ -124,77 +108,13 @@ public record ReflectorWait(Mode mode, long spinNs) {
         }
     }
 
-    /** A waiter for one reflector thread: the strategy plus what {@code ahead} learns of the sender. */
-    public Waiter newWaiter() {
-        return new Waiter(this);
-    }
-
-    /** The configuration text: {@code block}, {@code spin:50}, {@code busy-poll}, {@code ahead:100}. */
+    /** The configuration text: {@code block}, {@code spin:50}, {@code busy-poll}. */
     @Override
     public String toString() {
         return switch (mode) {
             case BLOCK -> "block";
             case SPIN -> "spin:" + TimeUnit.NANOSECONDS.toMicros(spinNs);
             case BUSY_POLL -> "busy-poll";
-            case AHEAD -> "ahead:" + TimeUnit.NANOSECONDS.toMicros(spinNs);
         };
-    }
-
-    /**
-     * The wait of one reflector thread (not thread-safe). For {@code ahead} it keeps the monotonic time the last
-     * packet was taken and the sender's last interval (the difference of two consecutive kernel receive stamps);
-     * the other strategies keep nothing. Allocation-free.
-     */
-    public static final class Waiter {
-        private final ReflectorWait wait;
-        private long lastTakenNs;
-        private long lastRxEpochNs;
-        /** The sender's interval, ns; 0 while unknown (after a batch of several, a timeout, or at the start). */
-        private long intervalNs;
-
-        private Waiter(ReflectorWait wait) {
-            this.wait = wait;
-        }
-
-        /** As {@link ReflectorWait#receiveBatch}, with the {@code ahead} strategy's prediction. */
-        public int receiveBatch(UdpSocket socket, DatagramBatch batch, long timeoutNs,
-                                java.util.function.BooleanSupplier stop) throws SocketException {
-            if (wait.mode != Mode.AHEAD) {
-                return wait.receiveBatch(socket, batch, timeoutNs, stop);
-            }
-            long startNs = System.nanoTime();
-            int n;
-            long dueNs = lastTakenNs + intervalNs;
-            long sleepNs = dueNs - wait.spinNs - startNs;
-            if (intervalNs == 0 || dueNs - startNs <= -wait.spinNs || (timeoutNs >= 0 && sleepNs >= timeoutNs)) {
-                // nothing to predict, the packet is overdue, or the timeout comes first
-                n = socket.receiveBatch(batch, timeoutNs);
-            } else if (sleepNs > 0) {
-                n = socket.receiveBatch(batch, sleepNs);        // an early packet ends the sleep
-                if (n == UdpSocket.TIMEOUT) {
-                    long pollNs = dueNs + wait.spinNs - startNs; // poll from now until the window closes
-                    n = pollThenBlock(socket, batch, startNs, pollNs, timeoutNs, stop);
-                }
-            } else {
-                n = pollThenBlock(socket, batch, startNs, dueNs + wait.spinNs - startNs, timeoutNs, stop);
-            }
-            learn(batch, n);
-            return n;
-        }
-
-        private void learn(DatagramBatch batch, int n) {
-            if (n <= 0) {
-                intervalNs = 0;
-                return;
-            }
-            lastTakenNs = System.nanoTime();
-            long rxEpochNs = batch.meta(n - 1).rxTimestampEpochNs();
-            long gapNs = rxEpochNs - lastRxEpochNs;
-            intervalNs = n == 1 && lastRxEpochNs != 0 && gapNs > 0 && gapNs < MAX_INTERVAL_NS ? gapNs : 0;
-            lastRxEpochNs = rxEpochNs;
-        }
-
-        /** Intervals above this (1 s) are not predicted: a sleeping thread's wake-up is small beside them. */
-        private static final long MAX_INTERVAL_NS = 1_000_000_000L;
     }
 }

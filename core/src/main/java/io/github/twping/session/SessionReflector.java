@@ -302,12 +302,11 @@ public final class SessionReflector implements AutoCloseable {
 
     private EndReason loop() throws IOException {
         final long timeoutNs = spec.refwaitNs() == 0 ? -1 : spec.refwaitNs();
-        final ReflectorWait.Waiter waiter = waitStrategy.newWaiter();
         while (!stopRequested) {
             // One recvmmsg takes every datagram already queued (up to BATCH): a reflector that fell behind
             // (a preemption, a burst) catches up at a fraction of a system call per packet instead of
             // overflowing its socket. At low rates a batch holds one datagram, as a plain receive would.
-            int n = waiter.receiveBatch(socket, batch, timeoutNs, stopCheck);
+            int n = waitStrategy.receiveBatch(socket, batch, timeoutNs, stopCheck);
             if (n == UdpSocket.CLOSED) {
                 return EndReason.STOPPED;
             }
