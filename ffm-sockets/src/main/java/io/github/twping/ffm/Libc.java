@@ -85,6 +85,14 @@ final class Libc {
             FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT, ADDRESS));
     }
 
+    /** malloc_trim(3) is glibc's: null where the C library lacks it. */
+    private static final class MallocTrim {
+        @SuppressWarnings("restricted")
+        static final MethodHandle H = LIBC.find("malloc_trim")
+                .map(address -> LINKER.downcallHandle(address, FunctionDescriptor.of(JAVA_INT, JAVA_LONG)))
+                .orElse(null);
+    }
+
     private static final class Sendmmsg {
         static final MethodHandle H = errnoHandle("sendmmsg",
             FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT));
@@ -238,6 +246,22 @@ final class Libc {
         try {
             int n = (int) Recvmmsg.H.invokeExact(callState, fd, mmsghdrs, count, flags, MemorySegment.NULL);
             return n >= 0 ? n : -errno(callState);
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw linkageBug(t);
+        }
+    }
+
+    /** malloc_trim(0); @return false when the C library has no malloc_trim. */
+    static boolean mallocTrim() {
+        MethodHandle h = MallocTrim.H;
+        if (h == null) {
+            return false;
+        }
+        try {
+            int ignored = (int) h.invokeExact(0L);
+            return true;
         } catch (RuntimeException | Error e) {
             throw e;
         } catch (Throwable t) {
