@@ -64,6 +64,11 @@ public final class AgentCommand {
     public static void main(String program, String[] args) {
         AgentCommand command = new AgentCommand(program, System.err);
         try {
+            // started under nohup or as a script's background job, HUP or INT arrive ignored, and the JVM then
+            // keeps them ignored: an agent must still reload on HUP and stop on INT (as twping does, cli.Main)
+            io.github.twping.ffm.ProcessSignals.unignore(io.github.twping.ffm.ProcessSignals.SIGHUP);
+            io.github.twping.ffm.ProcessSignals.unignore(io.github.twping.ffm.ProcessSignals.SIGTERM);
+            io.github.twping.ffm.ProcessSignals.unignore(io.github.twping.ffm.ProcessSignals.SIGINT);
             sun.misc.Signal.handle(new sun.misc.Signal("HUP"), s -> command.reload());
             sun.misc.Signal.handle(new sun.misc.Signal("TERM"), s -> command.stop());
             sun.misc.Signal.handle(new sun.misc.Signal("INT"), s -> command.stop());
