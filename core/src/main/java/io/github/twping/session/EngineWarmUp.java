@@ -107,7 +107,7 @@ public final class EngineWarmUp {
             long startNtp = clock.nowNtp() + START_DELAY_NTP;
             SessionHeader header = new SessionHeader(sid, 4, loopback.getAddress(), client.localAddress().getPort(),
                     loopback.getAddress(), reflector.localAddress().getPort(), packets, paddingBytes, startNtp,
-                    LOSS_TIMEOUT_NTP, 0, SessionHeader.fixedFlags(slots), slotValues(slots),
+                    LOSS_TIMEOUT_NTP, 0, SessionHeader.fixedFlags(slots), SessionHeader.values(slots),
                     SessionHeader.FINISHED_INCOMPLETE);
             try (SessionDataWriter writer = SessionDataWriter.onChannel(channel, header, 256)) {
                 ClientTestSession session = new ClientTestSession(new ClientTestSession.Parameters(
@@ -149,14 +149,6 @@ public final class EngineWarmUp {
         }
         slots[shortCount] = ScheduleSlot.fixedOffset(gapNtp);
         return slots;
-    }
-
-    private static long[] slotValues(ScheduleSlot[] slots) {
-        long[] values = new long[slots.length];
-        for (int i = 0; i < slots.length; i++) {
-            values[i] = slots[i].valueNtp();
-        }
-        return values;
     }
 
     private static TestSessionKeys randomKeys() {
