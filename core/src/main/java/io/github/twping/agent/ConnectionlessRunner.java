@@ -29,9 +29,6 @@ import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Locale;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
@@ -47,161 +44,36 @@ import java.util.function.Consumer;
  * ({@link FailureReason#NO_REPLY}), retried after the backoff like any other. DNS, the source address and the key file fail as for TWAMP.
  * Threads: one virtual thread, plus the session's sender and receiver platform threads while a session runs.
  */
-final class ConnectionlessRunner implements Runner {
+final class ConnectionlessRunner extends TargetLoop {
     private static final double FIRST_START_DELAY_S = 3.0;
     /** Gap between a session's end (its last loss timeout) and the next one's first packet. */
     private static final double NEXT_START_DELAY_S = 0.5;
     private static final int LIGHT_DEFAULT_PADDING = 27;
 
-    private final AgentMetrics metrics;
-    private final AgentJsonStream stream;
-    private final Consumer<String> log;
-    private final WallClock clock;
-    private final double backoffInitial;
-    private final double backoffMax;
-    private final CountDownLatch finished = new CountDownLatch(1);
-    private final Object sleeper = new Object();
     private final SecureRandom random = new SecureRandom();
 
-    private volatile TargetConfig config;
-    private volatile TargetConfig pending;
-    private volatile boolean retiring;
-    private volatile boolean stopping;
-    private volatile ClientTestSession running;
-    private volatile long sessionsDone;
-    private volatile long failuresSeen;
     private double startDelaySeconds = FIRST_START_DELAY_S;
 
     ConnectionlessRunner(TargetConfig config, AgentConfig global, AgentMetrics metrics, AgentJsonStream stream,
                          Consumer<String> log, WallClock clock) {
+        super(requireConnectionless(config), global, metrics, stream, log, clock);
+    }
+
+    private static TargetConfig requireConnectionless(TargetConfig config) {
         if (config.protocol().controlled()) {
             throw new IllegalArgumentException("not a connectionless protocol: " + config.protocol());
         }
-        this.config = config;
-        this.metrics = metrics;
-        this.stream = stream;
-        this.log = log;
-        this.clock = clock;
-        this.backoffInitial = global.backoffInitialSeconds();
-        this.backoffMax = global.backoffMaxSeconds();
+        return config;
     }
 
     @Override
-    public void start() {
-        metrics.addTarget(config.name(), config.protocol().configName());
-        Thread.ofVirtual().name("agent-" + config.name()).start(this::loop);
+    String describe(TargetConfig cfg) {
+        return cfg.name() + " (" + cfg.protocol().configName() + " " + cfg.address() + ")";
     }
 
+    /** One socket, sessions back to back on it; @return null when ended on purpose (reload, retire), else the failure. */
     @Override
-    public TargetConfig config() {
-        TargetConfig p = pending;
-        return p != null ? p : config;
-    }
-
-    @Override
-    public void update(TargetConfig next) {
-        pending = next;
-        wake();
-    }
-
-    @Override
-    public void retire() {
-        retiring = true;
-        wake();
-    }
-
-    @Override
-    public void stopNow() {
-        stopping = true;
-        retiring = true;
-        ClientTestSession s = running;
-        if (s != null) {
-            s.cancel();
-        }
-        wake();
-    }
-
-    @Override
-    public boolean await(long timeoutNs) throws InterruptedException {
-        return finished.await(timeoutNs, TimeUnit.NANOSECONDS);
-    }
-
-    @Override
-    public long sessionsDone() {
-        return sessionsDone;
-    }
-
-    @Override
-    public long failures() {
-        return failuresSeen;
-    }
-
-    private void wake() {
-        synchronized (sleeper) {
-            sleeper.notifyAll();
-        }
-    }
-
-    /** A failed attempt. {@code measured}: at least one session succeeded on this socket. */
-    private record Failure(FailureReason reason, String message, boolean measured) {
-    }
-
-    private void loop() {
-        try {
-            double backoff = backoffInitial;
-            while (!retiring) {
-                applyPending();
-                TargetConfig cfg = config;
-                Failure failure = measure(cfg);
-                if (failure == null) {
-                    backoff = backoffInitial;
-                    continue;
-                }
-                failuresSeen++;
-                metrics.recordFailure(cfg.name(), failure.reason);
-                log.accept("target " + cfg.name() + " (" + cfg.protocol().configName() + " " + cfg.address() + "): "
-                        + failure.message + "; retrying in " + String.format(Locale.ROOT, "%.1f", backoff) + " s");
-                if (failure.measured) {
-                    backoff = backoffInitial;
-                }
-                sleep(backoff * (0.8 + 0.4 * ThreadLocalRandom.current().nextDouble()));
-                backoff = Math.min(backoffMax, backoff * 2);
-            }
-        } catch (RuntimeException e) {
-            log.accept("target " + config.name() + ": internal error: " + e);
-        } finally {
-            finished.countDown();
-        }
-    }
-
-    private void applyPending() {
-        TargetConfig p = pending;
-        if (p != null) {
-            config = p;
-            pending = null;
-        }
-    }
-
-    private void sleep(double seconds) {
-        long deadline = System.nanoTime() + (long) (seconds * 1e9);
-        synchronized (sleeper) {
-            while (!retiring) {
-                long left = deadline - System.nanoTime();
-                if (left <= 0 || (pending != null && !pending.sameConnection(config))) {
-                    return;
-                }
-                try {
-                    TimeUnit.NANOSECONDS.timedWait(sleeper, left);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    return;
-                }
-            }
-        }
-    }
-
-    /** @return null when the loop ended on purpose (reload, retire), else the failure. */
-    private Failure measure(TargetConfig cfg) {
+    Failure attempt(TargetConfig cfg) {
         InetAddress remote;
         try {
             remote = TargetRunner.unmapped(InetAddress.getAllByName(cfg.host())[0]);
@@ -232,7 +104,7 @@ final class ConnectionlessRunner implements Runner {
             while (!retiring) {
                 Failure f = oneSession(socket, data, reflector, key, config);
                 if (f != null) {
-                    return new Failure(f.reason, f.message, measured);
+                    return new Failure(f.reason(), f.message(), measured);
                 }
                 measured = true;
                 TargetConfig p = pending;

@@ -35,9 +35,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 
@@ -52,169 +50,31 @@ import java.util.function.Consumer;
  * runner after the running session; {@link #stopNow} cancels the running session, sends Stop-Sessions and
  * records the partial results.
  */
-final class TargetRunner implements Runner {
+final class TargetRunner extends TargetLoop {
     private static final long WATCH_INTERVAL_NS = TimeUnit.MILLISECONDS.toNanos(50);
     private static final int KEY_ID_BYTES = 80;
     /** Start delay of a runner's first session (twping's minimum of 1 s + 3 RTT applies when larger). */
     private static final double FIRST_START_DELAY_S = 3.0;
 
-    private final AgentMetrics metrics;
-    private final AgentJsonStream stream;
-    private final Consumer<String> log;
-    private final WallClock clock;
-    private final double backoffInitial;
-    private final double backoffMax;
     private final int timeoutMs;
-    private final CountDownLatch finished = new CountDownLatch(1);
-    private final Object sleeper = new Object();
 
-    private volatile TargetConfig config;
-    private volatile TargetConfig pending;
-    private volatile boolean retiring;
-    private volatile boolean stopping;
-    private volatile ClientTestSession running;
     private volatile ControlClient control;
-    private volatile Thread thread;
-    private volatile long sessionsDone;
-    private volatile long failuresSeen;
     private double startDelaySeconds = FIRST_START_DELAY_S;
 
     TargetRunner(TargetConfig config, AgentConfig global, AgentMetrics metrics, AgentJsonStream stream,
                  Consumer<String> log, WallClock clock) {
-        this.config = config;
-        this.metrics = metrics;
-        this.stream = stream;
-        this.log = log;
-        this.clock = clock;
-        this.backoffInitial = global.backoffInitialSeconds();
-        this.backoffMax = global.backoffMaxSeconds();
+        super(config, global, metrics, stream, log, clock);
         this.timeoutMs = (int) Math.min(Integer.MAX_VALUE, Math.round(global.connectTimeoutSeconds() * 1000));
     }
 
-    /** Starts the control loop on a virtual thread. */
     @Override
-    public void start() {
-        metrics.addTarget(config.name(), config.protocol().configName());
-        thread = Thread.ofVirtual().name("agent-" + config.name()).start(this::loop);
+    String describe(TargetConfig cfg) {
+        return cfg.name() + " (" + cfg.address() + ")";
     }
 
-    /** @return the current configuration. */
+    /** One control connection, sessions back to back on it; @return null when ended on purpose, else the failure. */
     @Override
-    public TargetConfig config() {
-        TargetConfig p = pending;
-        return p != null ? p : config;
-    }
-
-    /** Applies a changed configuration of the same target at the next session boundary. */
-    @Override
-    public void update(TargetConfig next) {
-        pending = next;
-        wake();
-    }
-
-    /** Ends the runner after the running session (a reload removed the target). */
-    @Override
-    public void retire() {
-        retiring = true;
-        wake();
-    }
-
-    /** Stops now: the running session is cancelled, Stop-Sessions sent and its partial results recorded. */
-    @Override
-    public void stopNow() {
-        stopping = true;
-        retiring = true;
-        ClientTestSession s = running;
-        if (s != null) {
-            s.cancel();
-        }
-        wake();
-    }
-
-    /** Waits for the runner to end; true if it did. */
-    @Override
-    public boolean await(long timeoutNs) throws InterruptedException {
-        return finished.await(timeoutNs, TimeUnit.NANOSECONDS);
-    }
-
-    /** @return sessions completed so far. */
-    @Override
-    public long sessionsDone() {
-        return sessionsDone;
-    }
-
-    /** @return failed attempts so far. */
-    @Override
-    public long failures() {
-        return failuresSeen;
-    }
-
-    private void wake() {
-        synchronized (sleeper) {
-            sleeper.notifyAll();
-        }
-    }
-
-    private void loop() {
-        try {
-            double backoff = backoffInitial;
-            while (!retiring) {
-                applyPending();
-                TargetConfig cfg = config;
-                Failure failure = connectAndMeasure(cfg);
-                if (failure == null) {
-                    backoff = backoffInitial;
-                    continue; // connection changed by a reload, or retiring
-                }
-                failuresSeen++;
-                metrics.recordFailure(cfg.name(), failure.reason);
-                log.accept("target " + cfg.name() + " (" + cfg.address() + "): " + failure.message
-                        + "; retrying in " + String.format(java.util.Locale.ROOT, "%.1f", backoff) + " s");
-                if (failure.measured) {
-                    backoff = backoffInitial; // the connection worked for a while: start the backoff again
-                }
-                sleep(backoff * (0.8 + 0.4 * ThreadLocalRandom.current().nextDouble()));
-                backoff = Math.min(backoffMax, backoff * 2);
-            }
-        } catch (RuntimeException e) {
-            log.accept("target " + config.name() + ": internal error: " + e);
-        } finally {
-            finished.countDown();
-        }
-    }
-
-    private void applyPending() {
-        TargetConfig p = pending;
-        if (p != null) {
-            config = p;
-            pending = null;
-        }
-    }
-
-    private void sleep(double seconds) {
-        long deadline = System.nanoTime() + (long) (seconds * 1e9);
-        synchronized (sleeper) {
-            while (!retiring) {
-                long left = deadline - System.nanoTime();
-                if (left <= 0 || (pending != null && !pending.sameConnection(config))) {
-                    return;
-                }
-                try {
-                    TimeUnit.NANOSECONDS.timedWait(sleeper, left);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    return;
-                }
-            }
-        }
-    }
-
-    /** A failed attempt. {@code measured}: at least one session succeeded on this connection. */
-    private record Failure(FailureReason reason, String message, boolean measured) {
-    }
-
-    /** @return null when the connection ended on purpose (reload, retire), else the failure. */
-    private Failure connectAndMeasure(TargetConfig cfg) {
+    Failure attempt(TargetConfig cfg) {
         ControlClient c;
         try {
             c = connect(cfg);
@@ -240,7 +100,7 @@ final class TargetRunner implements Runner {
                 while (!retiring) {
                     Failure f = oneSession(c, socket, data, local, remote, config);
                     if (f != null) {
-                        return new Failure(f.reason, f.message, measured);
+                        return new Failure(f.reason(), f.message(), measured);
                     }
                     measured = true;
                     TargetConfig p = pending;

@@ -1,0 +1,184 @@
+package io.github.twping.agent;
+
+import io.github.twping.metrics.AgentMetrics;
+import io.github.twping.metrics.FailureReason;
+import io.github.twping.session.ClientTestSession;
+import io.github.twping.time.WallClock;
+import java.util.Locale;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+
+/**
+ * One target's measurement loop, whatever its protocol: attempts one after another on a virtual thread, a
+ * failure counted, logged and retried with a jittered exponential backoff (reset once an attempt had measured),
+ * a configuration change applied at the next attempt, and the lifecycle the {@link Agent} drives (retire after
+ * the running session, stop now, wait). The protocol's attempt is {@link #attempt}: {@link TargetRunner} for
+ * TWAMP (one control connection, back-to-back sessions), {@link ConnectionlessRunner} for STAMP and
+ * TWAMP-Light.
+ */
+abstract class TargetLoop implements Runner {
+    /** A failed attempt. {@code measured}: at least one session succeeded in it (the backoff starts again). */
+    record Failure(FailureReason reason, String message, boolean measured) {
+    }
+
+    final AgentMetrics metrics;
+    final AgentJsonStream stream;
+    final Consumer<String> log;
+    final WallClock clock;
+    private final double backoffInitial;
+    private final double backoffMax;
+    private final CountDownLatch finished = new CountDownLatch(1);
+    final Object sleeper = new Object();
+
+    volatile TargetConfig config;
+    volatile TargetConfig pending;
+    volatile boolean retiring;
+    volatile boolean stopping;
+    /** The session running now, or null (cancelled by {@link #stopNow}). */
+    volatile ClientTestSession running;
+    volatile long sessionsDone;
+    volatile long failuresSeen;
+
+    TargetLoop(TargetConfig config, AgentConfig global, AgentMetrics metrics, AgentJsonStream stream,
+               Consumer<String> log, WallClock clock) {
+        this.config = config;
+        this.metrics = metrics;
+        this.stream = stream;
+        this.log = log;
+        this.clock = clock;
+        this.backoffInitial = global.backoffInitialSeconds();
+        this.backoffMax = global.backoffMaxSeconds();
+    }
+
+    /**
+     * One attempt at the target with {@code cfg}: measures sessions until the configuration changes, the runner
+     * retires or something fails.
+     *
+     * @return null when it ended on purpose (reload, retire), else the failure
+     */
+    abstract Failure attempt(TargetConfig cfg);
+
+    /** How the log names the target: {@code name (address)} and whatever identifies the protocol. */
+    abstract String describe(TargetConfig cfg);
+
+    /** Starts the loop on a virtual thread. */
+    @Override
+    public void start() {
+        metrics.addTarget(config.name(), config.protocol().configName());
+        Thread.ofVirtual().name("agent-" + config.name()).start(this::loop);
+    }
+
+    /** @return the current configuration (a pending one first). */
+    @Override
+    public TargetConfig config() {
+        TargetConfig p = pending;
+        return p != null ? p : config;
+    }
+
+    /** Applies a changed configuration of the same target at the next session boundary. */
+    @Override
+    public void update(TargetConfig next) {
+        pending = next;
+        wake();
+    }
+
+    /** Ends the runner after the running session (a reload removed the target). */
+    @Override
+    public void retire() {
+        retiring = true;
+        wake();
+    }
+
+    /** Stops now: the running session is cancelled and its partial results recorded. */
+    @Override
+    public void stopNow() {
+        stopping = true;
+        retiring = true;
+        ClientTestSession s = running;
+        if (s != null) {
+            s.cancel();
+        }
+        wake();
+    }
+
+    /** Waits for the runner to end; true if it did. */
+    @Override
+    public boolean await(long timeoutNs) throws InterruptedException {
+        return finished.await(timeoutNs, TimeUnit.NANOSECONDS);
+    }
+
+    /** @return sessions completed so far. */
+    @Override
+    public long sessionsDone() {
+        return sessionsDone;
+    }
+
+    /** @return failed attempts so far. */
+    @Override
+    public long failures() {
+        return failuresSeen;
+    }
+
+    final void wake() {
+        synchronized (sleeper) {
+            sleeper.notifyAll();
+        }
+    }
+
+    private void loop() {
+        try {
+            double backoff = backoffInitial;
+            while (!retiring) {
+                applyPending();
+                TargetConfig cfg = config;
+                Failure failure = attempt(cfg);
+                if (failure == null) {
+                    backoff = backoffInitial;
+                    continue; // ended by a reload, or retiring
+                }
+                failuresSeen++;
+                metrics.recordFailure(cfg.name(), failure.reason());
+                log.accept("target " + describe(cfg) + ": " + failure.message() + "; retrying in "
+                        + String.format(Locale.ROOT, "%.1f", backoff) + " s");
+                if (failure.measured()) {
+                    backoff = backoffInitial; // the target worked for a while: start the backoff again
+                }
+                sleep(backoff * (0.8 + 0.4 * ThreadLocalRandom.current().nextDouble()));
+                backoff = Math.min(backoffMax, backoff * 2);
+            }
+        } catch (RuntimeException e) {
+            log.accept("target " + config.name() + ": internal error: " + e);
+        } finally {
+            finished.countDown();
+        }
+    }
+
+    final void applyPending() {
+        TargetConfig p = pending;
+        if (p != null) {
+            config = p;
+            pending = null;
+        }
+    }
+
+    /** Sleeps up to {@code seconds}; returns early when retiring or when a reload changed the connection. */
+    final void sleep(double seconds) {
+        long deadline = System.nanoTime() + (long) (seconds * 1e9);
+        synchronized (sleeper) {
+            while (!retiring) {
+                long left = deadline - System.nanoTime();
+                if (left <= 0 || (pending != null && !pending.sameConnection(config))) {
+                    return;
+                }
+                try {
+                    TimeUnit.NANOSECONDS.timedWait(sleeper, left);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return;
+                }
+            }
+        }
+    }
+}
