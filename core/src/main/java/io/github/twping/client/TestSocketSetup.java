@@ -37,8 +37,31 @@ final class TestSocketSetup {
         UdpSocketOptions.Builder b = UdpSocketOptions.builder().bindAddress(localAddress)
                 .portRange(low, high, first).unicastTtl(255).receiveTtl(true)
                 .receiveBufferBytes(buffer).sendBufferBytes(buffer)
-                .receiveTos(true).timestamping(options.extras().kernelSendStamps()
+                .receiveTos(true).reusePort(options.extras().kernelSendStamps()) // for the sending socket, below
+                .timestamping(options.extras().kernelSendStamps()
                         ? Timestamping.RX_TX_SOFTWARE : Timestamping.RX_SOFTWARE); // no TX stamps queued unread
+        if (test.dscp() != 0) {
+            b.tos(test.dscp() << 2);
+        }
+        if (options.connection().bindInterface() != null) {
+            b.bindToDevice(options.connection().bindInterface());
+        }
+        return UdpSocket.open(b.build());
+    }
+
+    /**
+     * The sending socket beside {@code receiving} (docs/CLIENT.md, "Two sockets"): bound to the same address and
+     * port (SO_REUSEPORT, set on both), TTL 255, {@code -D} and {@code -B} as the test socket, kernel TX
+     * timestamps, and a filter that drops every datagram arriving for it, so that the replies go to the
+     * receiving socket (connected to the reflector, which the kernel prefers) and the TX timestamps queue where
+     * no thread sleeps.
+     */
+    static UdpSocket openSender(UdpSocket receiving, TwpingOptions options) throws SocketException {
+        TwpingOptions.Test test = options.test();
+        int buffer = bufferBytes(test.paddingBytes(), StartTimes.packetRate(test.scheduleSlots()));
+        UdpSocketOptions.Builder b = UdpSocketOptions.builder().bindAddress(receiving.localAddress().getAddress())
+                .port(receiving.localAddress().getPort()).reusePort(true).dropReceived(true).unicastTtl(255)
+                .sendBufferBytes(buffer).receiveBufferBytes(buffer).timestamping(Timestamping.RX_TX_SOFTWARE);
         if (test.dscp() != 0) {
             b.tos(test.dscp() << 2);
         }

@@ -24,6 +24,7 @@ import io.github.twping.control.SessionAcceptance;
 import io.github.twping.control.SessionRequest;
 import io.github.twping.crypto.TestSessionKeys;
 import io.github.twping.ffm.AddressInUseException;
+import io.github.twping.ffm.SocketException;
 import io.github.twping.ffm.UdpSocket;
 import io.github.twping.net.AddressText;
 import io.github.twping.protocol.Mode;
@@ -430,10 +431,50 @@ public final class TwpingRun {
             return SessionOutcome.CANCELLED;
         }
         ClockErrorEstimate errors = ClockErrorEstimate.of(extras.assumeSynchronised(), extras.esterrorMicros());
+        UdpSocket sendSocket = splitSendSocket(socket, reflector);
+        try {
+            return runSession(control, socket, sendSocket, reflector, sid, slots, keys, writer, timing, file, header,
+                    errors);
+        } finally {
+            if (sendSocket != null) {
+                sendSocket.close();
+            }
+        }
+    }
+
+    /**
+     * With kernel TX stamps on the FFM socket: a second socket for sending on the same port, and the test socket
+     * connected to the reflector (docs/CLIENT.md, "Two sockets"); null when that is not possible or not wanted
+     * (one socket then sends and receives, as before).
+     */
+    private UdpSocket splitSendSocket(UdpSocket socket, InetSocketAddress reflector) {
+        if (!run.options.extras().kernelSendStamps() || !socket.isNative() || !socket.capabilities().txTimestamps()) {
+            return null;
+        }
+        UdpSocket sender = null;
+        try {
+            sender = TestSocketSetup.openSender(socket, run.options);
+            socket.connect(reflector);
+            return sender;
+        } catch (SocketException | RuntimeException e) {
+            if (sender != null) {
+                sender.close();
+            }
+            return null;
+        }
+    }
+
+    private SessionOutcome runSession(ControlClient control, UdpSocket socket, UdpSocket sendSocket,
+                                      InetSocketAddress reflector, byte[] sid, ScheduleSlot[] slots, TestSessionKeys keys,
+                                      SessionDataWriter writer, Timing timing, SessionDataFile file, SessionHeader header,
+                                      ClockErrorEstimate errors) {
+        TwpingOptions.Test test = run.test();
+        TwpingOptions.Extras extras = run.options.extras();
         ClientTestSession s = new ClientTestSession(new ClientTestSession.Parameters(reflector,
                 new SendSchedule(sid, slots, test.packetCount()), test.packetCount(), test.paddingBytes(),
                 timing.startTimeNtp(), timing.lossTimeoutNtp(), TimeUnit.MICROSECONDS.toNanos(extras.spinMicros()),
-                extras.kernelSendStamps()), socket, control.mode(), keys, writer, run.clock, errors, run::diag);
+                extras.kernelSendStamps()), socket, sendSocket, control.mode(), keys, writer, run.clock, errors,
+                run::diag);
         s.cpus(extras.cpus());
         session = s;
         s.start();

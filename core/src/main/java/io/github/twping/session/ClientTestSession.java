@@ -55,9 +55,21 @@ public final class ClientTestSession {
     public ClientTestSession(Parameters parameters, UdpSocket socket, Mode mode, TestSessionKeys keys,
                              SessionDataWriter writer, WallClock clock, ClockErrorEstimate errors,
                              Consumer<String> diagnostics) {
+        this(parameters, socket, null, mode, keys, writer, clock, errors, diagnostics);
+    }
+
+    /**
+     * As above, sending through {@code sendSocket} (bound to the same port with SO_REUSEPORT, its received
+     * datagrams dropped) while {@code socket} receives: the kernel TX timestamps then queue on a socket no thread
+     * sleeps on, so they do not wake the receiver at the moment a reflector on the same host is woken for the
+     * packet (docs/PERFORMANCE.md, "What perturbs a session"); null = one socket for both.
+     */
+    public ClientTestSession(Parameters parameters, UdpSocket socket, UdpSocket sendSocket, Mode mode,
+                             TestSessionKeys keys, SessionDataWriter writer, WallClock clock, ClockErrorEstimate errors,
+                             Consumer<String> diagnostics) {
         // one cipher per thread: the keyed ciphers keep chaining and HMAC state
-        this(parameters, socket, TestPacketCipher.forMode(mode, keys), TestPacketCipher.forMode(mode, keys), writer,
-                clock, errors, diagnostics);
+        this(parameters, socket, sendSocket, TestPacketCipher.forMode(mode, keys), TestPacketCipher.forMode(mode, keys),
+                writer, clock, errors, diagnostics);
     }
 
     /**
@@ -70,17 +82,24 @@ public final class ClientTestSession {
     public ClientTestSession(Parameters parameters, UdpSocket socket, TestPacketCipher senderCipher,
                              TestPacketCipher receiverCipher, SessionDataWriter writer, WallClock clock,
                              ClockErrorEstimate errors, Consumer<String> diagnostics) {
+        this(parameters, socket, null, senderCipher, receiverCipher, writer, clock, errors, diagnostics);
+    }
+
+    private ClientTestSession(Parameters parameters, UdpSocket socket, UdpSocket sendSocket,
+                              TestPacketCipher senderCipher, TestPacketCipher receiverCipher, SessionDataWriter writer,
+                              WallClock clock, ClockErrorEstimate errors, Consumer<String> diagnostics) {
+        UdpSocket sending = sendSocket != null ? sendSocket : socket;
         int packetLength = senderCipher.senderLayout().packetLength(parameters.paddingBytes());
         log = new SendLog(parameters.packetCount(), MAX_IN_FLIGHT);
         sources = RecordSources.forPacketCount(parameters.packetCount());
         control = new SessionControl(diagnostics);
-        boolean txStamps = parameters.kernelTxTimestamps() && socket.capabilities().txTimestamps();
-        sender = new SessionSender(socket, senderCipher, packetLength, parameters.reflector(),
+        boolean txStamps = parameters.kernelTxTimestamps() && sending.capabilities().txTimestamps();
+        sender = new SessionSender(sending, senderCipher, packetLength, parameters.reflector(),
                 parameters.schedule(), parameters.packetCount(), parameters.startTimeNtp(),
                 parameters.lossTimeoutNtp(), new ParkThenSpinPacer(SystemPacingClock.INSTANCE, parameters.spinNs()),
                 clock, errors, log, control, latenessNs);
         int bufferBytes = Math.max(packetLength, receiverCipher.reflectorLayout().length()) + 128;
-        receiver = new ReplyReceiver(socket, receiverCipher, bufferBytes, writer,
+        receiver = new ReplyReceiver(socket, sending, receiverCipher, bufferBytes, writer,
                 sources, log, control, clock, errors, parameters.packetCount(), parameters.lossTimeoutNtp(), txStamps);
         senderThread = Thread.ofPlatform().name("twping-sender").daemon(true).unstarted(() -> pinned(sender));
         receiverThread = Thread.ofPlatform().name("twping-receiver").daemon(true).unstarted(() -> pinned(receiver));

@@ -32,6 +32,8 @@ final class ReplyReceiver implements Runnable {
     private static final long VISIBILITY_NS = 200_000_000L;
 
     private final UdpSocket socket;
+    /** Where the TX timestamps queue: the socket itself, or a separate sending socket on the same port. */
+    private final UdpSocket sendSocket;
     private final TestPacketCipher cipher;
     private final MemorySegment buffer;
     private final ReflectorPacket reply;
@@ -64,11 +66,12 @@ final class ReplyReceiver implements Runnable {
     private long cappedSendStamps;
     private int rxSource;
 
-    ReplyReceiver(UdpSocket socket, TestPacketCipher cipher, int bufferBytes,
+    ReplyReceiver(UdpSocket socket, UdpSocket sendSocket, TestPacketCipher cipher, int bufferBytes,
                   SessionDataWriter writer, RecordSources sources, SendLog log, SessionControl control, WallClock clock,
                   ClockErrorEstimate errorEstimate, long packetCount, long lossTimeoutNtp,
                   boolean useKernelTxTimestamps) {
         this.socket = socket;
+        this.sendSocket = sendSocket;
         this.cipher = cipher;
         this.buffer = MemorySegment.ofArray(new byte[bufferBytes]);
         this.batch = new DatagramBatch(BATCH, Math.min(bufferBytes, DatagramBatch.MAX_BUFFER_BYTES));
@@ -125,7 +128,7 @@ final class ReplyReceiver implements Runnable {
             long timeoutNs = receiveTimeoutNs();
             int n = socket.receiveBatch(batch, timeoutNs);
             if (useKernelTxTimestamps) {
-                kernelTxStamps += socket.pollTxTimestamps(txHandler);
+                kernelTxStamps += sendSocket.pollTxTimestamps(txHandler);
             }
             if (n == UdpSocket.CLOSED) {
                 return;

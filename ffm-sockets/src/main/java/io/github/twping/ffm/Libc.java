@@ -102,6 +102,10 @@ final class Libc {
                 .orElse(null);
     }
 
+    private static final class Connect {
+        static final MethodHandle H = errnoHandle("connect", FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT));
+    }
+
     private static final class Sendmmsg {
         static final MethodHandle H = errnoHandle("sendmmsg",
             FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT));
@@ -271,6 +275,18 @@ final class Libc {
         try {
             int ignored = (int) h.invokeExact(0L);
             return true;
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw linkageBug(t);
+        }
+    }
+
+    /** @return 0, or -errno. */
+    static int connect(MemorySegment callState, int fd, MemorySegment sockaddr, int length) {
+        try {
+            int rc = (int) Connect.H.invokeExact(callState, fd, sockaddr, length);
+            return rc == 0 ? 0 : -errno(callState);
         } catch (RuntimeException | Error e) {
             throw e;
         } catch (Throwable t) {

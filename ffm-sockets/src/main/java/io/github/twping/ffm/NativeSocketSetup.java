@@ -10,6 +10,7 @@ import static io.github.twping.ffm.SocketConstants.*;
 import static io.github.twping.ffm.Structs.SOCKADDR_STORAGE_BYTES;
 import static java.lang.foreign.ValueLayout.JAVA_BYTE;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static java.lang.foreign.ValueLayout.JAVA_SHORT;
 
 /**
  * Configures and binds a fresh native socket from {@link UdpSocketOptions}: socket options, timestamping
@@ -54,6 +55,12 @@ final class NativeSocketSetup {
         if (o.sendBufferBytes() != UdpSocketOptions.DEFAULT
                 && setInt(SOL_SOCKET, SO_SNDBUFFORCE, o.sendBufferBytes()) < 0) {
             setIntOrThrow("setsockopt(SO_SNDBUF)", SOL_SOCKET, SO_SNDBUF, o.sendBufferBytes());
+        }
+        if (o.reusePort()) {
+            setIntOrThrow("setsockopt(SO_REUSEPORT)", SOL_SOCKET, SO_REUSEPORT, 1);
+        }
+        if (o.dropReceived()) {
+            attachDropAllFilter();
         }
         if (o.busyPollMicros() != UdpSocketOptions.DEFAULT) {
             setIntOrThrow("setsockopt(SO_BUSY_POLL)", SOL_SOCKET, SO_BUSY_POLL, o.busyPollMicros());
@@ -171,6 +178,22 @@ final class NativeSocketSetup {
             throw SocketException.of("getsockname", rc);
         }
         return SockAddrs.decode(address, length.get(JAVA_INT, 0));
+    }
+
+    /** A one-instruction classic BPF program, {@code ret #0}: every datagram is dropped at the socket. */
+    private void attachDropAllFilter() throws SocketException {
+        // struct sock_filter { u16 code; u8 jt; u8 jf; u32 k; } at scratch+32; struct sock_fprog { u16 len; ptr } at 0
+        MemorySegment filter = scratch.asSlice(32, 8);
+        filter.set(JAVA_SHORT, 0, (short) 0x06);  // BPF_RET | BPF_K
+        filter.set(JAVA_BYTE, 2, (byte) 0);
+        filter.set(JAVA_BYTE, 3, (byte) 0);
+        filter.set(JAVA_INT, 4, 0);               // return 0 bytes: drop
+        scratch.set(JAVA_SHORT, 0, (short) 1);
+        scratch.set(java.lang.foreign.ValueLayout.ADDRESS, 8, filter);
+        int rc = Libc.setsockopt(callState, fd, SOL_SOCKET, SO_ATTACH_FILTER, scratch.asSlice(0, 16), 16);
+        if (rc < 0) {
+            throw SocketException.of("setsockopt(SO_ATTACH_FILTER)", rc);
+        }
     }
 
     private int setInt(int level, int name, int value) {

@@ -71,6 +71,8 @@ final class NativeUdpSocket implements UdpSocket {
     private final ControlMessages.TxReport txReport = new ControlMessages.TxReport();
 
     private InetSocketAddress localAddress;
+    /** Set by {@link #connect}: the kernel then delivers only the peer's datagrams, and reports its ICMP errors. */
+    private volatile boolean connected;
     private Capabilities capabilities;
     private boolean kernelRxTimestamps;
     private boolean txTimestamps;
@@ -306,8 +308,8 @@ final class NativeUdpSocket implements UdpSocket {
                 if (lifecycle.closing()) {
                     return CLOSED;
                 }
-                if (n == -Errno.EAGAIN) {
-                    return TIMEOUT;
+                if (n == -Errno.EAGAIN || (n == -Errno.ECONNREFUSED && connected)) {
+                    return TIMEOUT; // a connected socket's ICMP error: nothing to read, as an unconnected one sees it
                 }
                 throw SocketException.of("recvmsg", (int) n);
             }
@@ -369,6 +371,27 @@ final class NativeUdpSocket implements UdpSocket {
     }
 
     @Override
+    public void connect(InetSocketAddress peer) throws SocketException {
+        if (!lifecycle.enter()) {
+            throw new SocketException("connect", Errno.EBADF, "socket closed", null);
+        }
+        try (java.lang.foreign.Arena scratch = java.lang.foreign.Arena.ofConfined()) {
+            MemorySegment address = scratch.allocate(SOCKADDR_STORAGE_BYTES, 8);
+            int length = SockAddrs.encode(peer.getAddress(), peer.getPort(), family, address);
+            if (length < 0) {
+                throw SocketException.of("connect " + peer.getAddress().getHostAddress(), length);
+            }
+            int rc = Libc.connect(Libc.allocateCallState(scratch), fd, address, length);
+            if (rc < 0) {
+                throw SocketException.of("connect", rc);
+            }
+            connected = true;
+        } finally {
+            lifecycle.exit();
+        }
+    }
+
+    @Override
     public int receiveBatch(DatagramBatch batch, long timeoutNs) throws SocketException {
         if (!lifecycle.enter()) {
             return CLOSED;
@@ -393,7 +416,7 @@ final class NativeUdpSocket implements UdpSocket {
                 if (lifecycle.closing()) {
                     return CLOSED;
                 }
-                if (n == -Errno.EAGAIN) {
+                if (n == -Errno.EAGAIN || (n == -Errno.ECONNREFUSED && connected)) {
                     return TIMEOUT;
                 }
                 throw SocketException.of("recvmmsg", n);

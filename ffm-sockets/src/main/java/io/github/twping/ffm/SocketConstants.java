@@ -20,6 +20,8 @@ final class SocketConstants {
     static final int SO_RCVTIMEO = 20;
     static final int SO_BINDTODEVICE = 25;
     static final int SO_BUSY_POLL = 46;
+    static final int SO_REUSEPORT = 15;
+    static final int SO_ATTACH_FILTER = 26;
     static final int SO_MEMINFO = 55;
     /** Index of SK_MEMINFO_DROPS in the u32 array SO_MEMINFO returns (linux/sock_diag.h). */
     static final int SK_MEMINFO_DROPS = 8;

@@ -47,6 +47,17 @@ public interface UdpSocket extends AutoCloseable {
      *
      * @return true when the kernel took it, false when this implementation cannot set it per socket at run time
      */
+    /**
+     * Connects the socket to {@code peer} (connect(2)): the kernel then delivers only the peer's datagrams to it,
+     * and prefers it over an unconnected socket bound to the same port ({@link UdpSocketOptions#reusePort}). An
+     * ICMP error from the peer ends a receive as {@link #TIMEOUT}. Sends to other destinations still work.
+     *
+     * @throws SocketException when the kernel refuses, or this implementation cannot connect
+     */
+    default void connect(java.net.InetSocketAddress peer) throws SocketException {
+        throw new SocketException("connect", Errno.EOPNOTSUPP, "not supported by this socket", null);
+    }
+
     default boolean trafficClass(int tos) throws SocketException {
         return false;
     }

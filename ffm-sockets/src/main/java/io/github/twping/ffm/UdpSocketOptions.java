@@ -30,9 +30,13 @@ public final class UdpSocketOptions {
     private final boolean txScheduledTimestamps;
     private final boolean forceNio;
     private final int busyPollMicros;
+    private final boolean reusePort;
+    private final boolean dropReceived;
 
     private UdpSocketOptions(Builder b) {
         this.busyPollMicros = b.busyPollMicros;
+        this.reusePort = b.reusePort;
+        this.dropReceived = b.dropReceived;
         this.bindAddress = b.bindAddress;
         this.family = b.family != null ? b.family
                 : b.bindAddress == null || b.bindAddress instanceof Inet4Address ? StandardProtocolFamily.INET
@@ -127,13 +131,27 @@ public final class UdpSocketOptions {
         return busyPollMicros;
     }
 
+    /** SO_REUSEPORT: other sockets of this user may bind the same address and port (set on all of them). */
+    public boolean reusePort() {
+        return reusePort;
+    }
+
+    /**
+     * A socket filter that drops every datagram arriving for this socket: for a socket that only sends (and
+     * reads its TX timestamps, which the filter does not touch), beside a receiving socket on the same port.
+     */
+    public boolean dropReceived() {
+        return dropReceived;
+    }
+
     @Override
     public String toString() {
         return "UdpSocketOptions[bind=" + bindAddress + ", family=" + family + ", ports=" + portLow + ".." + portHigh
                 + " first " + portFirstTry + ", ttl=" + unicastTtl + ", tos=" + tos + ", rcvbuf=" + receiveBufferBytes
                 + ", sndbuf=" + sendBufferBytes + ", device=" + bindToDevice + ", recvTtl=" + receiveTtl
                 + ", recvTos=" + receiveTos + ", timestamping=" + timestamping + ", txSched=" + txScheduledTimestamps
-                + ", forceNio=" + forceNio + ", busyPoll=" + busyPollMicros + "]";
+                + ", forceNio=" + forceNio + ", busyPoll=" + busyPollMicros + ", reusePort=" + reusePort
+                + ", dropReceived=" + dropReceived + "]";
     }
 
     /** Builder of {@link UdpSocketOptions}; {@link #build()} validates and throws IllegalArgumentException. */
@@ -154,6 +172,8 @@ public final class UdpSocketOptions {
         private boolean txScheduledTimestamps;
         private boolean forceNio;
         private int busyPollMicros = DEFAULT;
+        private boolean reusePort;
+        private boolean dropReceived;
 
         private Builder() {
         }
@@ -249,6 +269,16 @@ public final class UdpSocketOptions {
          * NAPI device; loopback has none; raising it above net.core.busy_read needs CAP_NET_ADMIN). Refusal
          * fails the open.
          */
+        public Builder reusePort(boolean on) {
+            this.reusePort = on;
+            return this;
+        }
+
+        public Builder dropReceived(boolean on) {
+            this.dropReceived = on;
+            return this;
+        }
+
         public Builder busyPollMicros(int micros) {
             this.busyPollMicros = micros;
             return this;
