@@ -49,6 +49,9 @@ final class ConnectionlessRunner extends TargetLoop {
     /** Gap between a session's end (its last loss timeout) and the next one's first packet. */
     private static final double NEXT_START_DELAY_S = 0.5;
     private static final int LIGHT_DEFAULT_PADDING = 27;
+    /** Session outcomes that make the attempt a failure. */
+    private static final java.util.Set<SessionOutcome> FAILING = java.util.EnumSet.of(SessionOutcome.SEND_FAILED,
+            SessionOutcome.RECEIVE_FAILED, SessionOutcome.DATA_FILE_FAILED);
 
     private final SecureRandom random = new SecureRandom();
 
@@ -199,18 +202,9 @@ final class ConnectionlessRunner extends TargetLoop {
         }
         running = null;
         SessionOutcome outcome = s.outcome();
-        if (outcome == SessionOutcome.SEND_FAILED || outcome == SessionOutcome.RECEIVE_FAILED
-                || outcome == SessionOutcome.DATA_FILE_FAILED) {
-            String why;
-            synchronized (diagnostics) {
-                why = diagnostics.isEmpty() ? outcome.name() : diagnostics.get(0);
-            }
-            return new Failure(FailureReason.TEST, "test session failed: " + why, false);
-        }
-        if (s.sentCount() == 0 && !stopping) {
-            metrics.recordSkipped(cfg.name(), s.skippedCount());
-            return new Failure(FailureReason.TEST, "no packet sent: the sender started more than the loss timeout "
-                    + "late (" + s.skippedCount() + " skipped)", false);
+        Failure failed = sessionFailure(cfg, s, FAILING, diagnostics);
+        if (failed != null) {
+            return failed;
         }
         boolean completed = outcome == SessionOutcome.COMPLETED;
         SessionSample sample;

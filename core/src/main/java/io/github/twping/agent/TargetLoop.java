@@ -3,6 +3,7 @@ package io.github.twping.agent;
 import io.github.twping.metrics.AgentMetrics;
 import io.github.twping.metrics.FailureReason;
 import io.github.twping.session.ClientTestSession;
+import io.github.twping.session.SessionOutcome;
 import io.github.twping.time.WallClock;
 import java.util.Locale;
 import java.util.concurrent.CountDownLatch;
@@ -119,6 +120,28 @@ abstract class TargetLoop implements Runner {
     @Override
     public long failures() {
         return failuresSeen;
+    }
+
+    /**
+     * The failure a finished session stands for, or null: an outcome in {@code failing} (named by the session's
+     * first diagnostic line), or no packet sent at all (the sender more than L late from the start).
+     */
+    final Failure sessionFailure(TargetConfig cfg, ClientTestSession s, java.util.Set<SessionOutcome> failing,
+                                 java.util.List<String> diagnostics) {
+        SessionOutcome outcome = s.outcome();
+        if (failing.contains(outcome)) {
+            String why;
+            synchronized (diagnostics) {
+                why = diagnostics.isEmpty() ? outcome.name() : diagnostics.get(0);
+            }
+            return new Failure(FailureReason.TEST, "test session failed: " + why, false);
+        }
+        if (s.sentCount() == 0 && !stopping) {
+            metrics.recordSkipped(cfg.name(), s.skippedCount());
+            return new Failure(FailureReason.TEST, "no packet sent: the sender started more than the loss timeout late ("
+                    + s.skippedCount() + " skipped)", false);
+        }
+        return null;
     }
 
     final void wake() {

@@ -55,6 +55,9 @@ final class TargetRunner extends TargetLoop {
     private static final int KEY_ID_BYTES = 80;
     /** Start delay of a runner's first session (twping's minimum of 1 s + 3 RTT applies when larger). */
     private static final double FIRST_START_DELAY_S = 3.0;
+    /** Session outcomes that make the attempt a failure. */
+    private static final java.util.Set<SessionOutcome> FAILING = java.util.EnumSet.of(SessionOutcome.SEND_FAILED,
+            SessionOutcome.DATA_FILE_FAILED);
 
     private final int timeoutMs;
 
@@ -252,17 +255,9 @@ final class TargetRunner extends TargetLoop {
         } catch (ControlException e) {
             return new Failure(FailureReason.CONTROL, describe(e, "Stop-Sessions"), false);
         }
-        if (outcome == SessionOutcome.SEND_FAILED || outcome == SessionOutcome.DATA_FILE_FAILED) {
-            String why;
-            synchronized (diagnostics) {
-                why = diagnostics.isEmpty() ? outcome.name() : diagnostics.get(0);
-            }
-            return new Failure(FailureReason.TEST, "test session failed: " + why, false);
-        }
-        if (s.sentCount() == 0 && !stopping) {
-            metrics.recordSkipped(cfg.name(), s.skippedCount());
-            return new Failure(FailureReason.TEST, "no packet sent: the sender started more than the loss timeout late ("
-                    + s.skippedCount() + " skipped)", false);
+        Failure failed = sessionFailure(cfg, s, FAILING, diagnostics);
+        if (failed != null) {
+            return failed;
         }
         boolean completed = outcome == SessionOutcome.COMPLETED;
         SessionSample sample;

@@ -414,8 +414,6 @@ public final class TwpingRun {
     private SessionOutcome test(ControlClient control, UdpSocket socket, InetSocketAddress reflector, byte[] sid,
                                 ScheduleSlot[] slots, TestSessionKeys keys, SessionDataWriter writer, Timing timing,
                                 SessionDataFile file, SessionHeader header) {
-        TwpingOptions.Test test = run.test();
-        TwpingOptions.Extras extras = run.options.extras();
         StartWait wait = awaitStart(control, timing.startTimeNtp());
         if (wait == StartWait.CONTROL_FAILED) {
             return null;
@@ -430,11 +428,9 @@ public final class TwpingRun {
             }
             return SessionOutcome.CANCELLED;
         }
-        ClockErrorEstimate errors = ClockErrorEstimate.of(extras.assumeSynchronised(), extras.esterrorMicros());
         UdpSocket sendSocket = splitSendSocket(socket, reflector);
         try {
-            return runSession(control, socket, sendSocket, reflector, sid, slots, keys, writer, timing, file, header,
-                    errors);
+            return runSession(control, socket, sendSocket, reflector, sid, slots, keys, writer, timing, file, header);
         } finally {
             if (sendSocket != null) {
                 sendSocket.close();
@@ -466,10 +462,10 @@ public final class TwpingRun {
 
     private SessionOutcome runSession(ControlClient control, UdpSocket socket, UdpSocket sendSocket,
                                       InetSocketAddress reflector, byte[] sid, ScheduleSlot[] slots, TestSessionKeys keys,
-                                      SessionDataWriter writer, Timing timing, SessionDataFile file, SessionHeader header,
-                                      ClockErrorEstimate errors) {
+                                      SessionDataWriter writer, Timing timing, SessionDataFile file, SessionHeader header) {
         TwpingOptions.Test test = run.test();
         TwpingOptions.Extras extras = run.options.extras();
+        ClockErrorEstimate errors = ClockErrorEstimate.of(extras.assumeSynchronised(), extras.esterrorMicros());
         ClientTestSession s = new ClientTestSession(new ClientTestSession.Parameters(reflector,
                 new SendSchedule(sid, slots, test.packetCount()), test.packetCount(), test.paddingBytes(),
                 timing.startTimeNtp(), timing.lossTimeoutNtp(), TimeUnit.MICROSECONDS.toNanos(extras.spinMicros()),

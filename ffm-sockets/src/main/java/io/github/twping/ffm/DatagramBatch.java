@@ -72,6 +72,7 @@ public final class DatagramBatch implements AutoCloseable {
             throw new IllegalArgumentException("buffer bytes must be 1.." + NativeUdpSocket.STAGING_BYTES + ": " + bufferBytes);
         }
         this.capacity = capacity;
+        this.dirty = capacity;
         this.bufferBytes = bufferBytes;
         this.arena = Arena.ofShared();
         this.headers = arena.allocate(MMSG_BYTES * capacity, 8);
@@ -156,7 +157,7 @@ public final class DatagramBatch implements AutoCloseable {
      * segment's slice unscalarised: 40 bytes per call).
      */
     void prepareReceive() {
-        for (int i = 0; i < capacity; i++) {
+        for (int i = 0; i < dirty; i++) {
             long h = MMSG_BYTES * i;
             headers.set(JAVA_INT, h + MSG_NAMELEN, NAME_BYTES);
             headers.set(JAVA_LONG, h + MSG_CONTROLLEN, CONTROL_BYTES);
@@ -164,7 +165,21 @@ public final class DatagramBatch implements AutoCloseable {
             headers.set(JAVA_LONG, h + MSG_IOVLEN, 1);
             iovecs.set(JAVA_LONG, Structs.IOVEC.byteSize() * i + 8, bufferBytes);
         }
+        dirty = 0;
     }
+
+    /** The first {@code slots} headers were written (by the kernel's receive or by a send's set-up). */
+    void touched(int slots) {
+        if (slots > dirty) {
+            dirty = slots;
+        }
+    }
+
+    /**
+     * Headers {@link #prepareReceive} must reset: all of them at first (their lengths are unset), then the ones
+     * the last calls wrote, so that a receive of one datagram resets one header, not {@link #capacity()}.
+     */
+    private int dirty;
 
     void received(int count) {
         this.count = count;

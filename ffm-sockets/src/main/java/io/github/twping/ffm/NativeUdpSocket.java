@@ -459,6 +459,9 @@ final class NativeUdpSocket implements UdpSocket {
             batch.prepareReceive();
             n = Libc.recvmmsg(recvState, fd, batch.headers, capacity, flags);
         } while (n == -Errno.EINTR && !lifecycle.closing());
+        if (n > 0) {
+            batch.touched(n);
+        }
         return n;
     }
 
@@ -497,6 +500,7 @@ final class NativeUdpSocket implements UdpSocket {
                 batch.headers.set(JAVA_INT, h + MSG_FLAGS, 0);
                 batch.iovecs.set(JAVA_LONG, Structs.IOVEC.byteSize() * i + 8, batch.length(i));
             }
+            batch.touched(count);
             int n;
             do {
                 n = Libc.sendmmsg(sendState, fd, batch.headers, count, 0);
