@@ -2,8 +2,12 @@ package io.github.twping.stamp;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.code_intelligence.jazzer.junit.FuzzTest;
+import io.github.twping.ffm.TimestampSource;
+import io.github.twping.fuzz.FuzzSeeds;
+import io.github.twping.fuzz.FuzzDetectors;
+import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.net.DatagramPacket;
@@ -11,130 +15,125 @@ import java.net.DatagramSocket;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
-import java.util.Arrays;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
-import java.util.SplittableRandom;
-
+import java.util.stream.Stream;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
-
-import io.github.twping.ffm.TimestampSource;
-import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * A bounded, seeded fuzz pass over the reflector's per-datagram path: random, truncated, oversize and mutated
- * STAMP packets with bad TLV lengths and nested garbage are fed to {@code handle} directly (replies go to a sink
- * socket on loopback); no exception may escape, and afterwards the started reflector still answers a good
- * sender over the network with a correct reply.
+ * Fuzz (Jazzer, coverage-guided): the STAMP reflector's per-datagram path ({@code handle}) in four
+ * configurations (unauthenticated stateless, authenticated stateful, unauthenticated stateful, TWAMP-Light).
+ * The first input byte selects the configuration, the second is the received TTL (0 = unknown), the rest is
+ * the datagram; seeds are valid packets with TLVs of every RFC 8972 type. Every datagram is answered or
+ * counted as dropped, nothing escapes, and after the run each reflector, started, still answers a good
+ * sender over loopback with a correct reply.
  */
+@Tag("fuzz-stamp")
 class StampReflectorFuzzTest {
-    private static final int ROUNDS = 20_000;
-    private static final byte[] KEY = "fuzz key".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+    private static final byte[] KEY = "fuzz key".getBytes(StandardCharsets.US_ASCII);
+    /** auth, stateful, light of each configuration. */
+    private static final boolean[][] CONFIGS = {{false, false, false}, {true, true, false}, {false, true, false},
+        {false, false, true}};
+    private static final List<StampReflector> REFLECTORS = new ArrayList<>();
+    private static DatagramSocket sink;
+    private static InetSocketAddress source;
 
-    @Timeout(120)
-    @ParameterizedTest(name = "seed={0} auth={1} stateful={2} light={3}")
-    @CsvSource({"1, false, false, false", "2, true, true, false", "3, false, true, false", "4, false, false, true"})
-    void mutatedPacketsNeverCrashOrDesynchronise(long seed, boolean auth, boolean stateful, boolean light)
-            throws Exception {
-        StampReflectorSpec spec = new StampReflectorSpec(light, auth, auth ? KEY : null, stateful,
-                TimestampFormat.NTP, List.of(), 0, 64);
-        SplittableRandom random = new SplittableRandom(seed);
-        try (DatagramSocket sink = new DatagramSocket(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
-             StampReflector reflector = new StampReflector(spec, StampReflector.openSocket(
-                     new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0), null)) {
-            MemorySegment buffer = reflector.requestBuffer();
-            InetSocketAddress[] sources = new InetSocketAddress[200];
-            for (int i = 0; i < sources.length; i++) {
-                sources[i] = new InetSocketAddress(InetAddress.getLoopbackAddress(), sink.getLocalPort());
-            }
-            int base = light ? 14 : auth ? 112 : 44;
-            for (int round = 0; round < ROUNDS; round++) {
-                byte[] packet = mutate(random, base, auth);
-                int n = packet.length;
-                MemorySegment.copy(packet, 0, buffer, ValueLayout.JAVA_BYTE, 0, Math.min(n, (int) buffer.byteSize()));
-                reflector.metadata().record(n, n > StampReflector.MAX_DATAGRAM,
-                        sources[random.nextInt(sources.length)], random.nextInt(-1, 256), random.nextInt(-1, 256),
-                        random.nextBoolean() ? System.currentTimeMillis() * 1_000_000L : 0,
-                        TimestampSource.KERNEL_SOFTWARE);
-                reflector.handle(n);
-            }
-            long handled = reflector.reflected() + reflector.shortPackets() + reflector.truncated()
-                    + reflector.badHmac();
-            assertEquals(ROUNDS, handled, "every datagram answered or counted as dropped");
-            assertTrue(reflector.reflected() > 0, "the mutations include valid packets");
+    private static int base(int config) {
+        return CONFIGS[config][2] ? 14 : CONFIGS[config][0] ? 112 : 44;
+    }
 
-            reflector.start();
-            try (DatagramSocket good = new DatagramSocket(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0))) {
-                good.setSoTimeout(10_000);
-                byte[] request = valid(base, auth, 0xC0FFEE, new byte[0]);
-                good.send(new DatagramPacket(request, request.length, reflector.localAddress()));
-                byte[] reply = new byte[512];
-                DatagramPacket p = new DatagramPacket(reply, reply.length);
-                good.receive(p);
-                int senderSeqOffset = light ? 24 : auth ? 48 : 24;
-                assertEquals(0xC0FFEE, ByteBuffer.wrap(reply).getInt(senderSeqOffset));
-                assertEquals(light ? 41 : base, p.getLength());
+    static Stream<Arguments> validPackets() throws Exception {
+        List<Arguments> seeds = new ArrayList<>();
+        for (int c = 0; c < CONFIGS.length; c++) {
+            boolean auth = CONFIGS[c][0];
+            seeds.add(seed("config " + c + " bare", c, valid(base(c), auth, 1, new byte[0])));
+            for (int type = 1; type <= 8; type++) {
+                seeds.add(seed("config " + c + " tlv " + type, c, valid(base(c), auth, type, tlv(type))));
             }
-            assertNull(reflector.failure());
+        }
+        return seeds.stream();
+    }
+
+    private static Arguments seed(String name, int config, byte[] packet) {
+        byte[] payload = new byte[packet.length + 1];
+        payload[0] = 64;
+        System.arraycopy(packet, 0, payload, 1, packet.length);
+        return FuzzSeeds.seed(name, config, payload);
+    }
+
+    @BeforeAll
+    static void openReflectors() throws IOException {
+        sink = new DatagramSocket(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+        source = new InetSocketAddress(InetAddress.getLoopbackAddress(), sink.getLocalPort());
+        for (boolean[] c : CONFIGS) {
+            StampReflectorSpec spec = new StampReflectorSpec(c[2], c[0], c[0] ? KEY : null, c[1], TimestampFormat.NTP,
+                    List.of(), 0, 64);
+            REFLECTORS.add(new StampReflector(spec, StampReflector.openSocket(
+                    new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0), null));
         }
     }
 
-    private static byte[] mutate(SplittableRandom r, int base, boolean auth) throws Exception {
-        switch (r.nextInt(7)) {
-            case 0 -> {                                   // pure noise of any length
-                byte[] b = new byte[r.nextInt(0, 1500)];
-                r.nextBytes(b);
-                return b;
-            }
-            case 1 -> {                                   // a valid packet truncated
-                byte[] v = valid(base, auth, r.nextInt(), tlvs(r, 3));
-                return Arrays.copyOf(v, r.nextInt(0, v.length + 1));
-            }
-            case 2 -> {                                   // oversize claim (kernel truncation flag)
-                return new byte[StampReflector.MAX_DATAGRAM + 1 + r.nextInt(100)];
-            }
-            case 3 -> {                                   // TLVs with lengths running anywhere
-                byte[] t = new byte[r.nextInt(0, 300)];
-                r.nextBytes(t);
-                return valid(base, auth, r.nextInt(), t);
-            }
-            case 4 -> {                                   // well-formed TLVs, one length corrupted
-                byte[] t = tlvs(r, 6);
-                if (t.length >= 4) {
-                    int at = r.nextInt(t.length - 3) & ~3;
-                    t[at + 2] = (byte) r.nextInt();
-                    t[at + 3] = (byte) r.nextInt();
+    @MethodSource("validPackets")
+    @FuzzTest
+    void answerOrCount(byte[] input) throws IOException {
+        FuzzDetectors.allowLoopback();
+        StampReflector reflector = REFLECTORS.get(FuzzSeeds.selector(input, CONFIGS.length));
+        byte[] rest = FuzzSeeds.payload(input);
+        int ttl = rest.length == 0 || rest[0] == 0 ? -1 : Byte.toUnsignedInt(rest[0]);
+        byte[] packet = FuzzSeeds.payload(rest);
+        long before = handled(reflector);
+        MemorySegment buffer = reflector.requestBuffer();
+        int n = packet.length;
+        MemorySegment.copy(packet, 0, buffer, ValueLayout.JAVA_BYTE, 0, Math.min(n, (int) buffer.byteSize()));
+        reflector.metadata().record(n, n > StampReflector.MAX_DATAGRAM, source, ttl, -1,
+                System.currentTimeMillis() * 1_000_000L, TimestampSource.KERNEL_SOFTWARE);
+        reflector.handle(n);
+        if (handled(reflector) != before + 1) {
+            throw new AssertionError("datagram neither answered nor counted\n" + FuzzSeeds.show(packet));
+        }
+    }
+
+    private static long handled(StampReflector r) {
+        return r.reflected() + r.shortPackets() + r.truncated() + r.badHmac();
+    }
+
+    @AfterAll
+    static void reflectorsStillAnswer() throws Exception {
+        try (DatagramSocket s = sink;
+             DatagramSocket good = new DatagramSocket(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0))) {
+            good.setSoTimeout(10_000);
+            for (int c = 0; c < CONFIGS.length; c++) {
+                try (StampReflector reflector = REFLECTORS.get(c)) {
+                    reflector.start();
+                    boolean auth = CONFIGS[c][0];
+                    boolean light = CONFIGS[c][2];
+                    byte[] request = valid(base(c), auth, 0xC0FFEE, new byte[0]);
+                    good.send(new DatagramPacket(request, request.length, reflector.localAddress()));
+                    byte[] reply = new byte[512];
+                    DatagramPacket p = new DatagramPacket(reply, reply.length);
+                    good.receive(p);
+                    assertEquals(0xC0FFEE, ByteBuffer.wrap(reply).getInt(light ? 24 : auth ? 48 : 24));
+                    assertEquals(light ? 41 : base(c), p.getLength());
+                    assertNull(reflector.failure());
                 }
-                return valid(base, auth, r.nextInt(), t);
-            }
-            case 5 -> {                                   // bit flips anywhere in a valid packet
-                byte[] v = valid(base, auth, r.nextInt(), tlvs(r, 4));
-                for (int i = r.nextInt(1, 8); i > 0; i--) {
-                    v[r.nextInt(v.length)] ^= (byte) (1 << r.nextInt(8));
-                }
-                return v;
-            }
-            default -> {
-                return valid(base, auth, r.nextInt(), tlvs(r, 4));
             }
         }
     }
 
-    /** Well-formed TLVs of random known (mostly with their RFC 8972 lengths) and unknown types. */
-    private static byte[] tlvs(SplittableRandom r, int max) {
-        ByteBuffer b = ByteBuffer.allocate(max * (4 + 64));
-        for (int i = r.nextInt(max + 1); i > 0; i--) {
-            int type = r.nextBoolean() ? r.nextInt(1, 9) : r.nextInt(256);
-            int known = StampTlv.valueLength(type);
-            int length = known >= 0 && r.nextInt(4) != 0 ? known : r.nextInt(0, 64);
-            b.put((byte) 0x80).put((byte) type).putShort((short) length);
-            byte[] value = new byte[length];
-            r.nextBytes(value);
-            b.put(value);
-        }
-        return Arrays.copyOf(b.array(), b.position());
+    /** One well-formed TLV of {@code type} with its RFC 8972 length (or 8 bytes for a type without one). */
+    private static byte[] tlv(int type) {
+        int known = StampTlv.valueLength(type);
+        int length = known >= 0 ? known : 8;
+        ByteBuffer b = ByteBuffer.allocate(4 + length);
+        b.put((byte) 0x80).put((byte) type).putShort((short) length);
+        return b.array();
     }
 
     private static byte[] valid(int base, boolean auth, int seq, byte[] tail) throws Exception {
