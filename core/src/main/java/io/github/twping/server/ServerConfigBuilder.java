@@ -40,6 +40,7 @@ public final class ServerConfigBuilder {
     ReflectorWait reflectorWait = ReflectorWait.DEFAULT;
     BitSet reflectorCpus;
     boolean reflectorKernelRxStamps = true;
+    int reflectorRtPriority;
     int maxPadding = ServerConfig.DEFAULT_MAX_PADDING;
     int maxSessions = ServerConfig.DEFAULT_MAX_SESSIONS;
     boolean anySender;
@@ -204,6 +205,26 @@ public final class ServerConfigBuilder {
             case "user" -> false;
             default -> throw new IllegalArgumentException("invalid receive stamp '" + text + "' (kernel, user)");
         };
+        return this;
+    }
+
+    /**
+     * SCHED_FIFO priority of the reflector threads, 1..99, or 0 for the default scheduler; refused when this
+     * process may not use it (no CAP_SYS_NICE, RLIMIT_RTPRIO too low).
+     */
+    public ServerConfigBuilder reflectorRtPriority(String text) {
+        String s = text == null ? "" : text.trim();
+        if (!s.matches("[0-9]{1,2}")) {
+            throw new IllegalArgumentException("invalid real-time priority '" + text + "' (0..99)");
+        }
+        int priority = Integer.parseInt(s);
+        if (priority > 0) {
+            String refused = ThreadTuning.fifoRefusal(priority);
+            if (refused != null) {
+                throw new IllegalArgumentException(refused);
+            }
+        }
+        reflectorRtPriority = priority;
         return this;
     }
 
