@@ -173,13 +173,14 @@ public final class StampRun {
         TwpingOptions.Extras extras = run.options.extras();
         ClockErrorEstimate errors = ClockErrorEstimate.of(extras.assumeSynchronised(), extras.esterrorMicros());
         SendSchedule schedule = new SendSchedule(sid, slots, test.packetCount());
-        long spinNs = TimeUnit.MICROSECONDS.toNanos(extras.spinMicros());
+        long spinNs = extras.spinNs();
         ClientTestSession s = spec != null
                 ? StampSenderSession.create(socket, reflector, spec, schedule, test.packetCount(), startTimeNtp,
                 lossTimeoutNtp, spinNs, writer, run.clock, errors, run::diag, telemetry)
                 : StampSenderSession.createLight(socket, reflector, padding, schedule, test.packetCount(),
                 startTimeNtp, lossTimeoutNtp, spinNs, writer, run.clock, errors, run::diag,
                 stamp.authenticated() ? run.options.connection().passphrase() : null);
+        s.cpus(extras.cpus()).rtPriority(extras.rtPriority());
         session = s;
         s.start();
         if (run.cancelled()) {

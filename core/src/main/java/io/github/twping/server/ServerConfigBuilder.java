@@ -291,6 +291,11 @@ public final class ServerConfigBuilder {
 
     /** @return the configuration with this builder's values */
     public ServerConfig build() {
+        if (reflectorRtPriority > 0 && reflectorWait.mode() == ReflectorWait.Mode.BUSY_POLL) {
+            // a real-time thread that never sleeps is throttled by the kernel and starves its CPU meanwhile
+            throw new IllegalArgumentException("--rt-priority (reflectorrtpriority) cannot be combined with "
+                    + "--reflector-wait busy-poll: a real-time thread that never sleeps starves its CPU");
+        }
         return new ServerConfig(this);
     }
 

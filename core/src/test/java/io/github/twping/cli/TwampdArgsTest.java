@@ -76,6 +76,10 @@ class TwampdArgsTest {
         if (refused == null) {
             TwampdArgs.parse(new String[] {"--rt-priority", "7"}).applyTo(b);
             assertEquals(7, b.build().reflectorRtPriority());
+            TwampdArgs.parse(new String[] {"--reflector-wait", "busy-poll"}).applyTo(b);
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, b::build);
+            assertEquals("--rt-priority (reflectorrtpriority) cannot be combined with --reflector-wait busy-poll: "
+                    + "a real-time thread that never sleeps starves its CPU", e.getMessage());
         } else {
             ConfigException e = assertThrows(ConfigException.class,
                     () -> TwampdArgs.parse(new String[] {"--rt-priority", "7"}).applyTo(b));
