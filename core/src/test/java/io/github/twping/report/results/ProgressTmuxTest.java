@@ -60,11 +60,18 @@ class ProgressTmuxTest {
         return new String(out, StandardCharsets.UTF_8);
     }
 
-    private String commandLine(String extra, Path stdout, Path done) {
+    /**
+     * The line typed into the pane: a script holding the command, since the command itself (the test class
+     * path) can exceed the terminal's 4,096-byte input line, which would leave the shell waiting for the
+     * closing quote.
+     */
+    private String commandLine(String extra, Path stdout, Path done) throws IOException {
         String java = ProcessHandle.current().info().command().orElse("java");
-        return "'" + java + "' --enable-native-access=ALL-UNNAMED -cp '" + System.getProperty("java.class.path")
-                + "' io.github.twping.cli.Main --loopback -c 60 -i 0.05f -L 2 " + extra + " > '" + stdout
-                + "'; echo $? > '" + done + "'";
+        Path script = Files.createTempFile(dir, "run", ".sh");
+        Files.writeString(script, "'" + java + "' --enable-native-access=ALL-UNNAMED -cp '"
+                + System.getProperty("java.class.path") + "' io.github.twping.cli.Main --loopback -c 60 -i 0.05f -L 2 "
+                + extra + " > '" + stdout + "'; echo $? > '" + done + "'\n");
+        return "sh '" + script + "'";
     }
 
     /** Types the command, then captures the pane until the run ends; returns every capture. */
