@@ -93,11 +93,18 @@ public final class StampReflector implements AutoCloseable {
 
     // RFC 8972 TLV state: the TX stamps of replies (packet id -> peer and sequence), the reply TOS in force
     private static final int TX_RING = 1024;
+    /**
+     * Replies sent between two error-queue drains at most: the queue stays short and no ring slot is reused
+     * before its stamp was read (a drain is also made before a Follow-Up Telemetry TLV that needs one).
+     */
+    static final int TX_DRAIN_EVERY = 32;
     private final long[] txRingId = new long[TX_RING];
     private final int[] txRingPeer = new int[TX_RING];
     private final long[] txRingSeq = new long[TX_RING];
     private final TxStamps txStamps = new TxStamps();
     private final boolean drainTxStamps;
+    private int sentSinceDrain;
+    private long txDrains;
     private int replyTos = -1;
     private int pendingTos;
     private int defaultTos;
@@ -234,9 +241,6 @@ public final class StampReflector implements AutoCloseable {
 
     /** One datagram of {@code n} bytes; package-private for the fuzz test. */
     void handle(int n) throws IOException {
-        if (drainTxStamps) {
-            socket.pollTxTimestamps(txStamps);
-        }
         if (n > MAX_DATAGRAM || meta.truncated()) {
             truncated++;
             return;
@@ -331,10 +335,14 @@ public final class StampReflector implements AutoCloseable {
                 globalTx++;
                 if (peer >= 0) {
                     peers.txCount[peer]++;
+                    peers.lastSentId[peer] = packetId;
                     int slot = (int) (packetId & (TX_RING - 1));
                     txRingId[slot] = packetId;
                     txRingPeer[slot] = peer;
                     txRingSeq[slot] = seq;
+                }
+                if (drainTxStamps && ++sentSinceDrain >= TX_DRAIN_EVERY) {
+                    drainTxStamps();
                 }
                 return;
             }
@@ -367,7 +375,7 @@ public final class StampReflector implements AutoCloseable {
      * request's Sequence Number and preceding TLVs (I set on every TLV when it fails) and recomputed over the
      * reply's.
      */
-    private void processTlvs(int from, int end, int peer) {
+    private void processTlvs(int from, int end, int peer) throws IOException {
         int at = from;
         hmacTlvAt = -1;
         tlvEnd = end;
@@ -417,7 +425,7 @@ public final class StampReflector implements AutoCloseable {
     }
 
     /** Fills the reflector's fields of one recognised, well-formed TLV whose value starts at {@code value}. */
-    private void answer(int type, int value, int peer) {
+    private void answer(int type, int value, int peer) throws IOException {
         switch (type) {
             case StampTlv.TIMESTAMP_INFORMATION -> {
                 int sync = (clock.errorEstimate() & 0x8000) != 0 ? StampTlv.SYNC_NTP : StampTlv.SYNC_FREE_RUNNING;
@@ -447,6 +455,10 @@ public final class StampReflector implements AutoCloseable {
                 lastAccessReport = StampWire.uint16(reply, value);
             }
             case StampTlv.FOLLOW_UP_TELEMETRY -> {
+                if (drainTxStamps && peer >= 0 && peers.lastSentId[peer] >= 0
+                        && peers.lastStampedId[peer] != peers.lastSentId[peer]) {
+                    drainTxStamps();                      // the session's previous reply has no stamp read yet
+                }
                 if (peer >= 0 && peers.lastTxSeq[peer] >= 0) {
                     StampWire.int32(reply, value, (int) peers.lastTxSeq[peer]);
                     StampWire.int64(reply, value + 4, spec.format().fromEpochNanos(
@@ -502,6 +514,22 @@ public final class StampReflector implements AutoCloseable {
         }
     }
 
+    /**
+     * Reads the socket's error queue (TX stamps of replies), up to 32 entries per system call; made every
+     * {@link #TX_DRAIN_EVERY} replies and before a Follow-Up Telemetry TLV whose session's last reply has no stamp
+     * read yet, not per datagram.
+     */
+    private void drainTxStamps() throws IOException {
+        socket.pollTxTimestampsBatched(txStamps);
+        sentSinceDrain = 0;
+        txDrains++;
+    }
+
+    /** Error-queue drains made (package-private, for tests). */
+    long txDrains() {
+        return txDrains;
+    }
+
     /** Records the kernel TX stamps of replies for the Follow-Up Telemetry of each session's next reply. */
     private final class TxStamps implements io.github.twping.ffm.TxTimestampHandler {
         @Override
@@ -514,6 +542,7 @@ public final class StampReflector implements AutoCloseable {
             peers.lastTxSeq[peer] = txRingSeq[slot];
             peers.lastTxEpochNs[peer] = epochNs;
             peers.lastTxHardware[peer] = hardware;
+            peers.lastStampedId[peer] = packetId;
             txRingId[slot] = -1;
             txStampsMatched++;
         }
@@ -648,6 +677,10 @@ public final class StampReflector implements AutoCloseable {
         /** The kernel TX stamp of that reply (CLOCK_REALTIME ns, or the NIC's). */
         final long[] lastTxEpochNs;
         final boolean[] lastTxHardware;
+        /** Packet id of the session's last reply sent, -1 before the first. */
+        final long[] lastSentId;
+        /** Packet id of the session's last reply whose TX stamp was read, -1 before the first. */
+        final long[] lastStampedId;
         int size;
 
         PeerTable(int maxPeers) {
@@ -669,6 +702,8 @@ public final class StampReflector implements AutoCloseable {
             lastTxSeq = new long[c];
             lastTxEpochNs = new long[c];
             lastTxHardware = new boolean[c];
+            lastSentId = new long[c];
+            lastStampedId = new long[c];
         }
 
         private int hash(byte[] a, int length, int port, int ssid) {
@@ -716,6 +751,8 @@ public final class StampReflector implements AutoCloseable {
             lastTxSeq[i] = -1;
             lastTxEpochNs[i] = 0;
             lastTxHardware[i] = false;
+            lastSentId[i] = -1;
+            lastStampedId[i] = -1;
             size++;
             return i;
         }
