@@ -73,6 +73,7 @@ public final class Usage {
             + "   --ssid N               with --stamp: Session-Sender Identifier 0..65535 (RFC 8972)\n"
             + "   --tlv list             with --stamp: RFC 8972 TLVs ts,cos=DSCP,dm,ar=ID:CODE,fut,hmac or all\n"
             + "   --tlv-packets          with --tlv: one line per packet in the TLV report\n"
+            + "   --ecn N                with --stamp/--light: ECN codepoint 0..3 of the test packets (RFC 3168)\n"
             + "   --exact                print exact statistics (ns resolution) under the summary\n"
             + "   --json FILE|-          write the results as one JSON document (docs/twping-result.schema.json)\n"
             + "   --json-stream FILE|-   write NDJSON events while the test runs (start, interval, end)\n"

@@ -65,6 +65,10 @@ public final class StampReflector implements AutoCloseable {
     private final SourceNetwork[] allowed;
     private final PeerTable peers;
     private final byte[] source = new byte[16];
+    /** The bound address (Location TLV destination), or null when bound to a wildcard address. */
+    private final byte[] localAddressBytes;
+    private final int localPort;
+    private int locationFlags;
 
     private java.util.function.LongConsumer processingTimeNs = ns -> { };
     private volatile boolean stopRequested;
@@ -145,6 +149,11 @@ public final class StampReflector implements AutoCloseable {
         this.allowed = networks.toArray(new SourceNetwork[0]);
         this.peers = new PeerTable(spec.maxPeers());
         this.drainTxStamps = socket.capabilities().txTimestamps();
+        InetSocketAddress bound = socket.localAddress();
+        java.net.InetAddress boundAddress = bound == null ? null : bound.getAddress();
+        this.localAddressBytes = boundAddress == null || boundAddress.isAnyLocalAddress() ? null
+                : io.github.twping.net.AddressText.unmapped(boundAddress).getAddress();
+        this.localPort = bound == null ? 0 : bound.getPort();
         java.util.Arrays.fill(txRingId, -1);
     }
 
@@ -403,7 +412,12 @@ public final class StampReflector implements AutoCloseable {
                 flags |= StampTlv.FLAG_M;
                 malformedTlvs++;
             } else {
-                answer(type, value, peer);
+                locationFlags = 0;
+                answer(type, value, peer, length);
+                if (type == StampTlv.LOCATION && locationFlags != 0) {
+                    flags |= locationFlags;
+                    malformedTlvs++;
+                }
                 if (type == StampTlv.HMAC) {
                     hmacTlvAt = at;
                 }
@@ -425,8 +439,9 @@ public final class StampReflector implements AutoCloseable {
     }
 
     /** Fills the reflector's fields of one recognised, well-formed TLV whose value starts at {@code value}. */
-    private void answer(int type, int value, int peer) throws IOException {
+    private void answer(int type, int value, int peer, int length) throws IOException {
         switch (type) {
+            case StampTlv.LOCATION -> location(value, length);
             case StampTlv.TIMESTAMP_INFORMATION -> {
                 int sync = (clock.errorEstimate() & 0x8000) != 0 ? StampTlv.SYNC_NTP : StampTlv.SYNC_FREE_RUNNING;
                 StampWire.uint8(reply, value, sync);
@@ -438,7 +453,7 @@ public final class StampReflector implements AutoCloseable {
                 int dscp1 = StampWire.uint8(reply, value) >> 2;
                 int tos = meta.tos();
                 int received = tos < 0 ? 0 : tos;
-                pendingTos = dscp1 << 2;
+                pendingTos = dscp1 << 2 | (received & 3);   // the reply: DSCP1, and the ECN as received
                 cosAt = value;
                 int word = dscp1 << 10 | (received >> 2) << 4 | (received & 3) << 2;   // RP set later if refused
                 StampWire.uint16(reply, value, word);
@@ -477,6 +492,60 @@ public final class StampReflector implements AutoCloseable {
             default -> {
                 // Extra Padding: copied; HMAC: recomputed after the walk
             }
+        }
+    }
+
+    /**
+     * The Location TLV (RFC 8972 §4.2): Destination Port and Source Port of the received packet, then each sub-TLV
+     * filled: the source address (sub-TLV 4 or 6, the received packet's family), the destination address (3 or 5:
+     * the address this reflector is bound to; not known when it is bound to a wildcard address, and then left zero
+     * with U set). A sub-TLV of the other address family, a MAC or EUI-64 sub-TLV (a UDP socket does not see
+     * them) or an unknown type gets U; a sub-TLV of a wrong length gets M, as does the Location TLV itself
+     * ({@link #locationFlags}); a sub-TLV running past the value ends the walk with M on the Location TLV.
+     */
+    private void location(int value, int length) {
+        StampWire.uint16(reply, value, localPort);
+        StampWire.uint16(reply, value + 2, meta.sourcePort());
+        int addressLength = meta.sourceAddressLength();
+        int end = value + length;
+        int at = value + StampTlv.LOCATION_LENGTH;
+        while (at < end) {
+            if (end - at < StampTlv.HEADER_LENGTH) {
+                locationFlags |= StampTlv.FLAG_M;
+                return;
+            }
+            int subType = StampWire.uint8(reply, at + 1);
+            int subLength = StampWire.uint16(reply, at + 2);
+            int sub = at + StampTlv.HEADER_LENGTH;
+            if (sub + subLength > end) {
+                StampWire.uint8(reply, at, StampTlv.FLAG_M);
+                locationFlags |= StampTlv.FLAG_M;
+                return;
+            }
+            int want = switch (subType) {
+                case StampTlv.SUB_DESTINATION_IPV4, StampTlv.SUB_SOURCE_IPV4 -> 4;
+                case StampTlv.SUB_DESTINATION_IPV6, StampTlv.SUB_SOURCE_IPV6 -> 16;
+                default -> -1;
+            };
+            int subFlags;
+            if (want < 0) {
+                subFlags = StampTlv.FLAG_U;
+            } else if (subLength != want) {
+                subFlags = StampTlv.FLAG_M;
+                locationFlags |= StampTlv.FLAG_M;
+            } else if (want != addressLength) {
+                subFlags = StampTlv.FLAG_U;                  // the other family than the packet's
+            } else if (subType == StampTlv.SUB_SOURCE_IPV4 || subType == StampTlv.SUB_SOURCE_IPV6) {
+                MemorySegment.copy(source, 0, reply, java.lang.foreign.ValueLayout.JAVA_BYTE, sub, want);
+                subFlags = 0;
+            } else if (localAddressBytes != null && localAddressBytes.length == want) {
+                MemorySegment.copy(localAddressBytes, 0, reply, java.lang.foreign.ValueLayout.JAVA_BYTE, sub, want);
+                subFlags = 0;
+            } else {
+                subFlags = StampTlv.FLAG_U;                  // bound to a wildcard: the destination is not known
+            }
+            StampWire.uint8(reply, at, subFlags);
+            at = sub + subLength;
         }
     }
 

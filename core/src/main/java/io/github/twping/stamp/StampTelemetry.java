@@ -46,6 +46,14 @@ public final class StampTelemetry {
     long followUps;
     long followUpsUnmatched;
     int lastAccessReport = -1;
+    // Location TLV (§4.2) of the last reply that carried one: what the reflector saw
+    long locations;
+    int locationSourcePort = -1;
+    int locationDestinationPort = -1;
+    final byte[] locationSource = new byte[16];
+    int locationSourceLength;
+    final byte[] locationDestination = new byte[16];
+    int locationDestinationLength;
 
     /**
      * @param packetCount packets the session sends
@@ -100,6 +108,77 @@ public final class StampTelemetry {
         reflectorRx[seq] = rx;
         reflectorTx[seq] = tx;
         flags[seq] |= HAS_DIRECT_MEASUREMENT;
+    }
+
+    /**
+     * A Location TLV whose value ({@code length} octets) starts at {@code value}: the ports and the address
+     * sub-TLVs the reflector filled (U and M clear); the others are left as they were.
+     */
+    void location(java.lang.foreign.MemorySegment packet, int value, int length) {
+        locations++;
+        locationDestinationPort = StampWire.uint16(packet, value);
+        locationSourcePort = StampWire.uint16(packet, value + 2);
+        int end = value + length;
+        int at = value + StampTlv.LOCATION_LENGTH;
+        while (end - at >= StampTlv.HEADER_LENGTH) {
+            int flags = StampWire.uint8(packet, at);
+            int type = StampWire.uint8(packet, at + 1);
+            int n = StampWire.uint16(packet, at + 2);
+            int sub = at + StampTlv.HEADER_LENGTH;
+            if (sub + n > end) {
+                return;
+            }
+            boolean filled = (flags & (StampTlv.FLAG_U | StampTlv.FLAG_M)) == 0;
+            boolean v4 = type == StampTlv.SUB_SOURCE_IPV4 || type == StampTlv.SUB_DESTINATION_IPV4;
+            boolean v6 = type == StampTlv.SUB_SOURCE_IPV6 || type == StampTlv.SUB_DESTINATION_IPV6;
+            if (filled && ((v4 && n == 4) || (v6 && n == 16))) {
+                boolean source = type == StampTlv.SUB_SOURCE_IPV4 || type == StampTlv.SUB_SOURCE_IPV6;
+                java.lang.foreign.MemorySegment.copy(packet, java.lang.foreign.ValueLayout.JAVA_BYTE, sub,
+                        source ? locationSource : locationDestination, 0, n);
+                if (source) {
+                    locationSourceLength = n;
+                } else {
+                    locationDestinationLength = n;
+                }
+            }
+            at = sub + n;
+        }
+    }
+
+    /** @return replies that carried a Location TLV */
+    public long locations() {
+        return locations;
+    }
+
+    /** @return the UDP source port the reflector saw (Location TLV), -1 when never reported */
+    public int locationSourcePort() {
+        return locationSourcePort;
+    }
+
+    /** @return the UDP destination port the reflector saw (Location TLV), -1 when never reported */
+    public int locationDestinationPort() {
+        return locationDestinationPort;
+    }
+
+    /** @return the source address the reflector saw (4 or 16 octets), null when not reported */
+    public java.net.InetAddress locationSource() {
+        return address(locationSource, locationSourceLength);
+    }
+
+    /** @return the destination address the reflector saw (4 or 16 octets), null when not reported */
+    public java.net.InetAddress locationDestination() {
+        return address(locationDestination, locationDestinationLength);
+    }
+
+    private static java.net.InetAddress address(byte[] bytes, int length) {
+        if (length != 4 && length != 16) {
+            return null;
+        }
+        try {
+            return java.net.InetAddress.getByAddress(Arrays.copyOf(bytes, length));
+        } catch (java.net.UnknownHostException e) {
+            return null;                                   // not reached: 4 or 16 octets
+        }
     }
 
     /** The reply to {@code seq} carried reflector sequence {@code reflectorSeq} and user-space t3 {@code t3Ntp}. */
