@@ -227,6 +227,8 @@ public final class StampRun {
             return TwpingRun.EXIT_INTERRUPTED;
         }
         SessionOutcome outcome = s.outcome();
+        boolean ptpEvidence = telemetry != null && stamp.tlvs().timestampInformation()
+                && io.github.twping.stamp.ClockSyncSource.detect();   // after the session: off its threads' way
         if (outcome == SessionOutcome.SEND_FAILED || outcome == SessionOutcome.RECEIVE_FAILED
                 || outcome == SessionOutcome.DATA_FILE_FAILED) {
             run.diag("Test session(s) Failed...");
@@ -239,7 +241,7 @@ public final class StampRun {
         if (telemetry != null && !run.options.output().quiet()) {
             try {
                 StampTlvReport.write(run.out, file.channel(), s.recordSources(), telemetry, stamp.tlvs(),
-                        test.dscp(), stamp.ecn(), stamp.tlvPackets());
+                        test.dscp(), stamp.ecn(), ptpEvidence, stamp.tlvPackets());
             } catch (IOException e) {
                 run.diag("TLV report: " + e.getMessage());
             }

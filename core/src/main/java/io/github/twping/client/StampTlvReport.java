@@ -50,6 +50,16 @@ final class StampTlvReport {
      */
     static void write(PrintStream out, FileChannel channel, RecordSources sources, StampTelemetry telemetry,
                       StampTlvRequest tlvs, int senderDscp, int senderEcn, boolean perPacket) throws IOException {
+        write(out, channel, sources, telemetry, tlvs, senderDscp, senderEcn, false, perPacket);
+    }
+
+    /**
+     * As above; {@code senderPtp}: PTP evidence on this host ({@code stamp.ClockSyncSource}), which makes the
+     * sender clock line say ptp instead of ntp while the kernel calls the clock synchronized.
+     */
+    static void write(PrintStream out, FileChannel channel, RecordSources sources, StampTelemetry telemetry,
+                      StampTlvRequest tlvs, int senderDscp, int senderEcn, boolean senderPtp, boolean perPacket)
+            throws IOException {
         long replies = 0;
         long[] kernel = new long[4];
         long allFour = 0;
@@ -158,11 +168,14 @@ final class StampTlvReport {
                 kernel[0], kernel[1], kernel[2], kernel[3], allFour, replies);
         if (senderError >= 0) {
             out.printf(Locale.ROOT, "sender clock: sync %s%n", StampTlv.syncName(
-                    (senderError & 0x8000) != 0 ? StampTlv.SYNC_NTP : StampTlv.SYNC_FREE_RUNNING));
+                    io.github.twping.stamp.ClockSyncSource.syncSource(senderPtp, senderError)));
         }
         if (tlvs.timestampInformation()) {
-            out.printf(Locale.ROOT, "reflector clock: sync in %s, sync out %s%n",
-                    StampTlv.syncName(telemetry.syncIn()), StampTlv.syncName(telemetry.syncOut()));
+            out.printf(Locale.ROOT, "reflector clock: sync in %s, sync out %s; timestamp in %s, timestamp out %s"
+                            + " (%d replies, %d method changes, %d sub-TLVs)%n",
+                    StampTlv.syncName(telemetry.syncIn()), StampTlv.syncName(telemetry.syncOut()),
+                    StampTlv.methodName(telemetry.lastMethodIn()), StampTlv.methodName(telemetry.lastMethodOut()),
+                    telemetry.timestampInformations(), telemetry.methodChanges(), telemetry.timestampSubTlvs());
         }
         if (tlvs.followUpTelemetry()) {
             out.printf(Locale.ROOT, "follow-up telemetry: %d kernel t3 (%d unmatched)", telemetry.followUps(),

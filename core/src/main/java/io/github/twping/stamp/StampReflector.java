@@ -71,6 +71,7 @@ public final class StampReflector implements AutoCloseable {
     private int locationFlags;
 
     private java.util.function.LongConsumer processingTimeNs = ns -> { };
+    private boolean ptpEvidence;                  // set before start(): the thread start publishes it
     private volatile boolean stopRequested;
     private volatile Thread thread;
     private volatile IOException failure;
@@ -173,6 +174,15 @@ public final class StampReflector implements AutoCloseable {
      */
     public StampReflector processingTime(java.util.function.LongConsumer consumer) {
         this.processingTimeNs = consumer;
+        return this;
+    }
+
+    /**
+     * Whether PTP steers this host's clock ({@link ClockSyncSource#ptpEvidence}): the Timestamp Information TLV
+     * then reports PTP instead of NTP while the kernel says the clock is synchronized. Set before {@link #start}.
+     */
+    public StampReflector ptpEvidence(boolean evidence) {
+        this.ptpEvidence = evidence;
         return this;
     }
 
@@ -443,7 +453,7 @@ public final class StampReflector implements AutoCloseable {
         switch (type) {
             case StampTlv.LOCATION -> location(value, length);
             case StampTlv.TIMESTAMP_INFORMATION -> {
-                int sync = (clock.errorEstimate() & 0x8000) != 0 ? StampTlv.SYNC_NTP : StampTlv.SYNC_FREE_RUNNING;
+                int sync = ClockSyncSource.syncSource(ptpEvidence, clock.errorEstimate());
                 StampWire.uint8(reply, value, sync);
                 StampWire.uint8(reply, value + 1, method(meta.timestampSource()));
                 StampWire.uint8(reply, value + 2, sync);

@@ -257,7 +257,7 @@ public final class StampSenderCodec implements TestPacketCipher {
                 }
                 hmacSeen = true;
             } else if (answered && telemetry != null) {
-                read(packet, type, value, keep, s, reflectorFormat);
+                read(packet, type, value, length, keep, s, reflectorFormat);
             }
             at = value + length;
         }
@@ -271,9 +271,22 @@ public final class StampSenderCodec implements TestPacketCipher {
         return hmacTlvAt < 0 || hmacSeen;
     }
 
-    private void read(MemorySegment packet, int type, int value, boolean keep, int seq, TimestampFormat format) {
+    private void read(MemorySegment packet, int type, int value, int length, boolean keep, int seq,
+                      TimestampFormat format) {
         switch (type) {
             case StampTlv.TIMESTAMP_INFORMATION -> {
+                int subTlvs = 0;
+                int end = value + length;
+                for (int at = value + StampTlv.TIMESTAMP_INFORMATION_LENGTH; end - at >= StampTlv.HEADER_LENGTH; ) {
+                    int n = StampWire.uint16(packet, at + 2);
+                    if (at + StampTlv.HEADER_LENGTH + n > end) {
+                        break;
+                    }
+                    subTlvs++;
+                    at += StampTlv.HEADER_LENGTH + n;
+                }
+                telemetry.timestampInformationSeen(StampWire.uint8(packet, value), StampWire.uint8(packet, value + 1),
+                        StampWire.uint8(packet, value + 2), StampWire.uint8(packet, value + 3), subTlvs);
                 if (keep) {
                     telemetry.timestampInformation(seq, StampWire.uint8(packet, value),
                             StampWire.uint8(packet, value + 1), StampWire.uint8(packet, value + 2),

@@ -46,6 +46,13 @@ public final class StampTelemetry {
     long followUps;
     long followUpsUnmatched;
     int lastAccessReport = -1;
+    // Timestamp Information (§4.3), over all replies: the last methods seen and how many replies carried it
+    long timestampInformations;
+    int lastMethodIn = -1;
+    int lastMethodOut = -1;
+    long timestampSubTlvs;
+    long methodInChanges;
+    long methodOutChanges;
     // Location TLV (§4.2) of the last reply that carried one: what the reflector saw
     long locations;
     int locationSourcePort = -1;
@@ -97,6 +104,47 @@ public final class StampTelemetry {
         t2Method[seq] = (byte) methodIn;
         t3Method[seq] = (byte) methodOut;
         flags[seq] |= HAS_TIMESTAMP_INFORMATION;
+    }
+
+    /** A Timestamp Information TLV of any reply (kept or not), with {@code subTlvs} sub-TLVs after its fields. */
+    void timestampInformationSeen(int syncIn, int methodIn, int syncOut, int methodOut, int subTlvs) {
+        this.syncIn = syncIn;
+        this.syncOut = syncOut;
+        if (lastMethodIn >= 0 && methodIn != lastMethodIn) {
+            methodInChanges++;
+        }
+        if (lastMethodOut >= 0 && methodOut != lastMethodOut) {
+            methodOutChanges++;
+        }
+        lastMethodIn = methodIn;
+        lastMethodOut = methodOut;
+        timestampInformations++;
+        timestampSubTlvs += subTlvs;
+    }
+
+    /** @return replies that carried a Timestamp Information TLV */
+    public long timestampInformations() {
+        return timestampInformations;
+    }
+
+    /** @return the reflector's last Timestamp In method ({@link StampTlv} METHOD_ codes), -1 when never reported */
+    public int lastMethodIn() {
+        return lastMethodIn;
+    }
+
+    /** @return the reflector's last Timestamp Out method, -1 when never reported */
+    public int lastMethodOut() {
+        return lastMethodOut;
+    }
+
+    /** @return sub-TLVs the reflector put after the Timestamp Information fields, over all replies */
+    public long timestampSubTlvs() {
+        return timestampSubTlvs;
+    }
+
+    /** @return how often the reflector's Timestamp In / Out method changed between replies */
+    public long methodChanges() {
+        return methodInChanges + methodOutChanges;
     }
 
     void classOfService(int seq, int word) {
