@@ -113,7 +113,7 @@ class StampPythonSenderTest {
 
     private static boolean python3Available() {
         try {
-            Process p = new ProcessBuilder("python3", "-c", "import hmac, hashlib, struct, socket")
+            Process p = new ProcessBuilder("python3", "-c", "import argparse, hashlib, hmac, socket, struct")
                     .redirectErrorStream(true).start();
             return p.waitFor(30, java.util.concurrent.TimeUnit.SECONDS) && p.exitValue() == 0;
         } catch (IOException e) {
