@@ -65,6 +65,7 @@ public final class StampReflector implements AutoCloseable {
     private final SourceNetwork[] allowed;
     private final PeerTable peers;
     private final byte[] source = new byte[16];
+    private final byte[] destination = new byte[16];
     /** The bound address (Location TLV destination), or null when bound to a wildcard address. */
     private final byte[] localAddressBytes;
     private final int localPort;
@@ -160,12 +161,13 @@ public final class StampReflector implements AutoCloseable {
 
     /**
      * Opens a reflector socket on {@code bind}: IP TTL 255 on replies, received TTL and TOS, kernel RX timestamps,
-     * 4 MiB buffers (the options of the TWAMP reflector), and kernel TX timestamps of the replies for the
-     * Follow-Up Telemetry TLV (RFC 8972 §4.7).
+     * 4 MiB buffers (the options of the TWAMP reflector), kernel TX timestamps of the replies for the
+     * Follow-Up Telemetry TLV (RFC 8972 §4.7), and each request's destination address for the Location TLV
+     * (§4.2).
      */
     public static UdpSocket openSocket(InetSocketAddress bind, int tos) throws SocketException {
         return UdpSocket.open(SessionReflector.socketOptions(bind, tos)
-                .timestamping(io.github.twping.ffm.Timestamping.RX_TX_SOFTWARE).build());
+                .timestamping(io.github.twping.ffm.Timestamping.RX_TX_SOFTWARE).receiveDestination(true).build());
     }
 
     /**
@@ -508,8 +510,8 @@ public final class StampReflector implements AutoCloseable {
     /**
      * The Location TLV (RFC 8972 §4.2): Destination Port and Source Port of the received packet, then each sub-TLV
      * filled: the source address (sub-TLV 4 or 6, the received packet's family), the destination address (3 or 5:
-     * the address this reflector is bound to; not known when it is bound to a wildcard address, and then left zero
-     * with U set). A sub-TLV of the other address family, a MAC or EUI-64 sub-TLV (a UDP socket does not see
+     * the request's destination as the kernel reports it, else the address this reflector is bound to; when
+     * neither is known, left zero with U set). A sub-TLV of the other address family, a MAC or EUI-64 sub-TLV (a UDP socket does not see
      * them) or an unknown type gets U; a sub-TLV of a wrong length gets M, as does the Location TLV itself
      * ({@link #locationFlags}); a sub-TLV running past the value ends the walk with M on the Location TLV.
      */
@@ -548,11 +550,15 @@ public final class StampReflector implements AutoCloseable {
             } else if (subType == StampTlv.SUB_SOURCE_IPV4 || subType == StampTlv.SUB_SOURCE_IPV6) {
                 MemorySegment.copy(source, 0, reply, java.lang.foreign.ValueLayout.JAVA_BYTE, sub, want);
                 subFlags = 0;
+            } else if (meta.destinationAddressLength() == want) {
+                meta.destinationAddressBytes(destination, 0);   // the request's destination (IP_PKTINFO)
+                MemorySegment.copy(destination, 0, reply, java.lang.foreign.ValueLayout.JAVA_BYTE, sub, want);
+                subFlags = 0;
             } else if (localAddressBytes != null && localAddressBytes.length == want) {
                 MemorySegment.copy(localAddressBytes, 0, reply, java.lang.foreign.ValueLayout.JAVA_BYTE, sub, want);
                 subFlags = 0;
             } else {
-                subFlags = StampTlv.FLAG_U;                  // bound to a wildcard: the destination is not known
+                subFlags = StampTlv.FLAG_U;                  // not known: no IP_PKTINFO and a wildcard bind
             }
             StampWire.uint8(reply, at, subFlags);
             at = sub + subLength;

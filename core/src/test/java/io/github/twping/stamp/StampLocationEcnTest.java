@@ -167,14 +167,18 @@ class StampLocationEcnTest {
     }
 
     @Test
-    void wildcardBoundReflectorLeavesTheDestinationUnknownAndBadSubTlvsGetM() throws Exception {
+    void wildcardBoundReflectorReportsTheDestinationTheKernelSawAndBadSubTlvsGetM() throws Exception {
         InetSocketAddress to = start("0.0.0.0", "127.0.0.1", 0);
         StampSenderSpec spec = new StampSenderSpec(false, null, TimestampFormat.NTP, 0, 0, LOCATION);
         ByteBuffer r = exchange(to, senderPacket(spec, 0));
-        assertEquals((byte) StampTlv.FLAG_U, r.get(52), "destination IPv4: not known on a wildcard socket");
-        assertEquals(0, r.getInt(56));
+        assertEquals(0, r.get(52), "destination IPv4 filled from the kernel's IP_PKTINFO, bound to 0.0.0.0");
+        assertArrayEquals(new byte[] {127, 0, 0, 1}, Arrays.copyOfRange(r.array(), 56, 60));
         assertEquals(0, r.get(60), "source IPv4 filled");
         assertArrayEquals(new byte[] {127, 0, 0, 1}, Arrays.copyOfRange(r.array(), 64, 68));
+        // sent to 127.0.0.2: the destination is the address the request was sent to, not a bound one
+        ByteBuffer other = exchange(new InetSocketAddress(InetAddress.getByName("127.0.0.2"), to.getPort()),
+                senderPacket(spec, 1));
+        assertArrayEquals(new byte[] {127, 0, 0, 2}, Arrays.copyOfRange(other.array(), 56, 60));
 
         // a source IPv4 sub-TLV of length 5, then an unknown sub-TLV type, then one running past the value
         ByteBuffer bad = ByteBuffer.allocate(44 + 4 + 4 + 9 + 6 + 4);
