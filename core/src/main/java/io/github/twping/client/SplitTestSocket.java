@@ -91,10 +91,10 @@ final class SplitTestSocket implements UdpSocket {
         return sending.sentPacketCount();
     }
 
+    /** Wakes a receive blocked on the receiving socket (the sending one has no reader). */
     @Override
     public void wakeup() {
         receiving.wakeup();
-        sending.wakeup();
     }
 
     @Override
