@@ -159,9 +159,10 @@ class AgentConfigLoaderTest {
         assertTrue(protocol.startsWith("agent.yaml:3: targets[1].protocol: "), protocol);
         String lightMode = error("""
                 targets:
-                  - {name: a, host: "h:1", rate: 1, session: 1, protocol: light, mode: A}
+                  - {name: a, host: "h:1", rate: 1, session: 1, protocol: light, mode: E}
                 """);
-        assertEquals("agent.yaml:2: targets[0].mode: TWAMP-Light has the open mode only (mode: O)", lightMode);
+        assertEquals("agent.yaml:2: targets[0].mode: TWAMP-Light is open (O) or authenticated (A), one of them",
+                lightMode);
         String stampMode = error("""
                 targets:
                   - {name: a, host: "h:1", rate: 1, session: 1, protocol: stamp, mode: E}
@@ -172,7 +173,7 @@ class AgentConfigLoaderTest {
                   - {name: a, host: "h:1", rate: 1, session: 1, protocol: stamp, mode: A}
                 """);
         assertEquals("agent.yaml:2: targets[0].identity: missing: authenticated STAMP needs identity and key_file "
-                + "(the HMAC key)", stampKey);
+                + "(the key)", stampKey);
         String late = error("""
                 targets:
                   - name: a
