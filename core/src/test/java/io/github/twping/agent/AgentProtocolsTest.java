@@ -367,6 +367,39 @@ class AgentProtocolsTest {
     }
 
     @Test
+    void aBadIntervalIsOneLineAndStatusOne() throws Exception {
+        Files.writeString(dir.resolve("agent.yaml"), """
+                targets:
+                  - {name: x, host: "127.0.0.1:9", rate: 1, session: 1}
+                """);
+        String file = dir.resolve("agent.yaml").toString();
+        String[][] cases = {
+            {"--interval", "0.001", "--json-stream", "-"},
+            {"--interval", "fast", "--json-stream", "-"},
+            {"--interval=1e9", "--json-stream", "-"},
+            {"--interval", "1"},
+        };
+        String[] expected = {
+            "twping: --interval: '0.001' is not 0 (no interval events) or 0.01-86400 seconds",
+            "twping: --interval: 'fast' is not 0 (no interval events) or 0.01-86400 seconds",
+            "twping: --interval: '1e9' is not 0 (no interval events) or 0.01-86400 seconds",
+            "twping: --interval needs --json-stream",
+        };
+        for (int i = 0; i < cases.length; i++) {
+            ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+            AgentCommand agent = new AgentCommand("twping", new PrintStream(bytes, true, StandardCharsets.UTF_8));
+            List<String> args = new ArrayList<>(List.of("--agent", file));
+            args.addAll(List.of(cases[i]));
+            assertEquals(AgentCommand.EXIT_FAILURE, agent.execute(args), String.join(" ", args));
+            assertEquals(expected[i], bytes.toString(StandardCharsets.UTF_8).strip());
+            assertTrue(agent.agent() == null, "no target started");
+        }
+        assertEquals(0.25, AgentCommand.parseInterval("0.25"));
+        assertEquals(0.0, AgentCommand.parseInterval("0"));
+        assertEquals(86400.0, AgentCommand.parseInterval("86400"));
+    }
+
+    @Test
     void anUnwritableJsonStreamIsOneLineAndStatusOne() throws Exception {
         Files.writeString(dir.resolve("agent.yaml"), """
                 targets:
