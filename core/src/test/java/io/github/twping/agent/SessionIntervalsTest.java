@@ -201,6 +201,48 @@ class SessionIntervalsTest {
     }
 
     @Test
+    void shouldGetTheSameResultsFromTheSessionSizedEngineAsFromTheDefaultOne() {
+        // 600 packets in a shuffled arrival order with duplicates and losses: IPDV pairs found across the whole
+        // session, so a window below the packet count would differ; the session-sized one (1024) must not
+        long packets = 600;
+        SessionHeader header = header(packets);
+        io.github.twping.results.ExactStatistics sized = io.github.twping.results.ExactStatistics.sizedForSession(header);
+        io.github.twping.results.ExactStatistics full = new io.github.twping.results.ExactStatistics(header);
+        java.util.Random random = new java.util.Random(42);
+        List<Long> order = new ArrayList<>();
+        for (long seq = 0; seq < packets; seq++) {
+            order.add(seq);
+            if (seq % 37 == 0) {
+                order.add(seq);                   // a duplicate
+            }
+        }
+        java.util.Collections.shuffle(order, random);
+        TwoWayRecord r = new TwoWayRecord();
+        for (long seq : order) {
+            record(r, seq, seq % 53 == 0);
+            if (!r.isLost()) {
+                r.reflRecvNtp += NtpTime.fromSeconds(random.nextInt(1000) * 1e-6);
+            }
+            short src = RecordSources.pack(RecordSources.KERNEL_SOFTWARE, RecordSources.KERNEL_SOFTWARE, 0);
+            sized.accept(r, src);
+            full.accept(r, src);
+        }
+        var a = sized.total();
+        var b = full.total();
+        assertTrue(b.ipdvRoundTrip().count() > 500, "IPDV pairs: " + b.ipdvRoundTrip().count());
+        assertEquals(List.of(b.sent(), b.received(), b.lost(), b.duplicates(), b.reordered()),
+                List.of(a.sent(), a.received(), a.lost(), a.duplicates(), a.reordered()));
+        for (var pair : List.of(List.of(a.roundTrip(), b.roundTrip()), List.of(a.ipdvRoundTrip(), b.ipdvRoundTrip()),
+                List.of(a.ipdvForward(), b.ipdvForward()), List.of(a.ipdvBack(), b.ipdvBack()))) {
+            assertEquals(pair.get(1).count(), pair.get(0).count());
+            for (double p : new double[] {0, 1, 50, 90, 99, 100}) {
+                assertEquals(pair.get(1).percentile(p), pair.get(0).percentile(p), "percentile " + p);
+            }
+            assertEquals(pair.get(1).mean(), pair.get(0).mean());
+        }
+    }
+
+    @Test
     void shouldNotAllocatePerRecordWhileReadingAndAccountingRecords() throws Exception {
         com.sun.management.ThreadMXBean threads =
                 (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
