@@ -5,6 +5,7 @@
 #                        [--reflectors c-twampd,twampd,loopback] [--ours-args 'ARGS'] [--twampd-args 'ARGS']
 #                        [--no-floor] [--keep DIR] [--nice N] [--variant LABEL=ARGS]...
 #
+# A --variant's leading NAME=VALUE words are its environment: --variant 'slack=TWPING_JAVA_OPTS=-Dx=1 --spin 0'.
 # Environment: TWPING_C, TWAMPD_C: paths of the C twping and twampd (perfSONAR owamp). When unset, that half
 # is skipped (said on stderr and in the report): our client is compared with a second run of itself and with
 # a C-free ping-pong floor. Every session is a separate process started as a user would (-R -F, under

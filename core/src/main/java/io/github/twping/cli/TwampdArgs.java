@@ -12,7 +12,7 @@ import java.nio.file.Path;
  */
 public record TwampdArgs(String authModes, Path confDir, Path dataDir, String facility, boolean rootFolly,
         String group, boolean help, String testPorts, Path varDir, String srcNode, String user, boolean verbose,
-        boolean foreground, String reflectorWait, String cpus, String rxStamp) {
+        boolean foreground, String reflectorWait, String cpus, String rxStamp, String rtPriority) {
 
     /** The getopt option string of C twampd's options used here. */
     static final String OPTSTRING = "a:c:d:e:fG:hP:R:S:U:vZ";
@@ -38,6 +38,8 @@ public record TwampdArgs(String authModes, Path confDir, Path dataDir, String fa
                --reflector-wait block|spin[:MICROS]|busy-poll
                                  How reflector threads wait for packets (default block)
                --cpu LIST        Run reflector threads on these CPUs (e.g. 1 or 0,2-3)
+               --rt-priority PRIO
+                                 Run reflector threads under SCHED_FIFO at PRIO (1..99)
                --rx-stamp kernel|user
                                  Receive time of sender packets: the kernel's RX timestamp (default)
                                  or the clock read after the receive call, as C twampd does
@@ -46,10 +48,12 @@ public record TwampdArgs(String authModes, Path confDir, Path dataDir, String fa
     private static final int OPT_REFLECTOR_WAIT = 1000;
     private static final int OPT_CPU = 1001;
     private static final int OPT_RX_STAMP = 1002;
+    private static final int OPT_RT_PRIORITY = 1003;
     private static final java.util.List<GetOpt.LongOption> LONG_OPTIONS = java.util.List.of(
             new GetOpt.LongOption("reflector-wait", GetOpt.ArgKind.REQUIRED, OPT_REFLECTOR_WAIT),
             new GetOpt.LongOption("cpu", GetOpt.ArgKind.REQUIRED, OPT_CPU),
-            new GetOpt.LongOption("rx-stamp", GetOpt.ArgKind.REQUIRED, OPT_RX_STAMP));
+            new GetOpt.LongOption("rx-stamp", GetOpt.ArgKind.REQUIRED, OPT_RX_STAMP),
+            new GetOpt.LongOption("rt-priority", GetOpt.ArgKind.REQUIRED, OPT_RT_PRIORITY));
 
     /**
      * Parses {@code argv}. Errors (unknown option, missing value, stray operand) become a
@@ -81,6 +85,7 @@ public record TwampdArgs(String authModes, Path confDir, Path dataDir, String fa
         String wait = null;
         String cpus = null;
         String rxStamp = null;
+        String rtPriority = null;
         java.io.ByteArrayOutputStream errors = new java.io.ByteArrayOutputStream();
         java.io.PrintStream errStream = new java.io.PrintStream(errors, true, java.nio.charset.StandardCharsets.UTF_8);
         GetOpt getopt = new GetOpt(argv, "twampd", OPTSTRING, LONG_OPTIONS, false, errStream);
@@ -103,13 +108,14 @@ public record TwampdArgs(String authModes, Path confDir, Path dataDir, String fa
                 case OPT_REFLECTOR_WAIT -> wait = value;
                 case OPT_CPU -> cpus = value;
                 case OPT_RX_STAMP -> rxStamp = value;
+                case OPT_RT_PRIORITY -> rtPriority = value;
                 default -> throw new ConfigException(errors.toString(java.nio.charset.StandardCharsets.UTF_8).strip());
             }
         }
         if (!getopt.operands().isEmpty()) {
             throw new ConfigException("twampd: unexpected argument \"" + getopt.operands().get(0) + "\"");
         }
-        return new TwampdArgs(a, c, d, e, f, g, h, p, r, s, u, v, z, wait, cpus, rxStamp);
+        return new TwampdArgs(a, c, d, e, f, g, h, p, r, s, u, v, z, wait, cpus, rxStamp, rtPriority);
     }
 
     /**
@@ -165,6 +171,13 @@ public record TwampdArgs(String authModes, Path confDir, Path dataDir, String fa
             }
         } catch (IllegalArgumentException ex) {
             throw new ConfigException("twampd: --rx-stamp: " + ex.getMessage());
+        }
+        try {
+            if (rtPriority != null) {
+                b.reflectorRtPriority(rtPriority);
+            }
+        } catch (IllegalArgumentException ex) {
+            throw new ConfigException("twampd: --rt-priority: " + ex.getMessage());
         }
         if (confDir != null) {
             b.confDir(confDir);

@@ -58,6 +58,7 @@ public final class TwpingArgs {
     /** Codes of the result options: {@code OPT_RESULTS + index in ResultOptions.LONG_OPTIONS}. */
     private static final int OPT_RESULTS = 300;
     private static final int OPT_CPU = 267;
+    private static final int OPT_RT_PRIORITY = 290;
     private static final int OPT_SEND_STAMP = 268;
 
     /** The long options of this port. */
@@ -74,6 +75,7 @@ public final class TwpingArgs {
             new GetOpt.LongOption("max-median-rtt", GetOpt.ArgKind.REQUIRED, OPT_MAX_MEDIAN_RTT),
             new GetOpt.LongOption("timeout", GetOpt.ArgKind.REQUIRED, OPT_TIMEOUT),
             new GetOpt.LongOption("cpu", GetOpt.ArgKind.REQUIRED, OPT_CPU),
+            new GetOpt.LongOption("rt-priority", GetOpt.ArgKind.REQUIRED, OPT_RT_PRIORITY),
             new GetOpt.LongOption("send-stamp", GetOpt.ArgKind.REQUIRED, OPT_SEND_STAMP),
             new GetOpt.LongOption("stamp", GetOpt.ArgKind.REQUIRED, OPT_STAMP),
             new GetOpt.LongOption("light", GetOpt.ArgKind.REQUIRED, OPT_LIGHT),
@@ -417,7 +419,6 @@ public final class TwpingArgs {
             }
             case OPT_CPU -> {
                 java.util.BitSet cpus;
-        boolean kernelSendStamps = true;
                 try {
                     cpus = io.github.twping.ffm.ThreadTuning.parseCpuList(arg);
                 } catch (IllegalArgumentException e) {
@@ -428,6 +429,17 @@ public final class TwpingArgs {
                     return usage(msg, Messages.invalidLong("cpu", unavailable), Messages.EXIT_FAILURE);
                 }
                 s.cpus = cpus;
+            }
+            case OPT_RT_PRIORITY -> {
+                if (!arg.matches("[1-9][0-9]?")) {
+                    return usage(msg, Messages.invalidLong("rt-priority", "Priority 1..99 expected"),
+                            Messages.EXIT_FAILURE);
+                }
+                String refused = io.github.twping.ffm.ThreadTuning.fifoRefusal(Integer.parseInt(arg));
+                if (refused != null) {
+                    return usage(msg, Messages.invalidLong("rt-priority", refused), Messages.EXIT_FAILURE);
+                }
+                s.rtPriority = Integer.parseInt(arg);
             }
             case OPT_SEND_STAMP -> {
                 switch (arg) {
@@ -591,7 +603,7 @@ public final class TwpingArgs {
                 new TwpingOptions.Extras(s.spinMicros, s.sync, s.esterrorMicros,
                         s.language != null ? s.language : defaultLanguage, s.loopback, s.probe,
                         s.maxLossPercent, s.maxMedianRttMillis, s.controlTimeoutSeconds, s.results.build(version), s.cpus,
-                        s.kernelSendStamps), stampOptions);
+                        s.kernelSendStamps, s.rtPriority), stampOptions);
         return new Parsed(options);
     }
 
@@ -698,5 +710,6 @@ public final class TwpingArgs {
         final ResultOptions.Builder results = new ResultOptions.Builder();
         java.util.BitSet cpus;
         boolean kernelSendStamps = true;
+        int rtPriority;
     }
 }

@@ -57,6 +57,7 @@ public final class Usage {
             + "   --lang en|ru           language of the human-readable summary (default en)\n"
             + "   --spin MICROS          busy-wait window before each scheduled send (default 100)\n"
             + "   --cpu LIST             run the sender and receiver threads on these CPUs (e.g. 0 or 0,2-3)\n"
+            + "   --rt-priority PRIO     run the sender and receiver threads under SCHED_FIFO at PRIO (1..99)\n"
             + "   --send-stamp kernel|user  send time: the kernel's TX timestamp (default) or the stamp in the packet\n"
             + "   --sync                 treat the local clock as synchronised\n"
             + "   --esterror MICROS      local clock error estimate in microseconds; implies --sync\n"

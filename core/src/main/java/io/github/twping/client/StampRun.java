@@ -180,6 +180,7 @@ public final class StampRun {
                 : StampSenderSession.createLight(socket, reflector, padding, schedule, test.packetCount(),
                 startTimeNtp, lossTimeoutNtp, spinNs, writer, run.clock, errors, run::diag,
                 stamp.authenticated() ? run.options.connection().passphrase() : null);
+        s.cpus(extras.cpus()).rtPriority(extras.rtPriority());
         session = s;
         s.start();
         if (run.cancelled()) {

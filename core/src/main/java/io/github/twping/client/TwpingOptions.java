@@ -183,11 +183,13 @@ public record TwpingOptions(HostPort testAddress, HostPort serverAddress, Test t
      * @param cpus                   {@code --cpu}: the CPUs the sender and receiver threads run on, or null
      * @param kernelSendStamps       {@code --send-stamp kernel} (default): the kernel TX timestamp is the send time
      *                               where the kernel gives one; {@code user}: the stamp written into the packet
+     * @param rtPriority             {@code --rt-priority}: SCHED_FIFO priority of the sender and receiver threads,
+     *                               0 = the default time-sharing scheduler
      */
     public record Extras(long spinMicros, boolean assumeSynchronised, long esterrorMicros, String language,
                          boolean loopback, boolean probeTimestamping, double maxLossPercent,
                          double maxMedianRttMillis, double controlTimeoutSeconds, ResultOptions results,
-                         java.util.BitSet cpus, boolean kernelSendStamps) {
+                         java.util.BitSet cpus, boolean kernelSendStamps, int rtPriority) {
         /** Default {@code --spin}. */
         public static final long DEFAULT_SPIN_MICROS = 100;
     }

@@ -471,7 +471,7 @@ public final class TwpingRun {
                 timing.startTimeNtp(), timing.lossTimeoutNtp(), TimeUnit.MICROSECONDS.toNanos(extras.spinMicros()),
                 extras.kernelSendStamps()), socket, sendSocket, control.mode(), keys, writer, run.clock, errors,
                 run::diag);
-        s.cpus(extras.cpus());
+        s.cpus(extras.cpus()).rtPriority(extras.rtPriority());
         session = s;
         s.start();
         ResultRun.startLive(results, file.channel(), header, writer, s, run.clock,

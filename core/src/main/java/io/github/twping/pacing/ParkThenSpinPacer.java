@@ -7,28 +7,49 @@ package io.github.twping.pacing;
  * <p>The two ends of the family are this class too: a window of 0 only parks ({@link #parkOnly}: almost no CPU,
  * but every send inherits the scheduler's wake-up latency and timer slack, about 50-100 µs on Linux), an
  * unbounded window only spins ({@link #spinOnly}: most accurate, one full core). The session sender uses it
- * through {@link #awaitDeadlineAfter}, which caps the window at a quarter of the interval.
+ * through {@link #awaitDeadlineAfter}, which caps the window at a share of the interval (a quarter; half for a
+ * sender running under SCHED_FIFO, {@code twping --rt-priority}).
  *
  * <p>A park interrupted by {@link Thread#interrupt()} returns at once (a negative lateness), so a stopped
  * sender does not wait out its deadline.
  */
 public final class ParkThenSpinPacer implements Pacer {
-    /** The spin window never exceeds this share of the interval since the previous deadline (1/4). */
-    private static final int INTERVAL_SHARE_SHIFT = 2;
+    /** The spin window of a time-shared thread never exceeds this share of the interval (1/4). */
+    public static final int QUARTER_INTERVAL = 2;
+    /**
+     * The cap for a real-time (SCHED_FIFO) thread, half the interval: no time-shared thread can take its CPU
+     * during the spin, and a duty cycle of at most one half stays clear of the kernel's real-time throttling.
+     */
+    public static final int HALF_INTERVAL = 1;
 
     private final PacingClock clock;
     private final long spinNs;
+    private final int intervalShareShift;
 
     /**
      * @param clock  time source and wait primitives.
      * @param spinNs busy-wait window before each deadline, in nanoseconds, >= 0.
      */
     public ParkThenSpinPacer(PacingClock clock, long spinNs) {
+        this(clock, spinNs, QUARTER_INTERVAL);
+    }
+
+    /**
+     * @param clock              time source and wait primitives.
+     * @param spinNs             busy-wait window before each deadline, in nanoseconds, >= 0.
+     * @param intervalShareShift {@link #awaitDeadlineAfter} caps the window at interval >> this (1..16):
+     *                           {@link #QUARTER_INTERVAL} or {@link #HALF_INTERVAL}
+     */
+    public ParkThenSpinPacer(PacingClock clock, long spinNs, int intervalShareShift) {
         if (spinNs < 0) {
             throw new IllegalArgumentException("spinNs must be >= 0: " + spinNs);
         }
+        if (intervalShareShift < 1 || intervalShareShift > 16) {
+            throw new IllegalArgumentException("intervalShareShift must be 1..16: " + intervalShareShift);
+        }
         this.clock = clock;
         this.spinNs = spinNs;
+        this.intervalShareShift = intervalShareShift;
     }
 
     /** @return a pacer that only parks, for the time left (a window of 0). */
@@ -39,6 +60,11 @@ public final class ParkThenSpinPacer implements Pacer {
     /** @return a pacer that only spins ({@link PacingClock#onSpinWait()}) up to each deadline. */
     public static ParkThenSpinPacer spinOnly(PacingClock clock) {
         return new ParkThenSpinPacer(clock, Long.MAX_VALUE);
+    }
+
+    /** @return the shift of the interval that caps the window in {@link #awaitDeadlineAfter}. */
+    public int intervalShareShift() {
+        return intervalShareShift;
     }
 
     /** @return the busy-wait window in nanoseconds ({@link Long#MAX_VALUE} = spin only). */
@@ -52,14 +78,14 @@ public final class ParkThenSpinPacer implements Pacer {
     }
 
     /**
-     * Waits for a deadline that follows {@code previousDeadlineNs}: the spin window is capped at a quarter of
-     * the interval, so that at high rates the pacer still parks between sends instead of degenerating into a
+     * Waits for a deadline that follows {@code previousDeadlineNs}: the spin window is capped at a share of
+     * the interval (a quarter by default, half for a real-time thread), so that at high rates the pacer still parks between sends instead of degenerating into a
      * busy spin (which the scheduler punishes on a contended machine; see docs/PERFORMANCE.md, Pacing).
      */
     @Override
     public long awaitDeadlineAfter(long deadlineNs, long previousDeadlineNs) {
         long intervalNs = deadlineNs - previousDeadlineNs;
-        return awaitDeadline(deadlineNs, Math.min(spinNs, Math.max(0, intervalNs >> INTERVAL_SHARE_SHIFT)));
+        return awaitDeadline(deadlineNs, Math.min(spinNs, Math.max(0, intervalNs >> intervalShareShift)));
     }
 
     private long awaitDeadline(long deadlineNs, long windowNs) {

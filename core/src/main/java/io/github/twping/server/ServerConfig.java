@@ -45,6 +45,7 @@ public final class ServerConfig {
     private final ReflectorWait reflectorWait;
     private final BitSet reflectorCpus;
     private final boolean reflectorKernelRxStamps;
+    private final int reflectorRtPriority;
     private final int maxPadding;
     private final int maxSessions;
     private final boolean anySender;
@@ -76,6 +77,7 @@ public final class ServerConfig {
         reflectorWait = b.reflectorWait;
         reflectorCpus = b.reflectorCpus == null ? null : (BitSet) b.reflectorCpus.clone();
         reflectorKernelRxStamps = b.reflectorKernelRxStamps;
+        reflectorRtPriority = b.reflectorRtPriority;
         pbkdf2Count = b.pbkdf2Count;
         endDelaySeconds = b.endDelaySeconds;
         diskFudge = b.diskFudge;
@@ -119,6 +121,7 @@ public final class ServerConfig {
         b.reflectorWait = reflectorWait;
         b.reflectorCpus = reflectorCpus == null ? null : (BitSet) reflectorCpus.clone();
         b.reflectorKernelRxStamps = reflectorKernelRxStamps;
+        b.reflectorRtPriority = reflectorRtPriority;
         b.pbkdf2Count = pbkdf2Count;
         b.endDelaySeconds = endDelaySeconds;
         b.diskFudge = diskFudge;
@@ -240,6 +243,11 @@ public final class ServerConfig {
      */
     public boolean reflectorKernelRxStamps() {
         return reflectorKernelRxStamps;
+    }
+
+    /** SCHED_FIFO priority of the reflector threads ({@code reflectorrtpriority}, {@code --rt-priority}); 0 = none. */
+    public int reflectorRtPriority() {
+        return reflectorRtPriority;
     }
 
     /** REFWAIT: reflector idle timeout in milliseconds; 0 = none. */

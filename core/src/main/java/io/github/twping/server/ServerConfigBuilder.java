@@ -40,6 +40,7 @@ public final class ServerConfigBuilder {
     ReflectorWait reflectorWait = ReflectorWait.DEFAULT;
     BitSet reflectorCpus;
     boolean reflectorKernelRxStamps = true;
+    int reflectorRtPriority;
     int maxPadding = ServerConfig.DEFAULT_MAX_PADDING;
     int maxSessions = ServerConfig.DEFAULT_MAX_SESSIONS;
     boolean anySender;
@@ -207,6 +208,26 @@ public final class ServerConfigBuilder {
         return this;
     }
 
+    /**
+     * SCHED_FIFO priority of the reflector threads, 1..99, or 0 for the default scheduler; refused when this
+     * process may not use it (no CAP_SYS_NICE, RLIMIT_RTPRIO too low).
+     */
+    public ServerConfigBuilder reflectorRtPriority(String text) {
+        String s = text == null ? "" : text.trim();
+        if (!s.matches("[0-9]{1,2}")) {
+            throw new IllegalArgumentException("invalid real-time priority '" + text + "' (0..99)");
+        }
+        int priority = Integer.parseInt(s);
+        if (priority > 0) {
+            String refused = ThreadTuning.fifoRefusal(priority);
+            if (refused != null) {
+                throw new IllegalArgumentException(refused);
+            }
+        }
+        reflectorRtPriority = priority;
+        return this;
+    }
+
     /** CPUs the reflector threads run on (a CPU list, {@code 1} or {@code 0,2-3}); null = wherever the system puts them. */
     public ServerConfigBuilder reflectorCpus(String list) {
         if (list == null) {
@@ -270,6 +291,11 @@ public final class ServerConfigBuilder {
 
     /** @return the configuration with this builder's values */
     public ServerConfig build() {
+        if (reflectorRtPriority > 0 && reflectorWait.mode() == ReflectorWait.Mode.BUSY_POLL) {
+            // a real-time thread that never sleeps is throttled by the kernel and starves its CPU meanwhile
+            throw new IllegalArgumentException("--rt-priority (reflectorrtpriority) cannot be combined with "
+                    + "--reflector-wait busy-poll: a real-time thread that never sleeps starves its CPU");
+        }
         return new ServerConfig(this);
     }
 

@@ -64,6 +64,7 @@ public final class ServerConfigParser {
             case "reflectorwait" -> b.reflectorWait(require(key, value));
             case "reflectorcpus" -> b.reflectorCpus(require(key, value));
             case "reflectorrxstamp" -> b.reflectorRxStamp(require(key, value));
+            case "reflectorrtpriority" -> b.reflectorRtPriority(require(key, value));
             case "pbkdf2_count" -> b.pbkdf2Count(positiveInt(key, require(key, value)));
             case "maxcontrolsessions" -> b.maxControlSessions = intValue(key, parseUnsigned(key, require(key, value)));
             case "maxpadding" -> b.maxPadding((int) Math.min(Integer.MAX_VALUE, parseUnsigned(key, require(key, value))));

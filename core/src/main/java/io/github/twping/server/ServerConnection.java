@@ -140,7 +140,8 @@ final class ServerConnection implements ControlSessionHandler {
         SessionReflector reflector = new SessionReflector(spec, faulty == null ? socket : faulty,
                 ReflectorClock.system(daemon.wallClock()),
                 log.verbose() ? new RateLimitedWarning(log, RateLimitedWarning.INTERVAL_NS) : null)
-                .waitStrategy(config.reflectorWait()).cpus(config.reflectorCpus());
+                .waitStrategy(config.reflectorWait()).cpus(config.reflectorCpus())
+                .rtPriority(config.reflectorRtPriority());
         reflector.processingTime(daemon.metrics().processingTime());
         reflector.onEnd(r -> {
             daemon.metrics().sessionEnded(r);

@@ -41,6 +41,10 @@ public final class ClientTestSession {
     private final Thread senderThread;
     private final Thread receiverThread;
     private volatile BitSet cpus;
+    private volatile int rtPriority;
+    /** System property: the sender thread's timer slack in ns (default 1). */
+    public static final String TIMER_SLACK_PROPERTY = "twping.sender.timerSlackNs";
+    private final long spinNs;
 
     /**
      * @param parameters  what to send and when
@@ -101,7 +105,11 @@ public final class ClientTestSession {
         int bufferBytes = Math.max(packetLength, receiverCipher.reflectorLayout().length()) + 128;
         receiver = new ReplyReceiver(socket, sending, receiverCipher, bufferBytes, writer,
                 sources, log, control, clock, errors, parameters.packetCount(), parameters.lossTimeoutNtp(), txStamps);
-        senderThread = Thread.ofPlatform().name("twping-sender").daemon(true).unstarted(() -> pinned(sender));
+        spinNs = parameters.spinNs();
+        senderThread = Thread.ofPlatform().name("twping-sender").daemon(true).unstarted(() -> {
+            preciseTimers();
+            pinned(sender);
+        });
         receiverThread = Thread.ofPlatform().name("twping-receiver").daemon(true).unstarted(() -> pinned(receiver));
     }
 
@@ -115,6 +123,40 @@ public final class ClientTestSession {
         return this;
     }
 
+    /**
+     * The sender's sleeps end when asked: the kernel's default timer slack of 50 µs lets a park before the spin
+     * window overshoot by that much, more than the whole window at high rates (a quarter of 100 µs at 10,000/s).
+     * {@value #TIMER_SLACK_PROPERTY} sets another slack in ns (50000 is the kernel's default; measurements in
+     * docs/PERFORMANCE.md, "Pacing").
+     */
+    private void preciseTimers() {
+        long slackNs = Long.getLong(TIMER_SLACK_PROPERTY, 1);
+        if (slackNs > 0 && ThreadTuning.available()) {
+            try {
+                ThreadTuning.timerSlackNs(slackNs);
+            } catch (SocketException e) {
+                control.diagnostic("timer slack: " + e.getMessage());
+            }
+        }
+    }
+
+    /**
+     * Runs the sender and receiver threads under SCHED_FIFO at {@code priority} (1..99; 0 = the default
+     * scheduler); call before {@link #start()}. A real-time sender is not preempted by time-shared threads during
+     * its spin and sleeps without timer slack, so its window may take half the interval instead of a quarter
+     * (docs/PERFORMANCE.md, "Pacing"). A refusal by the kernel is reported as a diagnostic and the session runs
+     * time-shared.
+     */
+    public ClientTestSession rtPriority(int priority) {
+        if (priority < 0 || priority > 99) {
+            throw new IllegalArgumentException("SCHED_FIFO priority must be 0..99: " + priority);
+        }
+        this.rtPriority = priority;
+        sender.pacer(new ParkThenSpinPacer(SystemPacingClock.INSTANCE, spinNs,
+                priority > 0 ? ParkThenSpinPacer.HALF_INTERVAL : ParkThenSpinPacer.QUARTER_INTERVAL));
+        return this;
+    }
+
     private void pinned(Runnable body) {
         BitSet c = cpus;
         if (c != null && ThreadTuning.available()) {
@@ -122,6 +164,14 @@ public final class ClientTestSession {
                 ThreadTuning.pinCurrentThread(c);
             } catch (SocketException e) {
                 control.diagnostic("--cpu " + ThreadTuning.format(c) + ": " + e.getMessage());
+            }
+        }
+        int priority = rtPriority;
+        if (priority > 0 && ThreadTuning.available()) {
+            try {
+                ThreadTuning.fifoPriority(priority);
+            } catch (SocketException e) {
+                control.diagnostic("--rt-priority " + priority + ": " + e.getMessage());
             }
         }
         body.run();

@@ -99,6 +99,7 @@ public final class SessionReflector implements AutoCloseable {
     private long sendRetries;
     private ReflectorWait waitStrategy = ReflectorWait.DEFAULT;
     private BitSet cpus;
+    private int rtPriority;
     private long kernelDrops = -1;
     private final BooleanSupplier stopCheck = () -> stopRequested;
 
@@ -204,6 +205,20 @@ public final class SessionReflector implements AutoCloseable {
         return this;
     }
 
+    /**
+     * Runs the reflector thread under SCHED_FIFO at {@code priority} (1..99; 0 = the default scheduler); call
+     * before {@link #start()}. Its wake-up then preempts time-shared threads, which shortens the processing time
+     * when a client or other work shares the CPU. A refusal by the kernel ends the session as a socket error with
+     * the errno, as a failed {@code --cpu} does (twampd checks the permission when it starts).
+     */
+    public SessionReflector rtPriority(int priority) {
+        if (priority < 0 || priority > 99) {
+            throw new IllegalArgumentException("SCHED_FIFO priority must be 0..99: " + priority);
+        }
+        this.rtPriority = priority;
+        return this;
+    }
+
     /** The wait strategy in use. */
     public ReflectorWait waitStrategy() {
         return waitStrategy;
@@ -282,6 +297,9 @@ public final class SessionReflector implements AutoCloseable {
         try {
             if (cpus != null && ThreadTuning.available()) {
                 ThreadTuning.pinCurrentThread(cpus);
+            }
+            if (rtPriority > 0 && ThreadTuning.available()) {
+                ThreadTuning.fifoPriority(rtPriority);
             }
             reason = loop();
         } catch (IOException e) {

@@ -35,7 +35,7 @@ final class SessionSender implements Runnable {
     private final long packetCount;
     private final long startTimeNtp;
     private final long lossTimeoutNtp;
-    private final Pacer pacer;
+    private Pacer pacer; // replaced only before the thread starts (ClientTestSession.rtPriority)
     private final WallClock clock;
     private final ClockErrorEstimate errorEstimate;
     private final SendLog log;
@@ -69,6 +69,11 @@ final class SessionSender implements Runnable {
         this.control = control;
         this.lateness = latenessNs;
         this.running = control::running;   // one instance: a bound method reference allocates per evaluation
+    }
+
+    /** Replaces the pacer; before the sender thread starts only. */
+    void pacer(Pacer replacement) {
+        this.pacer = replacement;
     }
 
     long sentCount() {

@@ -60,6 +60,33 @@ class TwampdArgsTest {
         assertEquals("twampd: --rx-stamp: invalid receive stamp 'hw' (kernel, user)", e.getMessage());
     }
 
+    @Test
+    void shouldChooseTheReflectorRealTimePriority() throws Exception {
+        assertEquals(0, ServerConfig.builder().build().reflectorRtPriority(), "time-shared by default");
+        for (String bad : new String[] {"-1", "100", "x", ""}) {
+            ConfigException e = assertThrows(ConfigException.class,
+                    () -> TwampdArgs.parse(new String[] {"--rt-priority", bad}).applyTo(ServerConfig.builder()));
+            assertEquals("twampd: --rt-priority: invalid real-time priority '" + bad + "' (0..99)", e.getMessage());
+        }
+        ServerConfigBuilder off = ServerConfig.builder();
+        TwampdArgs.parse(new String[] {"--rt-priority", "0"}).applyTo(off);
+        assertEquals(0, off.build().reflectorRtPriority());
+        String refused = io.github.twping.ffm.ThreadTuning.fifoRefusal(7);
+        ServerConfigBuilder b = ServerConfig.builder();
+        if (refused == null) {
+            TwampdArgs.parse(new String[] {"--rt-priority", "7"}).applyTo(b);
+            assertEquals(7, b.build().reflectorRtPriority());
+            TwampdArgs.parse(new String[] {"--reflector-wait", "busy-poll"}).applyTo(b);
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, b::build);
+            assertEquals("--rt-priority (reflectorrtpriority) cannot be combined with --reflector-wait busy-poll: "
+                    + "a real-time thread that never sleeps starves its CPU", e.getMessage());
+        } else {
+            ConfigException e = assertThrows(ConfigException.class,
+                    () -> TwampdArgs.parse(new String[] {"--rt-priority", "7"}).applyTo(b));
+            assertEquals("twampd: --rt-priority: " + refused, e.getMessage());
+        }
+    }
+
     @ParameterizedTest
     @CsvSource(delimiter = '|', value = {
         "-x|twampd: invalid option -- 'x'",

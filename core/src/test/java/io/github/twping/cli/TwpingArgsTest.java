@@ -312,6 +312,24 @@ class TwpingArgsTest {
     }
 
     @Test
+    void shouldChooseTheRealTimePriorityOfTheSessionThreads() {
+        assertEquals(0, ok("h").extras().rtPriority(), "time-shared by default");
+        for (String bad : new String[] {"0", "100", "-1", "x", "007"}) {
+            errBytes.reset();
+            assertEquals(Messages.EXIT_FAILURE, exit("--rt-priority", bad, "h"), bad);
+            assertEquals("twping: Invalid '--rt-priority' value. Priority 1..99 expected\n" + usage(), stderr(), bad);
+        }
+        String refused = io.github.twping.ffm.ThreadTuning.fifoRefusal(9);
+        if (refused == null) {
+            assertEquals(9, ok("--rt-priority", "9", "h").extras().rtPriority());
+        } else {
+            errBytes.reset();
+            assertEquals(Messages.EXIT_FAILURE, exit("--rt-priority", "9", "h"));
+            assertEquals("twping: Invalid '--rt-priority' value. " + refused + "\n" + usage(), stderr());
+        }
+    }
+
+    @Test
     void shouldRejectBadLongOptionValues() {
         assertEquals(Messages.EXIT_FAILURE, exit("--spin", "abc", "h"));
         assertEquals("twping: Invalid '--spin' value. Positive integer expected\n" + usage(), stderr());

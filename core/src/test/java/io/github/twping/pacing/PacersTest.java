@@ -135,6 +135,20 @@ class PacersTest {
     }
 
     @Test
+    void shouldCapTheSpinWindowAtHalfTheIntervalForARealTimeSender() {
+        SimulatedClock clock = new SimulatedClock(START_NS, 0, 20, 0);
+        ParkThenSpinPacer pacer = new ParkThenSpinPacer(clock, 1_000_000, ParkThenSpinPacer.HALF_INTERVAL);
+        long deadlineNs = START_NS + 200_000;
+        assertEquals(0, pacer.awaitDeadlineAfter(deadlineNs, deadlineNs - 200_000));
+        assertEquals(1, clock.parks);
+        assertEquals(100_000, clock.lastParkRequestNs, "a 200 us interval spins for at most 100 us");
+        assertEquals(100_000 / 20, clock.spins);
+        assertEquals(ParkThenSpinPacer.HALF_INTERVAL, pacer.intervalShareShift());
+        assertThrows(IllegalArgumentException.class, () -> new ParkThenSpinPacer(clock, 1, 0));
+        assertThrows(IllegalArgumentException.class, () -> new ParkThenSpinPacer(clock, 1, 17));
+    }
+
+    @Test
     void shouldUseTheWholeWindowWhenTheIntervalIsLong() {
         SimulatedClock clock = new SimulatedClock(START_NS, 0, 20, 0);
         long deadlineNs = START_NS + 1_000_000;

@@ -55,6 +55,8 @@ class ClientTestSessionTest {
     private final List<String> diagnostics = new CopyOnWriteArrayList<>();
     /** Whether the session under test uses kernel TX stamps as send times (the default of twping). */
     private boolean kernelTxStamps = true;
+    /** SCHED_FIFO priority asked of the session under test (0: the default scheduler). */
+    private int rtPriority;
 
     /**
      * One throw-away session before each test's own: the first session in a JVM links the native calls and
@@ -118,6 +120,7 @@ class ClientTestSessionTest {
                 new InetSocketAddress(InetAddress.getLoopbackAddress(), reflector.localAddress().getPort()),
                 new SendSchedule(SID, slots, packets), packets, 27, startNtp, lossNtp, 20_000, kernelTxStamps),
                 client, Mode.OPEN, null, writer, clock, ClockErrorEstimate.fromKernel(), diagnostics::add);
+        session.rtPriority(rtPriority);
         session.start();
         if (whileRunning != null) {
             whileRunning.accept(session);
@@ -236,6 +239,31 @@ class ClientTestSessionTest {
             }
         }
         return total;
+    }
+
+    @Test
+    void shouldRunTheSenderAndReceiverUnderSchedFifoWhenAskedTo() throws Exception {
+        String refused = io.github.twping.ffm.ThreadTuning.fifoRefusal(3);
+        org.junit.jupiter.api.Assumptions.assumeTrue(refused == null, "SCHED_FIFO not permitted here: " + refused);
+        rtPriority = 3;
+        java.util.Map<String, Integer> seen = new java.util.concurrent.ConcurrentHashMap<>();
+        // a 10 s schedule, cancelled once both threads were seen: both are alive until then
+        run((seq, request, reply, out) -> out.send(41), null, 2_000, INTERVAL_NTP, LOSS_NTP,
+                session -> {
+                    long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+                    while (!session.isDone() && System.nanoTime() - deadlineNs < 0) {
+                        ThreadPolicies.collect(seen);
+                        if (session.sequencesHandled() > 0 && seen.containsKey("twping-sender")
+                                && seen.containsKey("twping-receiver")) {
+                            break;
+                        }
+                        java.util.concurrent.locks.LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(2));
+                    }
+                    session.cancel();
+                });
+        assertEquals(ThreadPolicies.fifo(3), seen.get("twping-sender"), "sender policy/priority: " + seen);
+        assertEquals(ThreadPolicies.fifo(3), seen.get("twping-receiver"), "receiver policy/priority: " + seen);
+        assertTrue(diagnostics.isEmpty(), diagnostics.toString());
     }
 
     @Test

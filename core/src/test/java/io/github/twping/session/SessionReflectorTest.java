@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.twping.ffm.UdpSocket;
@@ -179,6 +180,21 @@ class SessionReflectorTest {
         assertTrue(r.awaitEnd(FIVE_S_NS));
         assertEquals(1, r.shortPackets());
         assertEquals(2, r.reflected());
+    }
+
+    @Test
+    void shouldRunTheReflectorThreadUnderSchedFifoWhenAsked() throws Exception {
+        String refused = io.github.twping.ffm.ThreadTuning.fifoRefusal(4);
+        org.junit.jupiter.api.Assumptions.assumeTrue(refused == null, "SCHED_FIFO not permitted here: " + refused);
+        HandBuiltSender s = sender(1);
+        SessionReflector r = reflector(s, 0, 0, null).rtPriority(4);
+        r.start();
+        s.send(s.build(5, 9, 1, 0), r.localAddress());
+        assertEquals(5, s.receive().senderSeq(), "answered, so the thread has set its policy");
+        java.util.Map<String, Integer> seen = new java.util.HashMap<>();
+        ThreadPolicies.collect(seen);
+        assertEquals(ThreadPolicies.fifo(4), seen.get("reflector-" + r.localAddress().getPort()), seen.toString());
+        assertThrows(IllegalArgumentException.class, () -> r.rtPriority(100));
     }
 
     @Test

@@ -121,6 +121,15 @@ final class Libc {
             FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_LONG, ADDRESS));
     }
 
+    private static final class SchedSetscheduler {
+        static final MethodHandle H = errnoHandle("sched_setscheduler",
+            FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, ADDRESS));
+    }
+
+    private static final class SchedGetscheduler {
+        static final MethodHandle H = errnoHandle("sched_getscheduler", FunctionDescriptor.of(JAVA_INT, JAVA_INT));
+    }
+
     private static final class SchedGetcpu {
         static final MethodHandle H = plainHandle("sched_getcpu", FunctionDescriptor.of(JAVA_INT));
     }
@@ -311,6 +320,30 @@ final class Libc {
         try {
             int rc = (int) SchedSetaffinity.H.invokeExact(callState, tid, mask.byteSize(), mask);
             return rc == 0 ? 0 : -errno(callState);
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw linkageBug(t);
+        }
+    }
+
+    /** sched_setscheduler(2) for thread {@code tid} (0 = the calling thread); @return 0, or -errno. */
+    static int schedSetscheduler(MemorySegment callState, int tid, int policy, MemorySegment param) {
+        try {
+            int rc = (int) SchedSetscheduler.H.invokeExact(callState, tid, policy, param);
+            return rc == 0 ? 0 : -errno(callState);
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw linkageBug(t);
+        }
+    }
+
+    /** sched_getscheduler(2); @return the policy (>= 0), or -errno. */
+    static int schedGetscheduler(MemorySegment callState, int tid) {
+        try {
+            int rc = (int) SchedGetscheduler.H.invokeExact(callState, tid);
+            return rc >= 0 ? rc : -errno(callState);
         } catch (RuntimeException | Error e) {
             throw e;
         } catch (Throwable t) {

@@ -6,6 +6,7 @@ import java.util.BitSet;
 
 import static io.github.twping.ffm.SocketConstants.PR_GET_TIMERSLACK;
 import static io.github.twping.ffm.SocketConstants.PR_SET_TIMERSLACK;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 /**
@@ -114,6 +115,79 @@ public final class ThreadTuning {
             int rc = Libc.prctl(Libc.allocateCallState(arena), PR_GET_TIMERSLACK, 0);
             if (rc < 0) {
                 throw SocketException.of("prctl(PR_GET_TIMERSLACK)", rc);
+            }
+            return rc;
+        }
+    }
+
+    /** Linux's SCHED_OTHER policy (the default time-sharing scheduler). */
+    public static final int SCHED_OTHER = 0;
+    /** Linux's SCHED_FIFO policy (real-time, first in first out). */
+    public static final int SCHED_FIFO = 1;
+
+    /**
+     * Runs the calling thread under SCHED_FIFO at {@code priority} (1..99): it then preempts every time-shared
+     * thread the moment it becomes runnable, and the kernel fires its sleeps with no timer slack. Needs
+     * CAP_SYS_NICE or an RLIMIT_RTPRIO of at least {@code priority} (EPERM otherwise). The kernel's real-time
+     * throttling ({@code /proc/sys/kernel/sched_rt_runtime_us}, 95 % by default) still leaves the CPU to the
+     * rest of the system for a while each second when such a thread never sleeps.
+     *
+     * @throws SocketException with the errno (EPERM: not permitted)
+     * @throws IllegalArgumentException when {@code priority} is outside 1..99
+     */
+    public static void fifoPriority(int priority) throws SocketException {
+        requireAvailable();
+        if (priority < 1 || priority > 99) {
+            throw new IllegalArgumentException("SCHED_FIFO priority must be 1..99: " + priority);
+        }
+        try (Arena arena = Arena.ofShared()) {
+            MemorySegment param = arena.allocate(JAVA_INT);
+            param.set(JAVA_INT, 0, priority);
+            int rc = Libc.schedSetscheduler(Libc.allocateCallState(arena), 0, SCHED_FIFO, param);
+            if (rc < 0) {
+                throw SocketException.of("sched_setscheduler SCHED_FIFO " + priority, rc);
+            }
+        }
+    }
+
+    /**
+     * Checks whether threads of this process may run under SCHED_FIFO at {@code priority}, by trying it on a
+     * short-lived thread of its own (the calling thread is left as it is).
+     *
+     * @return null when permitted, else a one-line reason
+     *         ("sched_setscheduler SCHED_FIFO 50: Operation not permitted (needs CAP_SYS_NICE or RLIMIT_RTPRIO)")
+     */
+    public static String fifoRefusal(int priority) {
+        if (!available()) {
+            return "real-time scheduling needs native access: " + NativeSupport.unavailableReason();
+        }
+        String[] reason = new String[1];
+        Thread probe = Thread.ofPlatform().name("twping-rt-probe").daemon(true).unstarted(() -> {
+            try {
+                fifoPriority(priority);
+            } catch (SocketException e) {
+                reason[0] = e.getMessage() + (e.errno() == Errno.EPERM ? " (needs CAP_SYS_NICE or RLIMIT_RTPRIO)" : "");
+            } catch (IllegalArgumentException e) {
+                reason[0] = e.getMessage();
+            }
+        });
+        probe.start();
+        try {
+            probe.join();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return "interrupted";
+        }
+        return reason[0];
+    }
+
+    /** The calling thread's scheduling policy ({@link #SCHED_OTHER}, {@link #SCHED_FIFO}, ...). */
+    public static int schedulingPolicy() throws SocketException {
+        requireAvailable();
+        try (Arena arena = Arena.ofShared()) {
+            int rc = Libc.schedGetscheduler(Libc.allocateCallState(arena), 0);
+            if (rc < 0) {
+                throw SocketException.of("sched_getscheduler", rc);
             }
             return rc;
         }

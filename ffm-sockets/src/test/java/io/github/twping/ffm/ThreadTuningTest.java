@@ -84,4 +84,26 @@ class ThreadTuningTest {
             assertThrows(IllegalArgumentException.class, () -> ThreadTuning.timerSlackNs(-1));
         });
     }
+
+    @Test
+    void shouldRunTheCallingThreadUnderSchedFifoWhenPermitted() throws Exception {
+        String refused = ThreadTuning.fifoRefusal(2);
+        onNewThread(() -> {
+            assertEquals(ThreadTuning.SCHED_OTHER, ThreadTuning.schedulingPolicy());
+            assertThrows(IllegalArgumentException.class, () -> ThreadTuning.fifoPriority(0));
+            assertThrows(IllegalArgumentException.class, () -> ThreadTuning.fifoPriority(100));
+            if (refused == null) {
+                ThreadTuning.fifoPriority(2);
+                assertEquals(ThreadTuning.SCHED_FIFO, ThreadTuning.schedulingPolicy());
+            } else {
+                // not permitted here: the refusal names the call and the errno, and the thread is unchanged
+                assertTrue(refused.contains("sched_setscheduler SCHED_FIFO 2"), refused);
+                SocketException e = assertThrows(SocketException.class, () -> ThreadTuning.fifoPriority(2));
+                assertEquals("EPERM", e.errnoName());
+                assertEquals(ThreadTuning.SCHED_OTHER, ThreadTuning.schedulingPolicy());
+            }
+        });
+        assertEquals(ThreadTuning.SCHED_OTHER, ThreadTuning.schedulingPolicy(), "the probe leaves the caller as it was");
+        assertEquals("SCHED_FIFO priority must be 1..99: 0", ThreadTuning.fifoRefusal(0));
+    }
 }

@@ -112,8 +112,19 @@ public final class CompareRunner {
             clients.add(new Client("ours (again)", ours, true));
         }
         for (Map.Entry<String, List<String>> v : options.variants().entrySet()) {
-            List<String> prefix = new ArrayList<>(ours);
-            prefix.addAll(v.getValue());
+            // leading NAME=VALUE words are the variant's environment (e.g. TWPING_JAVA_OPTS=-D...), run via env(1)
+            List<String> words = v.getValue();
+            int assignments = 0;
+            while (assignments < words.size() && words.get(assignments).matches("[A-Z_][A-Z0-9_]*=.*")) {
+                assignments++;
+            }
+            List<String> prefix = new ArrayList<>(nicePrefix());
+            if (assignments > 0) {
+                prefix.add("env");
+                prefix.addAll(words.subList(0, assignments));
+            }
+            prefix.addAll(ours.subList(nicePrefix().size(), ours.size()));
+            prefix.addAll(words.subList(assignments, words.size()));
             clients.add(new Client(v.getKey(), prefix, true));
         }
         String loadStart = loadAverage();
