@@ -47,18 +47,20 @@ public final class ExactStatistics {
     }
 
     /**
-     * An engine whose IPDV pairing window is the smallest power of two holding the session's sequence numbers, at
-     * most the default 2^16: the same results as {@link #ExactStatistics(SessionHeader)} (no two sequence numbers
-     * of the session share a slot below the default) in less memory, for engines that live as long as a session.
+     * An engine whose IPDV pairing window and scheduled-time ring are the smallest power of two holding the
+     * session's sequence numbers, at most the default 2^16: the same results as
+     * {@link #ExactStatistics(SessionHeader)} (no two sequence numbers of the session share a slot below the
+     * default) in less memory, for engines that live as long as a session.
      */
     public static ExactStatistics sizedForSession(SessionHeader header) {
         long n = Math.max(2, Math.min(IPDV_WINDOW, header.packetCount()));
         return new ExactStatistics(header, ScheduleDeltas.of(header), (int) Long.highestOneBit(n - 1) << 1);
     }
 
-    private ExactStatistics(SessionHeader header, DeltaSource deltas, int ipdvWindow) {
+    private ExactStatistics(SessionHeader header, DeltaSource deltas, int window) {
         this.packetCount = header.packetCount();
-        this.schedule = new ScheduleCursor(deltas, header.startTimeNtp());
+        this.schedule = new ScheduleCursor(deltas, header.startTimeNtp(), window);
+        int ipdvWindow = window;
         this.ipdvMask = ipdvWindow - 1;
         this.ipdvSeq = new long[ipdvWindow];
         this.ipdvRtt = new long[ipdvWindow];

@@ -202,8 +202,9 @@ class SessionIntervalsTest {
 
     @Test
     void shouldGetTheSameResultsFromTheSessionSizedEngineAsFromTheDefaultOne() {
-        // 600 packets in a shuffled arrival order with duplicates and losses: IPDV pairs found across the whole
-        // session, so a window below the packet count would differ; the session-sized one (1024) must not
+        // 600 packets in a shuffled arrival order with duplicates and losses: IPDV pairs and scheduled send times
+        // looked up across the whole session, so windows below the packet count would differ; the session-sized
+        // ones (1024) must not
         long packets = 600;
         SessionHeader header = header(packets);
         io.github.twping.results.ExactStatistics sized = io.github.twping.results.ExactStatistics.sizedForSession(header);
@@ -222,6 +223,7 @@ class SessionIntervalsTest {
             record(r, seq, seq % 53 == 0);
             if (!r.isLost()) {
                 r.reflRecvNtp += NtpTime.fromSeconds(random.nextInt(1000) * 1e-6);
+                r.sentSendNtp += NtpTime.fromSeconds(random.nextInt(5) * 1e-6);     // sent a few µs late
             }
             short src = RecordSources.pack(RecordSources.KERNEL_SOFTWARE, RecordSources.KERNEL_SOFTWARE, 0);
             sized.accept(r, src);
@@ -230,10 +232,12 @@ class SessionIntervalsTest {
         var a = sized.total();
         var b = full.total();
         assertTrue(b.ipdvRoundTrip().count() > 500, "IPDV pairs: " + b.ipdvRoundTrip().count());
+        assertEquals(b.received(), b.sendLateness().count(), "every reply's send lateness known");
         assertEquals(List.of(b.sent(), b.received(), b.lost(), b.duplicates(), b.reordered()),
                 List.of(a.sent(), a.received(), a.lost(), a.duplicates(), a.reordered()));
         for (var pair : List.of(List.of(a.roundTrip(), b.roundTrip()), List.of(a.ipdvRoundTrip(), b.ipdvRoundTrip()),
-                List.of(a.ipdvForward(), b.ipdvForward()), List.of(a.ipdvBack(), b.ipdvBack()))) {
+                List.of(a.ipdvForward(), b.ipdvForward()), List.of(a.ipdvBack(), b.ipdvBack()),
+                List.of(a.sendLateness(), b.sendLateness()))) {
             assertEquals(pair.get(1).count(), pair.get(0).count());
             for (double p : new double[] {0, 1, 50, 90, 99, 100}) {
                 assertEquals(pair.get(1).percentile(p), pair.get(0).percentile(p), "percentile " + p);
