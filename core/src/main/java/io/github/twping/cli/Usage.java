@@ -84,7 +84,7 @@ public final class Usage {
             + "   --html FILE            write a self-contained HTML report with charts\n"
             + "   --progress, --no-progress  show or hide the live progress line (default: when stderr is a terminal)\n"
             + "   --report FILE          re-report a session file saved with -F instead of measuring (no testaddr)\n"
-            + "   --agent FILE [--metrics-listen ADDR:PORT] [--json-stream] [--interval SECONDS] [--check]\n"
+            + "   --agent FILE [--metrics-listen ADDR:PORT] [--json-stream FILE|-] [--interval SECONDS] [--check]\n"
             + "                          measure the targets of FILE continuously (docs/FLEET.md)\n"
             + "\n";
 
