@@ -343,6 +343,10 @@ public final class TwpingArgs {
     private int longOption(int c, String arg, State s, Messages msg) {
         switch (c) {
             case OPT_SPIN -> {
+                if (arg.equals("auto")) {
+                    s.spinMicros = TwpingOptions.Extras.AUTO_SPIN;
+                    return CONTINUE;
+                }
                 OptionalLong v = CNumbers.parseStrictUnsigned(arg, CNumbers.UINT32_MASK);
                 if (v.isEmpty()) {
                     return usage(msg, Messages.invalidLong("spin", "Positive integer expected"), Messages.EXIT_FAILURE);

@@ -55,7 +55,8 @@ public final class Usage {
             + "   --help                 print this message, including the long options, and exit\n"
             + "   --version              print the version and exit\n"
             + "   --lang en|ru           language of the human-readable summary (default en)\n"
-            + "   --spin MICROS          busy-wait window before each scheduled send (default 100)\n"
+            + "   --spin MICROS|auto     busy-wait window before each scheduled send (default 100; auto: learnt\n"
+            + "                          from how late the sleeps before it wake up)\n"
             + "   --cpu LIST             run the sender and receiver threads on these CPUs (e.g. 0 or 0,2-3)\n"
             + "   --rt-priority PRIO     run the sender and receiver threads under SCHED_FIFO at PRIO (1..99)\n"
             + "   --send-stamp kernel|user  send time: the kernel's TX timestamp (default) or the stamp in the packet\n"
@@ -84,7 +85,8 @@ public final class Usage {
             + "   --html FILE            write a self-contained HTML report with charts\n"
             + "   --progress, --no-progress  show or hide the live progress line (default: when stderr is a terminal)\n"
             + "   --report FILE          re-report a session file saved with -F instead of measuring (no testaddr)\n"
-            + "   --agent FILE [--metrics-listen ADDR:PORT] [--check]  measure the targets of FILE continuously (docs/FLEET.md)\n"
+            + "   --agent FILE [--metrics-listen ADDR:PORT] [--json-stream FILE|-] [--interval SECONDS] [--check]\n"
+            + "                          measure the targets of FILE continuously (docs/FLEET.md)\n"
             + "\n";
 
     private Usage() {

@@ -202,7 +202,7 @@ public final class StampRun {
         TwpingOptions.Extras extras = run.options.extras();
         ClockErrorEstimate errors = ClockErrorEstimate.of(extras.assumeSynchronised(), extras.esterrorMicros());
         SendSchedule schedule = new SendSchedule(sid, slots, test.packetCount());
-        long spinNs = TimeUnit.MICROSECONDS.toNanos(extras.spinMicros());
+        long spinNs = extras.spinNs();
         ClientTestSession s = spec != null
                 ? StampSenderSession.create(socket, reflector, spec, schedule, test.packetCount(), startTimeNtp,
                 lossTimeoutNtp, spinNs, writer, run.clock, errors, run::diag, telemetry)

@@ -2,6 +2,7 @@ package io.github.twping.client;
 
 import io.github.twping.config.PortRange;
 import io.github.twping.config.ScheduleSpec;
+import io.github.twping.pacing.ParkThenSpinPacer;
 import io.github.twping.report.results.ResultOptions;
 import io.github.twping.schedule.ScheduleSlot;
 
@@ -179,7 +180,7 @@ public record TwpingOptions(HostPort testAddress, HostPort serverAddress, Test t
     /**
      * Options of this port (long options).
      *
-     * @param spinMicros             {@code --spin}: busy-wait window before each send, default 100 (capped at a quarter of the interval)
+     * @param spinMicros             {@code --spin}: busy-wait window before each send, default 100 (capped at a quarter of the interval), {@link #AUTO_SPIN} for {@code auto}
      * @param assumeSynchronised     {@code --sync} (also set by {@code --esterror})
      * @param esterrorMicros         {@code --esterror}, or -1 when not given
      * @param language               {@code --lang}: "en" (default) or "ru"
@@ -201,5 +202,13 @@ public record TwpingOptions(HostPort testAddress, HostPort serverAddress, Test t
                          java.util.BitSet cpus, boolean kernelSendStamps, int rtPriority) {
         /** Default {@code --spin}. */
         public static final long DEFAULT_SPIN_MICROS = 100;
+        /** {@code --spin auto}: the window learnt from the wake-ups (pacing.ParkThenSpinPacer#ADAPTIVE). */
+        public static final long AUTO_SPIN = -1;
+
+        /** @return the sender's spin window in ns for the pacer, or {@link ParkThenSpinPacer#ADAPTIVE}. */
+        public long spinNs() {
+            return spinMicros == AUTO_SPIN ? ParkThenSpinPacer.ADAPTIVE
+                    : java.util.concurrent.TimeUnit.MICROSECONDS.toNanos(spinMicros);
+        }
     }
 }

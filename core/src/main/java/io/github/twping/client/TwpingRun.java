@@ -356,7 +356,7 @@ public final class TwpingRun {
      */
     private void startWarmUp(Mode mode) {
         int padding = run.test().paddingBytes();
-        long spinNs = TimeUnit.MICROSECONDS.toNanos(run.options.extras().spinMicros());
+        long spinNs = run.options.extras().spinNs();
         warmUp = Thread.ofPlatform().daemon(true).name("twping-warmup").start(() -> EngineWarmUp.run(mode,
                 padding, spinNs, EngineWarmUp.DEFAULT_PACKETS, WARM_UP_MAX_NS, () -> warmUpDone));
     }
@@ -468,7 +468,7 @@ public final class TwpingRun {
         ClockErrorEstimate errors = ClockErrorEstimate.of(extras.assumeSynchronised(), extras.esterrorMicros());
         ClientTestSession s = new ClientTestSession(new ClientTestSession.Parameters(reflector,
                 new SendSchedule(sid, slots, test.packetCount()), test.packetCount(), test.paddingBytes(),
-                timing.startTimeNtp(), timing.lossTimeoutNtp(), TimeUnit.MICROSECONDS.toNanos(extras.spinMicros()),
+                timing.startTimeNtp(), timing.lossTimeoutNtp(), extras.spinNs(),
                 extras.kernelSendStamps()), socket, sendSocket, control.mode(), keys, writer, run.clock, errors,
                 run::diag);
         s.cpus(extras.cpus()).rtPriority(extras.rtPriority());

@@ -10,6 +10,12 @@ package io.github.twping.pacing;
  * through {@link #awaitDeadlineAfter}, which caps the window at a share of the interval (a quarter; half for a
  * sender running under SCHED_FIFO, {@code twping --rt-priority}).
  *
+ * <p>{@link #ADAPTIVE} ({@code twping --spin auto}) learns the window instead: it starts at
+ * {@link #ADAPTIVE_START_NS} and follows the worst wake-up overshoot of the last {@link #ADAPTIVE_HISTORY} parks
+ * (how much later than asked the park returned) plus {@link #ADAPTIVE_MARGIN_NS}, within the same cap. A host
+ * whose sleeps end on time keeps a short window; a virtual machine whose idle CPUs wake late gets a window that
+ * covers the wake-up, for as long as it does.
+ *
  * <p>A park interrupted by {@link Thread#interrupt()} returns at once (a negative lateness), so a stopped
  * sender does not wait out its deadline.
  */
@@ -22,9 +28,23 @@ public final class ParkThenSpinPacer implements Pacer {
      */
     public static final int HALF_INTERVAL = 1;
 
+    /** {@code spinNs} value that selects the learnt window. */
+    public static final long ADAPTIVE = -1;
+    /** The learnt window before any park was seen, ns (the fixed default's 100 µs). */
+    public static final long ADAPTIVE_START_NS = 100_000;
+    /** Parks whose overshoot the learnt window covers. */
+    public static final int ADAPTIVE_HISTORY = 64;
+    /** Added to the worst overshoot seen, ns. */
+    public static final long ADAPTIVE_MARGIN_NS = 10_000;
+    /** The learnt window never exceeds this (a sleep that late is a preemption, not a wake-up), ns. */
+    public static final long ADAPTIVE_MAX_NS = 5_000_000;
+
     private final PacingClock clock;
     private final long spinNs;
     private final int intervalShareShift;
+    private final long[] overshoots; // null unless adaptive: a ring of the last parks' overshoots, ns
+    private int nextOvershoot;
+    private long learntNs = ADAPTIVE_START_NS;
 
     /**
      * @param clock  time source and wait primitives.
@@ -36,13 +56,13 @@ public final class ParkThenSpinPacer implements Pacer {
 
     /**
      * @param clock              time source and wait primitives.
-     * @param spinNs             busy-wait window before each deadline, in nanoseconds, >= 0.
+     * @param spinNs             busy-wait window before each deadline, in nanoseconds, >= 0, or {@link #ADAPTIVE}.
      * @param intervalShareShift {@link #awaitDeadlineAfter} caps the window at interval >> this (1..16):
      *                           {@link #QUARTER_INTERVAL} or {@link #HALF_INTERVAL}
      */
     public ParkThenSpinPacer(PacingClock clock, long spinNs, int intervalShareShift) {
-        if (spinNs < 0) {
-            throw new IllegalArgumentException("spinNs must be >= 0: " + spinNs);
+        if (spinNs < 0 && spinNs != ADAPTIVE) {
+            throw new IllegalArgumentException("spinNs must be >= 0 or ADAPTIVE: " + spinNs);
         }
         if (intervalShareShift < 1 || intervalShareShift > 16) {
             throw new IllegalArgumentException("intervalShareShift must be 1..16: " + intervalShareShift);
@@ -50,6 +70,7 @@ public final class ParkThenSpinPacer implements Pacer {
         this.clock = clock;
         this.spinNs = spinNs;
         this.intervalShareShift = intervalShareShift;
+        this.overshoots = spinNs == ADAPTIVE ? new long[ADAPTIVE_HISTORY] : null;
     }
 
     /** @return a pacer that only parks, for the time left (a window of 0). */
@@ -67,14 +88,19 @@ public final class ParkThenSpinPacer implements Pacer {
         return intervalShareShift;
     }
 
-    /** @return the busy-wait window in nanoseconds ({@link Long#MAX_VALUE} = spin only). */
+    /** @return the busy-wait window in nanoseconds ({@link Long#MAX_VALUE} = spin only, {@link #ADAPTIVE}: learnt). */
     public long spinNs() {
         return spinNs;
     }
 
+    /** @return the window the next wait uses before the interval cap: the fixed one, or the learnt one. */
+    public long windowNs() {
+        return overshoots == null ? spinNs : learntNs;
+    }
+
     @Override
     public long awaitDeadline(long deadlineNs) {
-        return awaitDeadline(deadlineNs, spinNs);
+        return awaitDeadline(deadlineNs, windowNs());
     }
 
     /**
@@ -85,22 +111,39 @@ public final class ParkThenSpinPacer implements Pacer {
     @Override
     public long awaitDeadlineAfter(long deadlineNs, long previousDeadlineNs) {
         long intervalNs = deadlineNs - previousDeadlineNs;
-        return awaitDeadline(deadlineNs, Math.min(spinNs, Math.max(0, intervalNs >> intervalShareShift)));
+        return awaitDeadline(deadlineNs, Math.min(windowNs(), Math.max(0, intervalNs >> intervalShareShift)));
     }
 
     private long awaitDeadline(long deadlineNs, long windowNs) {
         long nowNs = clock.nanoTime();
+        boolean parked = false;
         while (deadlineNs - nowNs > windowNs) {
             clock.parkNanos(deadlineNs - windowNs - nowNs);
             nowNs = clock.nanoTime();
+            parked = true;
             if (Thread.currentThread().isInterrupted()) {
                 return nowNs - deadlineNs;
             }
+        }
+        if (parked && overshoots != null) {
+            learn(nowNs - (deadlineNs - windowNs));
         }
         while (nowNs - deadlineNs < 0) {
             clock.onSpinWait();
             nowNs = clock.nanoTime();
         }
         return nowNs - deadlineNs;
+    }
+
+    /** Records one park's overshoot and sets the window to the worst of the history plus the margin. */
+    private void learn(long overshootNs) {
+        long[] ring = overshoots;
+        ring[nextOvershoot] = Math.max(0, overshootNs);
+        nextOvershoot = (nextOvershoot + 1) & (ADAPTIVE_HISTORY - 1);
+        long worst = 0;
+        for (long v : ring) {
+            worst = Math.max(worst, v);
+        }
+        learntNs = Math.min(ADAPTIVE_MAX_NS, worst + ADAPTIVE_MARGIN_NS);
     }
 }

@@ -312,6 +312,17 @@ class TwpingArgsTest {
     }
 
     @Test
+    void shouldAcceptALearntSpinWindow() {
+        TwpingOptions.Extras auto = ok("--spin", "auto", "h").extras();
+        assertEquals(TwpingOptions.Extras.AUTO_SPIN, auto.spinMicros());
+        assertEquals(io.github.twping.pacing.ParkThenSpinPacer.ADAPTIVE, auto.spinNs());
+        assertEquals(250_000, ok("--spin", "250", "h").extras().spinNs());
+        errBytes.reset();
+        assertEquals(Messages.EXIT_FAILURE, exit("--spin", "Auto", "h"));
+        assertEquals("twping: Invalid '--spin' value. Positive integer expected\n" + usage(), stderr());
+    }
+
+    @Test
     void shouldChooseTheRealTimePriorityOfTheSessionThreads() {
         assertEquals(0, ok("h").extras().rtPriority(), "time-shared by default");
         for (String bad : new String[] {"0", "100", "-1", "x", "007"}) {

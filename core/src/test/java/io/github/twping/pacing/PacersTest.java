@@ -149,6 +149,55 @@ class PacersTest {
     }
 
     @Test
+    void shouldLearnAWindowThatCoversTheWakeUpOvershoot() {
+        // sleeps end 150 us late: the default 100 us window would make every send 50 us late
+        SimulatedClock clock = new SimulatedClock(START_NS, 0, 20, 150_000);
+        ParkThenSpinPacer pacer = new ParkThenSpinPacer(clock, ParkThenSpinPacer.ADAPTIVE);
+        assertEquals(ParkThenSpinPacer.ADAPTIVE_START_NS, pacer.windowNs());
+        long previous = START_NS;
+        long firstLateNs = -1;
+        long lastLateNs = -1;
+        for (int i = 1; i <= 10; i++) {
+            long deadlineNs = START_NS + i * 2_000_000L;
+            long lateNs = pacer.awaitDeadlineAfter(deadlineNs, previous);
+            previous = deadlineNs;
+            firstLateNs = i == 1 ? lateNs : firstLateNs;
+            lastLateNs = lateNs;
+        }
+        assertEquals(50_000, firstLateNs, "the first park overshoots the start window");
+        assertEquals(150_000 + ParkThenSpinPacer.ADAPTIVE_MARGIN_NS, pacer.windowNs(), "overshoot plus margin");
+        assertTrue(lastLateNs < 20, "once learnt, the spin covers the overshoot: " + lastLateNs);
+    }
+
+    @Test
+    void shouldShrinkTheLearntWindowOnceTheLateWakeUpsAreOutOfTheHistory() {
+        SimulatedClock clock = new SimulatedClock(START_NS, 0, 20, 400_000);
+        ParkThenSpinPacer pacer = new ParkThenSpinPacer(clock, ParkThenSpinPacer.ADAPTIVE);
+        long deadlineNs = START_NS;
+        for (int i = 0; i < 3; i++) {
+            deadlineNs += 2_000_000;
+            pacer.awaitDeadlineAfter(deadlineNs, deadlineNs - 2_000_000);
+        }
+        assertEquals(410_000, pacer.windowNs());
+        clock.parkOvershootNs = 5_000;
+        for (int i = 0; i < ParkThenSpinPacer.ADAPTIVE_HISTORY; i++) {
+            deadlineNs += 2_000_000;
+            pacer.awaitDeadlineAfter(deadlineNs, deadlineNs - 2_000_000);
+        }
+        assertEquals(15_000, pacer.windowNs(), "only the recent overshoots count");
+        // and the learnt window still obeys the interval cap: 100 us between deadlines, a quarter of it
+        clock.parkOvershootNs = 400_000;
+        deadlineNs += 2_000_000;
+        pacer.awaitDeadlineAfter(deadlineNs, deadlineNs - 2_000_000);
+        assertEquals(410_000, pacer.windowNs());
+        long before = clock.spins;
+        deadlineNs = clock.nowNs + 100_000;
+        pacer.awaitDeadlineAfter(deadlineNs, deadlineNs - 100_000);
+        assertTrue(clock.spins - before <= 25_000 / 20 + 1, "capped at 25 us of spin: " + (clock.spins - before));
+        assertThrows(IllegalArgumentException.class, () -> new ParkThenSpinPacer(clock, -2));
+    }
+
+    @Test
     void shouldUseTheWholeWindowWhenTheIntervalIsLong() {
         SimulatedClock clock = new SimulatedClock(START_NS, 0, 20, 0);
         long deadlineNs = START_NS + 1_000_000;
@@ -182,7 +231,10 @@ class PacersTest {
 
     @Test
     void shouldRejectANegativeSpinWindow() {
-        assertThrows(IllegalArgumentException.class, () -> new ParkThenSpinPacer(new SimulatedClock(0, 0, 0, 0), -1));
+        // -1 is ADAPTIVE; every other negative window is refused
+        assertThrows(IllegalArgumentException.class, () -> new ParkThenSpinPacer(new SimulatedClock(0, 0, 0, 0), -2));
+        assertThrows(IllegalArgumentException.class,
+                () -> new ParkThenSpinPacer(new SimulatedClock(0, 0, 0, 0), Long.MIN_VALUE));
     }
 
     /** Idle strategy that advances the simulated clock by a fixed step per idle and counts calls. */
