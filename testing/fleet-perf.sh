@@ -7,7 +7,7 @@
 #   SECONDS  steady-state window per round (default 40; sessions are 10 s, a warm-up of 15 s comes first)
 #   COUNTS   target counts (default "1 10 100")
 # FLEET_PROTOCOL=stamp|light measures STAMP or TWAMP-Light targets against twampd --stamp/--light instead
-# (default twamp).
+# (default twamp). FLEET_INTERVAL=SECONDS adds --json-stream (to a file) with --interval SECONDS.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 rounds=${1:-3}
@@ -68,7 +68,9 @@ for n in "${counts[@]}"; do
             for i in $(seq 1 "$n"); do echo "  - {name: t$i, protocol: $proto, host: \"127.0.0.1:$port\"}"; done
         } >"$cfg"
         mport=$(free_port)
-        "$root/twping" --agent "$cfg" --metrics-listen "127.0.0.1:$mport" 2>"$work/agent-$n-$r.log" &
+        stream=()
+        [ -z "${FLEET_INTERVAL:-}" ] || stream=(--json-stream "$work/stream-$n-$r.ndjson" --interval "$FLEET_INTERVAL")
+        "$root/twping" --agent "$cfg" --metrics-listen "127.0.0.1:$mport" "${stream[@]}" 2>"$work/agent-$n-$r.log" &
         apid=$!
         pids+=("$apid")
         sleep "$warmup"
@@ -84,6 +86,10 @@ for n in "${counts[@]}"; do
         load=$(cut -d' ' -f1-3 /proc/loadavg)
         kill -TERM "$apid"; wait "$apid" 2>/dev/null || true
         kill -TERM "$tpid"; wait "$tpid" 2>/dev/null || true
+        if [ -n "${FLEET_INTERVAL:-}" ]; then
+            echo "json-stream: $(grep -c '"event":"interval"' "$work/stream-$n-$r.ndjson" || true) interval lines," \
+                "$(grep -c '"event":"end"' "$work/stream-$n-$r.ndjson" || true) end lines" >&2
+        fi
         pids=()
         python3 - "$n" "$r" "$a0" "$a1" "$t0" "$t1" "$s0" "$s1" "$hz" "$arss" "$trss" "$sent" "$lost" "$skipped" \
             "$failures" "$athreads" "$load" >>"$results" <<'PY'
@@ -109,7 +115,9 @@ for row in rows:
 def mmm(values, fmt="{:.1f}"):
     v = sorted(values)
     return "/".join(fmt.format(x) for x in (v[0], statistics.median(v), v[-1]))
-print(f"protocol: {protocol}; rounds: {rounds}, steady window {window} s each; figures min/median/max over the rounds")
+import os
+interval = os.environ.get("FLEET_INTERVAL")
+print(f"protocol: {protocol}; " + (f"--json-stream with --interval {interval}; " if interval else "") + f"rounds: {rounds}, steady window {window} s each; figures min/median/max over the rounds")
 print("| targets | agent CPU % of a core | agent RSS MiB | agent threads | twampd CPU % | twampd RSS MiB | sent | lost | skipped | failures | load average (1/5/15 min) |")
 print("|---|---|---|---|---|---|---|---|---|---|---|")
 for n in sorted(by):

@@ -857,7 +857,9 @@ sc_stamp() {
 # STAMP with the RFC 8972 TLVs (docs/STAMP.md): requests with DSCP 10 (AF11) ask, by a Class of Service TLV, for
 # replies with EF; the router counts EF per direction. Checks: every reply the router forwarded was EF and no
 # request was; the TLV report counts as many EF replies and as many requests received with our DSCP as replies
-# arrived; Follow-Up Telemetry gave kernel t3 stamps; no U, M or I flags; loss against the router's drops.
+# arrived; the requests' ECN 1 (--ecn 1) reached the reflector and came back on the replies; the Location TLV names
+# the client's address and port and the reflector's; Follow-Up Telemetry gave kernel t3 stamps; no U, M or I flags;
+# loss against the router's drops.
 sc_stamp_tlv() {
     local n=$1 name=$2 p
     local ready="$WORK/$name.ready"
@@ -874,7 +876,7 @@ sc_stamp_tlv() {
     nft_load udp 0 0
     TW_DEADLINE=60 tw "$name-warm-up" -c 20 -i 0.01f -L 1 -M --stamp "$S4:$STAMP_PORT"
     nft_load udp 5 5
-    tw "$name" -c "$n" -i 0.001f -L 1 -D 10 -M --stamp "$S4:$STAMP_PORT" --tlv all,cos=46
+    tw "$name" -c "$n" -i 0.001f -L 1 -D 10 --ecn 1 -M --stamp "$S4:$STAMP_PORT" --tlv all,cos=46,loc
     p=$(basic_problems "$name" "$n")
     local o="$WORK/$name.out" lost dc ds c2s s2c efc efs got fut
     lost=$(mval "$o" LOST)
@@ -885,6 +887,10 @@ sc_stamp_tlv() {
     [ "$efs" = "$s2c" ] || p+="router counted $efs EF replies of $s2c (expected all: Class of Service DSCP1 46); "
     grep -q "class of service: requested reply DSCP 46, $got replies arrived with it, 0 not applied by the reflector; reflector received our DSCP 10 in $got" "$o" \
         || p+="class of service line: $(grep '^class of service' "$o" || echo missing); "
+    grep -q "ECN 1: reflector received it in $got, replies arrived with it in $got" "$o" \
+        || p+="ECN: $(grep '^class of service' "$o" || echo missing); "
+    grep -Eq "^location: reflector saw source $C4 port [0-9]+, destination $S4 port $STAMP_PORT \($got replies\)$" "$o" \
+        || p+="location line: $(grep '^location' "$o" || echo missing); "
     grep -q '^TLV flags: U 0, M 0, I 0$' "$o" || p+="TLV flags: $(grep '^TLV flags' "$o" || echo missing); "
     fut=$(sed -n 's/^follow-up telemetry: \([0-9]*\) kernel t3.*/\1/p' "$o")
     [ "${fut:-0}" -gt 0 ] || p+="no Follow-Up Telemetry kernel t3; "

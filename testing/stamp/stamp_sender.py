@@ -6,7 +6,13 @@ It sends COUNT test packets to HOST:PORT, one at a time, waits for each reply an
 Output: one line per reply, then a summary line "ok SENT RECEIVED"; exit 0 when every reply passed all checks,
 1 on a failed check (the line says which field), 2 on bad arguments.
 Formats: --format stamp (44-byte unauthenticated), stamp-auth (112-byte, HMAC-SHA-256/128 over octets 0..95,
-key given in hex with --key-hex), light (TWAMP-Light: 14-byte sender packet, 41-byte reflector packet).
+key given in hex with --key-hex), light (TWAMP-Light: 14-byte sender packet, 41-byte reflector packet),
+light-auth (authenticated TWAMP-Light, RFC 5357 section 4.1.2 / 4.2.1 with configured keys: 48-octet sender packet
+plus 64 octets of padding, 112-octet reflector packet; --key-hex gives 48 octets, the AES-128 key (octets 0..15)
+then the HMAC-SHA1 key (16..47); block 0, the sequence number and 12 MBZ octets, is AES-128-ECB encrypted and
+HMAC-SHA1/128 is taken over its plaintext, in both directions, as perfSONAR's TWAMP does it in authenticated
+mode). AES-128 is written here from FIPS 197 (no cryptography package needed); --self-test checks it against the
+FIPS 197 appendix C.1 vector.
 --tlvs (STAMP formats) adds the RFC 8972 section 4 TLVs after the padding: Timestamp Information, Class of Service
 (DSCP1 46), Direct Measurement, Access Report, Follow-Up Telemetry, one TLV of an unassigned type, and with
 stamp-auth the HMAC TLV (section 4.8) last; every header has U = 1 as section 4 asks of a Session-Sender, and the
@@ -36,6 +42,130 @@ def ntp_to_seconds(ts):
 
 def ptp_to_seconds(ts):
     return (ts >> 32) + NTP_UNIX_OFFSET + (ts & 0xFFFFFFFF) / 1e9
+
+
+# ---- AES-128 from FIPS 197 (encryption and decryption of single 16-octet blocks) ----------------------------
+
+
+def _xtime(a):
+    a <<= 1
+    return (a ^ 0x11B) & 0xFF if a & 0x100 else a
+
+
+def _gmul(a, b):
+    r = 0
+    while b:
+        if b & 1:
+            r ^= a
+        a = _xtime(a)
+        b >>= 1
+    return r
+
+
+def _make_sbox():
+    # S-box (FIPS 197 section 5.1.1): multiplicative inverse in GF(2^8), then the affine transformation
+    sbox = [0] * 256
+    for x in range(256):
+        inv = 0
+        if x:
+            inv = next(y for y in range(1, 256) if _gmul(x, y) == 1)
+        b = inv
+        s = b
+        for _ in range(4):
+            b = ((b << 1) | (b >> 7)) & 0xFF
+            s ^= b
+        sbox[x] = s ^ 0x63
+    inverse = [0] * 256
+    for x, v in enumerate(sbox):
+        inverse[v] = x
+    return sbox, inverse
+
+
+SBOX, INV_SBOX = _make_sbox()
+
+
+def aes128_round_keys(key):
+    # key expansion (section 5.2): 44 words, 11 round keys of 16 octets
+    assert len(key) == 16
+    words = [list(key[i:i + 4]) for i in range(0, 16, 4)]
+    rcon = 1
+    for i in range(4, 44):
+        t = list(words[i - 1])
+        if i % 4 == 0:
+            t = t[1:] + t[:1]
+            t = [SBOX[b] for b in t]
+            t[0] ^= rcon
+            rcon = _xtime(rcon)
+        words.append([a ^ b for a, b in zip(words[i - 4], t)])
+    return [sum(words[4 * r:4 * r + 4], []) for r in range(11)]
+
+
+def _add(state, round_key):
+    return [a ^ b for a, b in zip(state, round_key)]
+
+
+def _shift(state, inverse=False):
+    # the state is column-major: octet r + 4c is row r, column c; row r rotates left by r (right to invert)
+    out = [0] * 16
+    for r in range(4):
+        for c in range(4):
+            src = (c + r) % 4 if not inverse else (c - r) % 4
+            out[r + 4 * c] = state[r + 4 * src]
+    return out
+
+
+def _mix(state, m):
+    out = []
+    for c in range(4):
+        col = state[4 * c:4 * c + 4]
+        for r in range(4):
+            v = 0
+            for k in range(4):
+                v ^= _gmul(m[r][k], col[k])
+            out.append(v)
+    return out
+
+
+MIX = [[2, 3, 1, 1], [1, 2, 3, 1], [1, 1, 2, 3], [3, 1, 1, 2]]
+INV_MIX = [[14, 11, 13, 9], [9, 14, 11, 13], [13, 9, 14, 11], [11, 13, 9, 14]]
+
+
+def aes128_encrypt_block(round_keys, block):
+    state = _add(list(block), round_keys[0])
+    for r in range(1, 11):
+        state = _shift([SBOX[b] for b in state])
+        if r != 10:
+            state = _mix(state, MIX)
+        state = _add(state, round_keys[r])
+    return bytes(state)
+
+
+def aes128_decrypt_block(round_keys, block):
+    state = _add(list(block), round_keys[10])
+    for r in range(9, -1, -1):
+        state = [INV_SBOX[b] for b in _shift(state, inverse=True)]
+        state = _add(state, round_keys[r])
+        if r != 0:
+            state = _mix(state, INV_MIX)
+    return bytes(state)
+
+
+def self_test():
+    # FIPS 197 appendix C.1
+    keys = aes128_round_keys(bytes(range(16)))
+    plain = bytes.fromhex("00112233445566778899aabbccddeeff")
+    cipher = aes128_encrypt_block(keys, plain)
+    check(cipher.hex() == "69c4e0d86a7b0430d8cdb78070b4c55a", "AES-128 FIPS 197 C.1 encryption: " + cipher.hex())
+    check(aes128_decrypt_block(keys, cipher) == plain, "AES-128 FIPS 197 C.1 decryption")
+
+
+def light_auth_seal(keys, packet):
+    # RFC 5357 4.1.2 (authenticated): HMAC-SHA1/128 over the plaintext of block 0 at octet 32 (sender) or 96
+    # (reflector), then block 0 encrypted
+    aes_keys, hmac_key, hmac_at = keys
+    tag = hmac.new(hmac_key, packet[:16], hashlib.sha1).digest()[:16]
+    packet = packet[:hmac_at] + tag + packet[hmac_at + 16:]
+    return aes128_encrypt_block(aes_keys, packet[:16]) + packet[16:]
 
 
 TLV_TS, TLV_COS, TLV_DM, TLV_AR, TLV_FUT, TLV_HMAC, TLV_UNASSIGNED = 3, 4, 5, 6, 7, 8, 150
@@ -75,6 +205,10 @@ def walk(reply, base):
 
 
 def build(fmt, seq, ts, err, ssid, key, tlv_padding, extensions=False):
+    if fmt == "light-auth":
+        # RFC 5357 4.1.2: seq MBZ(12) timestamp error estimate MBZ(6) HMAC(16), then 64 octets of padding
+        packet = struct.pack("!I12sQH6s16s", seq, bytes(12), ts, err, bytes(6), bytes(16)) + bytes(range(64))
+        return light_auth_seal((aes128_round_keys(key[:16]), key[16:], 32), packet)
     if fmt == "light":
         # RFC 5357 4.1.2, unauthenticated: seq(4) timestamp(8) error estimate(2), then padding
         return struct.pack("!IQH", seq, ts, err) + bytes(range(27))
@@ -103,6 +237,16 @@ def check(cond, what):
 
 
 def parse_reply(fmt, reply, key):
+    if fmt == "light-auth":
+        check(len(reply) >= 112, "length %d < 112" % len(reply))
+        block0 = aes128_decrypt_block(aes128_round_keys(key[:16]), reply[:16])
+        expected = hmac.new(key[16:], block0, hashlib.sha1).digest()[:16]
+        check(hmac.compare_digest(expected, reply[96:112]), "reply HMAC-SHA1 over the decrypted block 0")
+        plain = block0 + reply[16:96]
+        (seq, m1, ts, err, m2, rts, m3, sseq, m4, sts, serr, m5, sttl, m6) = struct.unpack(
+            "!I12sQH6sQ8sI12sQH6sB15s", plain)
+        mbz = sum(int.from_bytes(m, "big") for m in (m1, m2, m3, m4, m5, m6))
+        return dict(seq=seq, ts=ts, err=err, ssid=0, rts=rts, sseq=sseq, sts=sts, serr=serr, sttl=sttl, mbz=mbz)
     if fmt == "light":
         check(len(reply) >= 41, "length %d < 41" % len(reply))
         seq, ts, err, mbz, rts, sseq, sts, serr, mbz2, sttl = struct.unpack("!IQHHQIQHHB", reply[:41])
@@ -163,7 +307,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("host")
     ap.add_argument("port", type=int)
-    ap.add_argument("--format", choices=["stamp", "stamp-auth", "light"], default="stamp")
+    ap.add_argument("--format", choices=["stamp", "stamp-auth", "light", "light-auth"], default="stamp")
     ap.add_argument("--count", type=int, default=10)
     ap.add_argument("--ssid", type=int, default=0)
     ap.add_argument("--key-hex", default="")
@@ -171,8 +315,20 @@ def main():
     ap.add_argument("--ttl", type=int, default=64)
     ap.add_argument("--timeout", type=float, default=5.0)
     ap.add_argument("--tlvs", action="store_true")
+    ap.add_argument("--self-test", action="store_true", help="check AES-128 against FIPS 197 and exit")
     args = ap.parse_args()
-    key = bytes.fromhex(args.key_hex)
+    if args.self_test:
+        self_test()
+        print("ok self-test")
+        return 0
+    try:
+        key = bytes.fromhex(args.key_hex)
+    except ValueError:
+        print("--key-hex is not hexadecimal")
+        return 2
+    if args.format == "light-auth" and len(key) != 48:
+        print("--format light-auth needs --key-hex of 48 octets (AES key 16, HMAC key 32)")
+        return 2
     if args.format == "stamp-auth" and not key:
         print("--format stamp-auth needs --key-hex")
         return 2
@@ -187,7 +343,7 @@ def main():
         sock.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_UNICAST_HOPS, args.ttl)
     sock.settimeout(args.timeout)
     if args.tlvs:
-        if args.format == "light":
+        if args.format.startswith("light"):
             print("--tlvs needs a STAMP format")
             return 2
         if family == socket.AF_INET:
@@ -201,10 +357,16 @@ def main():
         ts = ntp_now()
         request = build(args.format, seq, ts, err, args.ssid, key, args.tlv_padding, args.tlvs)
         sock.sendto(request, (args.host, args.port))
-        reply, _ = sock.recvfrom(65535)
+        try:
+            reply, _ = sock.recvfrom(65535)
+        except socket.timeout:
+            check(False, "no reply to seq %d within %.1f s" % (seq, args.timeout))
         after = ntp_to_seconds(ntp_now())
         r = parse_reply(args.format, reply, key)
-        if args.format == "light":
+        if args.format == "light-auth":
+            check(len(reply) == max(len(request), 112), "reply length %d for a %d-octet request"
+                  % (len(reply), len(request)))
+        elif args.format == "light":
             check(len(reply) == max(len(request), 41), "reply length %d for a %d-octet request"
                   % (len(reply), len(request)))
             check(reply[41:] == request[14:14 + len(reply) - 41], "padding copied from the sender's")

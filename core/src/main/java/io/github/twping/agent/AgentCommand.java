@@ -14,7 +14,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 /**
- * {@code twping --agent FILE [--metrics-listen ADDR:PORT] [--json-stream FILE|-] [--check]}: the continuous
+ * {@code twping --agent FILE [--metrics-listen ADDR:PORT] [--json-stream FILE|-] [--interval SECONDS] [--check]}: the continuous
  * measurement agent as a command (docs/FLEET.md). Exit status 0 after a stop, 1 for a bad command line or
  * configuration (one line naming the file, line and field), an endpoint that cannot listen or a
  * {@code --json-stream} file that cannot be opened.
@@ -35,6 +35,7 @@ public final class AgentCommand {
     private final AgentConfigLoader loader = AgentConfigLoader.create();
     private volatile Agent agent;
     private volatile Path file;
+    private volatile double intervalOverride = -1;
     private volatile AgentMetrics metrics;
     private volatile MetricsEndpoint endpoint;
     private volatile java.util.function.BiConsumer<String, io.github.twping.metrics.SessionSample> sessionListener;
@@ -97,6 +98,7 @@ public final class AgentCommand {
         String configFile = null;
         String listen = null;
         String jsonStream = null;
+        String interval = null;
         boolean check = false;
         for (int i = 0; i < args.size(); i++) {
             String a = args.get(i);
@@ -107,7 +109,7 @@ public final class AgentCommand {
                 value = a.substring(eq + 1);
             }
             switch (name) {
-                case "--agent", "--metrics-listen", "--json-stream" -> {
+                case "--agent", "--metrics-listen", "--json-stream", "--interval" -> {
                     if (value == null) {
                         if (i + 1 >= args.size()) {
                             line("option '" + name + "' requires an argument");
@@ -118,13 +120,14 @@ public final class AgentCommand {
                     switch (name) {
                         case "--agent" -> configFile = value;
                         case "--metrics-listen" -> listen = value;
+                        case "--interval" -> interval = value;
                         default -> jsonStream = value;
                     }
                 }
                 case "--check" -> check = true;
                 default -> {
                     line("--agent: unsupported argument '" + a + "' (the agent takes --agent FILE, --metrics-listen ADDR:PORT, "
-                            + "--json-stream FILE|-, --check)");
+                            + "--json-stream FILE|-, --interval SECONDS, --check)");
                     return EXIT_FAILURE;
                 }
             }
@@ -138,10 +141,27 @@ public final class AgentCommand {
                 return EXIT_FAILURE;
             }
         }
+        double intervalSeconds = -1;
+        if (interval != null) {
+            intervalSeconds = parseInterval(interval);
+            if (Double.isNaN(intervalSeconds)) {
+                line("--interval: '" + interval + "' is not 0 (no interval events) or 0.01-86400 seconds");
+                return EXIT_FAILURE;
+            }
+            if (jsonStream == null) {
+                line("--interval needs --json-stream");
+                return EXIT_FAILURE;
+            }
+        }
+        if (configFile == null) {
+            line("--agent FILE is required");
+            return EXIT_FAILURE;
+        }
         file = Path.of(configFile);
+        intervalOverride = intervalSeconds;
         AgentConfig config;
         try {
-            config = loader.load(file);
+            config = load();
         } catch (AgentConfigException e) {
             line(e.getMessage());
             return EXIT_FAILURE;
@@ -195,6 +215,27 @@ public final class AgentCommand {
         return EXIT_OK;
     }
 
+    /** The configuration file, with the command line's {@code --interval} when given. */
+    private AgentConfig load() throws AgentConfigException {
+        AgentConfig c = loader.load(file);
+        return intervalOverride >= 0 ? c.withInterval(intervalOverride) : c;
+    }
+
+    /** @return seconds: 0, or 0.01..86400; NaN when {@code text} is neither */
+    static double parseInterval(String text) {
+        double v;
+        try {
+            v = Double.parseDouble(text);
+        } catch (NumberFormatException e) {
+            return Double.NaN;
+        }
+        if (!text.matches("[0-9]*\\.?[0-9]+(e[+-]?[0-9]+)?") || !(v == 0 || (v >= AgentConfig.MIN_INTERVAL_SECONDS
+                && v <= 86400))) {
+            return Double.NaN;
+        }
+        return v;
+    }
+
     /** Opens the {@code --json-stream} target ({@code -} = stdout); null after one line when it cannot. */
     private AgentJsonStream openStream(String target) {
         if (target.equals("-")) {
@@ -239,7 +280,7 @@ public final class AgentCommand {
             return;
         }
         try {
-            AgentConfig next = loader.load(file);
+            AgentConfig next = load();
             line("agent: reloaded " + file + ": " + a.reload(next));
             metrics.reload(true);
         } catch (AgentConfigException e) {

@@ -242,6 +242,11 @@ public final class AgentConfigLoader {
                     "must not be smaller than agent.backoff_initial (" + backoffInitial + ")");
         }
         double connectTimeout = agent.path("connect_timeout").asDouble(10.0);
+        double interval = agent.path("json_stream_interval").asDouble(AgentConfig.DEFAULT_INTERVAL_SECONDS);
+        if (interval != 0 && interval < AgentConfig.MIN_INTERVAL_SECONDS) {
+            throw new AgentConfigException(name, lineOf(lines, "/agent/json_stream_interval"),
+                    "agent.json_stream_interval", "must be 0 (none) or 0.01-86400 seconds");
+        }
         JsonNode defaults = root.path("defaults");
         List<TargetConfig> targets = new ArrayList<>();
         Map<String, Integer> seen = new HashMap<>();
@@ -257,7 +262,7 @@ public final class AgentConfigLoader {
             }
             targets.add(target(name, t, defaults, at, lines, file));
         }
-        return new AgentConfig(file, targets, backoffInitial, backoffMax, connectTimeout);
+        return new AgentConfig(file, targets, backoffInitial, backoffMax, connectTimeout, interval);
     }
 
     private static JsonNode setting(JsonNode target, JsonNode defaults, String key) {
@@ -321,11 +326,19 @@ public final class AgentConfigLoader {
             throw new AgentConfigException(name, lineOf(lines, settingPointer(t, at, present)),
                     fieldName(at + "/" + missing), "missing: " + present + " needs " + missing);
         }
+        int keyLength = -1;
         if (keyFile != null) {
-            checkKeyFile(name, keyFile, identity, lines, settingPointer(t, at, "key_file"));
+            keyLength = checkKeyFile(name, keyFile, identity, lines, settingPointer(t, at, "key_file"));
         }
         if (!protocol.controlled()) {
             checkConnectionlessMode(name, protocol, modeMask, identity, lines, t, at);
+            if (protocol == Protocol.LIGHT && modeMask == Mode.AUTHENTICATED.bits()
+                    && keyLength != io.github.twping.stamp.StampReflectorSpec.LIGHT_KEY_LENGTH) {
+                String p = settingPointer(t, at, "key_file");
+                throw new AgentConfigException(name, lineOf(lines, p), fieldName(p), "authenticated TWAMP-Light needs a "
+                        + "pass-phrase of exactly " + io.github.twping.stamp.StampReflectorSpec.LIGHT_KEY_LENGTH
+                        + " octets (AES test key 16, HMAC test key 32) for '" + identity + "', not " + keyLength);
+            }
         }
         JsonNode dscpNode = setting(t, defaults, "dscp");
         int dscp = 0;
@@ -343,13 +356,84 @@ public final class AgentConfigLoader {
         double loss = lossNode == null ? 2.0 : lossNode.asDouble();
         JsonNode spinNode = setting(t, defaults, "spin_us");
         long spin = spinNode == null ? 20 : spinNode.asLong();
+        StampOptions stamp = stampOptions(name, protocol, modeMask, padding, t, defaults, at, lines);
         return new TargetConfig(t.path("name").asText(), hostPort[0], port, protocol, rate, session, exponential,
-                modeMask, identity, keyFile, dscp, padding, loss, spin, lineOf(lines, at));
+                modeMask, identity, keyFile, dscp, padding, loss, spin, stamp, lineOf(lines, at));
+    }
+
+    /** Settings that apply to one protocol only: an error when the target sets them itself for another one. */
+    private static final String[][] PROTOCOL_ONLY = {
+        {"ssid", "stamp"}, {"timestamp_format", "stamp"}, {"tlv", "stamp"}, {"symmetric", "light"}};
+
+    /**
+     * The STAMP/TWAMP-Light options: SSID, timestamp format and TLVs (STAMP), symmetric size (TWAMP-Light). Values
+     * from {@code defaults} apply to the targets of their protocol only; set in a target of another protocol they
+     * are an error.
+     */
+    private static StampOptions stampOptions(String name, Protocol protocol, int modeMask, int padding, JsonNode t,
+                                             JsonNode defaults, String at, Map<String, Integer> lines)
+            throws AgentConfigException {
+        for (String[] only : PROTOCOL_ONLY) {
+            if (t.has(only[0]) && !protocol.configName().equals(only[1])) {
+                throw new AgentConfigException(name, lineOf(lines, at + "/" + only[0]), fieldName(at + "/" + only[0]),
+                        "applies to protocol: " + only[1] + " only");
+            }
+        }
+        boolean authenticated = modeMask == Mode.AUTHENTICATED.bits();
+        if (protocol == Protocol.LIGHT) {
+            JsonNode symmetricNode = setting(t, defaults, "symmetric");
+            boolean symmetric = symmetricNode == null || symmetricNode.asBoolean();
+            int symmetricPadding = authenticated ? 64 : 27;
+            if (symmetric && padding >= 0 && padding < symmetricPadding) {
+                String p = settingPointer(t, at, "padding");
+                throw new AgentConfigException(name, lineOf(lines, p), fieldName(p), padding + " octets make the "
+                        + "request shorter than the reply (symmetric size needs at least " + symmetricPadding
+                        + "; symmetric: false allows less)");
+            }
+            return new StampOptions(0, io.github.twping.stamp.TimestampFormat.NTP,
+                    io.github.twping.stamp.StampTlvRequest.NONE, null, symmetric);
+        }
+        if (protocol != Protocol.STAMP) {
+            return StampOptions.DEFAULT;
+        }
+        JsonNode ssidNode = setting(t, defaults, "ssid");
+        int ssid = ssidNode == null ? 0 : ssidNode.asInt();
+        JsonNode formatNode = setting(t, defaults, "timestamp_format");
+        io.github.twping.stamp.TimestampFormat format = formatNode != null && formatNode.asText().equals("ptp")
+                ? io.github.twping.stamp.TimestampFormat.PTP : io.github.twping.stamp.TimestampFormat.NTP;
+        JsonNode tlvNode = setting(t, defaults, "tlv");
+        io.github.twping.stamp.StampTlvRequest tlvs = io.github.twping.stamp.StampTlvRequest.NONE;
+        String tlvText = null;
+        if (tlvNode != null) {
+            String p = settingPointer(t, at, "tlv");
+            if (tlvNode.isArray()) {
+                List<String> parts = new ArrayList<>();
+                tlvNode.forEach(e -> parts.add(e.asText()));
+                tlvText = String.join(",", parts);
+            } else {
+                tlvText = tlvNode.asText();
+            }
+            try {
+                tlvs = io.github.twping.stamp.StampTlvRequest.parse(tlvText, authenticated);
+            } catch (IllegalArgumentException e) {
+                String why = e.getMessage().startsWith("the HMAC TLV")
+                        ? "the HMAC TLV needs the authenticated format (mode: A with identity and key_file)"
+                        : e.getMessage();
+                throw new AgentConfigException(name, lineOf(lines, p), fieldName(p), why);
+            }
+            int extra = Math.max(0, padding);
+            if (extra + tlvs.bytes() > io.github.twping.stamp.StampSenderSpec.MAX_EXTRA_PADDING) {
+                throw new AgentConfigException(name, lineOf(lines, p), fieldName(p), "padding " + extra + " and the "
+                        + tlvs.bytes() + " octets of these TLVs exceed "
+                        + io.github.twping.stamp.StampSenderSpec.MAX_EXTRA_PADDING + " octets");
+            }
+        }
+        return new StampOptions(ssid, format, tlvs, tlvText, true);
     }
 
     /**
-     * STAMP takes {@code O} (unauthenticated) or {@code A} (authenticated, the identity's pass-phrase as the HMAC
-     * key: identity and key file required); TWAMP-Light only {@code O}.
+     * STAMP and TWAMP-Light take {@code O} (unauthenticated) or {@code A} (authenticated: identity and key file
+     * required; STAMP's HMAC key is the identity's pass-phrase, TWAMP-Light's the 48 octets of its test keys).
      */
     private static void checkConnectionlessMode(String name, Protocol protocol, int modeMask, String identity,
                                                 Map<String, Integer> lines, JsonNode t, String at)
@@ -357,30 +441,29 @@ public final class AgentConfigLoader {
         String p = settingPointer(t, at, "mode");
         boolean open = modeMask == Mode.OPEN.bits();
         boolean authenticated = modeMask == Mode.AUTHENTICATED.bits();
-        if (protocol == Protocol.LIGHT && !open) {
+        String label = protocol == Protocol.LIGHT ? "TWAMP-Light" : "STAMP";
+        if (!open && !authenticated) {
             throw new AgentConfigException(name, lineOf(lines, p), fieldName(p),
-                    "TWAMP-Light has the open mode only (mode: O)");
-        }
-        if (protocol == Protocol.STAMP && !open && !authenticated) {
-            throw new AgentConfigException(name, lineOf(lines, p), fieldName(p),
-                    "STAMP is open (O) or authenticated (A), one of them");
+                    label + " is open (O) or authenticated (A), one of them");
         }
         if (authenticated && identity == null) {
             throw new AgentConfigException(name, lineOf(lines, p), fieldName(at + "/identity"),
-                    "missing: authenticated STAMP needs identity and key_file (the HMAC key)");
+                    "missing: authenticated " + label + " needs identity and key_file (the key)");
         }
     }
 
-    private static void checkKeyFile(String name, Path keyFile, String identity, Map<String, Integer> lines,
-                                     String pointer) throws AgentConfigException {
+    /** @return the length of the identity's pass-phrase */
+    private static int checkKeyFile(String name, Path keyFile, String identity, Map<String, Integer> lines,
+                                    String pointer) throws AgentConfigException {
         PassphraseStore.Opened opened = PassphraseStore.open(keyFile);
         if (!opened.ok()) {
             throw new AgentConfigException(name, lineOf(lines, pointer), fieldName(pointer), opened.error());
         }
         PassphraseStore.Lookup lookup = opened.store().lookupExact(identity);
         if (lookup instanceof PassphraseStore.Found found) {
+            int length = found.passphrase().length;
             java.util.Arrays.fill(found.passphrase(), (byte) 0);
-            return;
+            return length;
         }
         String why = lookup instanceof PassphraseStore.SyntaxError e ? e.describe()
                 : "no pass-phrase for identity '" + identity + "'";

@@ -15,12 +15,13 @@ import java.nio.charset.StandardCharsets;
 import java.util.function.Consumer;
 
 /**
- * The agent's {@code --json-stream FILE|-}: NDJSON, one line per finished (or partial) session per target, written
- * and flushed when the session's statistics are done. Each line is the {@code end} event of twping's
- * {@code --json-stream} (the {@code --json} document, docs/twping-result.schema.json) with two more fields
- * first: {@code target} (the configured name) and {@code protocol} ({@code twamp}, {@code stamp}, {@code light}).
+ * The agent's {@code --json-stream FILE|-}: NDJSON (docs/agent-json-stream.schema.json). Per session and target,
+ * the {@code interval} events of {@link SessionIntervals} while it runs, then one {@code end} line, written and
+ * flushed when the session's statistics are done: the {@code end} event of twping's {@code --json-stream} (the
+ * {@code --json} document, docs/twping-result.schema.json) with two more fields first: {@code target} (the
+ * configured name) and {@code protocol} ({@code twamp}, {@code stamp}, {@code light}).
  *
- * <p>Runs once per session off the packet path; the lines of concurrent targets never interleave. A write error
+ * <p>Runs off the packet path (the targets' loop threads); the lines of concurrent targets never interleave. A write error
  * is reported once and ends the stream (the measurements and metrics go on).
  */
 final class AgentJsonStream implements AutoCloseable {
@@ -70,12 +71,23 @@ final class AgentJsonStream implements AutoCloseable {
 
     /** Writes the line of one session; never throws. */
     void session(TargetConfig target, FileChannel data, RecordSources sources) {
-        byte[] line;
+        ObjectNode event;
         try {
-            line = (MAPPER.writeValueAsString(event(target, data, sources, version)) + "\n")
-                    .getBytes(StandardCharsets.UTF_8);
+            event = event(target, data, sources, version);
         } catch (IOException | RuntimeException e) {
             log.accept("--json-stream: target " + target.name() + ": " + e.getMessage());
+            return;
+        }
+        write(event);
+    }
+
+    /** Writes one event as a line and flushes; never throws (a write error ends the stream, reported once). */
+    void write(ObjectNode event) {
+        byte[] line;
+        try {
+            line = (MAPPER.writeValueAsString(event) + "\n").getBytes(StandardCharsets.UTF_8);
+        } catch (IOException | RuntimeException e) {
+            log.accept("--json-stream: " + e.getMessage());
             return;
         }
         synchronized (this) {
@@ -90,6 +102,11 @@ final class AgentJsonStream implements AutoCloseable {
                 log.accept("--json-stream " + name + ": " + e.getMessage() + " (stream ended; measuring goes on)");
             }
         }
+    }
+
+    /** Reports a problem of one target's lines in the log. */
+    void problem(String line) {
+        log.accept(line);
     }
 
     @Override

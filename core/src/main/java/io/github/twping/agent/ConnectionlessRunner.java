@@ -11,9 +11,9 @@ import io.github.twping.schedule.StartTimes;
 import io.github.twping.session.ClientTestSession;
 import io.github.twping.session.ClockErrorEstimate;
 import io.github.twping.session.SessionOutcome;
+import io.github.twping.stamp.StampReflectorSpec;
 import io.github.twping.stamp.StampSenderSession;
 import io.github.twping.stamp.StampSenderSpec;
-import io.github.twping.stamp.TimestampFormat;
 import io.github.twping.stats.SessionDataWriter;
 import io.github.twping.stats.SessionHeader;
 import io.github.twping.time.NtpTime;
@@ -48,7 +48,11 @@ final class ConnectionlessRunner extends TargetLoop {
     private static final double FIRST_START_DELAY_S = 3.0;
     /** Gap between a session's end (its last loss timeout) and the next one's first packet. */
     private static final double NEXT_START_DELAY_S = 0.5;
-    private static final int LIGHT_DEFAULT_PADDING = 27;
+    /** How often the loop looks at the session (its end, a stop, the interval events). */
+    private static final long INTERVAL_POLL_MS = 100;
+    /** TWAMP-Light padding that makes a request as long as its reply (RFC 6038): 14 + 27 = 41, 48 + 64 = 112. */
+    private static final int LIGHT_SYMMETRIC_PADDING = 27;
+    private static final int LIGHT_SYMMETRIC_PADDING_AUTHENTICATED = 64;
     /** Session outcomes that make the attempt a failure. */
     private static final java.util.Set<SessionOutcome> FAILING = java.util.EnumSet.of(SessionOutcome.SEND_FAILED,
             SessionOutcome.RECEIVE_FAILED, SessionOutcome.DATA_FILE_FAILED);
@@ -95,6 +99,13 @@ final class ConnectionlessRunner extends TargetLoop {
             } catch (TargetRunner.KeyFileException e) {
                 return new Failure(FailureReason.KEY_FILE, e.getMessage(), false);
             }
+            if (cfg.protocol() == Protocol.LIGHT && key.length != StampReflectorSpec.LIGHT_KEY_LENGTH) {
+                int length = key.length;
+                Arrays.fill(key, (byte) 0);
+                return new Failure(FailureReason.KEY_FILE, cfg.keyFile() + ": the pass-phrase of '" + cfg.identity()
+                        + "' has " + length + " octets; authenticated TWAMP-Light needs "
+                        + StampReflectorSpec.LIGHT_KEY_LENGTH, false);
+            }
         }
         UdpSocket socket;
         try {
@@ -128,6 +139,14 @@ final class ConnectionlessRunner extends TargetLoop {
         }
     }
 
+    /** The TWAMP-Light padding without {@code padding}: the symmetric size, or none. */
+    static int lightDefaultPadding(StampOptions options, boolean authenticated) {
+        if (!options.symmetric()) {
+            return 0;
+        }
+        return authenticated ? LIGHT_SYMMETRIC_PADDING_AUTHENTICATED : LIGHT_SYMMETRIC_PADDING;
+    }
+
     /** The source address the kernel routes to {@code reflector} with; no packet is sent. */
     private static InetAddress sourceAddress(InetSocketAddress reflector) {
         try (DatagramSocket probe = new DatagramSocket(null)) {
@@ -152,11 +171,13 @@ final class ConnectionlessRunner extends TargetLoop {
         long count = cfg.packetCount();
         StampSenderSpec spec = null;
         int padding;
+        StampOptions options = cfg.stamp();
         if (cfg.protocol() == Protocol.STAMP) {
-            spec = new StampSenderSpec(key != null, key, TimestampFormat.NTP, 0, Math.max(0, cfg.paddingBytes()));
+            spec = new StampSenderSpec(key != null, key, options.format(), options.ssid(),
+                    Math.max(0, cfg.paddingBytes()), options.tlvs());
             padding = spec.tlvBytes();
         } else {
-            padding = cfg.paddingBytes() >= 0 ? cfg.paddingBytes() : LIGHT_DEFAULT_PADDING;
+            padding = cfg.paddingBytes() >= 0 ? cfg.paddingBytes() : lightDefaultPadding(options, key != null);
         }
         ScheduleSlot[] slots = {new ScheduleSlot(!cfg.exponential(), NtpTime.fromSeconds(1.0 / cfg.rate()))};
         SessionHeader header = new SessionHeader(sid, ipvn, local.getAddress(), localPort,
@@ -183,14 +204,18 @@ final class ConnectionlessRunner extends TargetLoop {
                 ? StampSenderSession.create(socket, reflector, spec, schedule, count, startNtp, lossNtp, spinNs,
                 writer, clock, ClockErrorEstimate.fromKernel(), diag)
                 : StampSenderSession.createLight(socket, reflector, padding, schedule, count, startNtp, lossNtp,
-                spinNs, writer, clock, ClockErrorEstimate.fromKernel(), diag);
+                spinNs, writer, clock, ClockErrorEstimate.fromKernel(), diag, key);
         running = s;
         s.start();
+        SessionIntervals intervals = intervals(cfg, data, writer, header, s);
         if (stopping) {
             s.cancel();
         }
         try {
-            while (!s.await(TimeUnit.MILLISECONDS.toNanos(100))) {
+            while (!s.await(TimeUnit.MILLISECONDS.toNanos(INTERVAL_POLL_MS))) {
+                if (intervals != null) {
+                    intervals.poll();
+                }
                 if (stopping) {
                     s.cancel();
                 }
@@ -219,6 +244,9 @@ final class ConnectionlessRunner extends TargetLoop {
             metrics.recordUnansweredSession(cfg.name(), sample);
         } else {
             metrics.recordSession(cfg.name(), sample);
+        }
+        if (intervals != null) {
+            intervals.finish();
         }
         if (stream != null) {
             stream.session(cfg, data, s.recordSources());

@@ -19,11 +19,12 @@ import java.nio.file.Path;
  * @param paddingBytes       padding per test packet, or -1 for the twping default of the negotiated mode
  * @param lossTimeoutSeconds loss timeout
  * @param spinMicros         busy-wait window before each send
+ * @param stamp              the STAMP/TWAMP-Light packet options ({@link StampOptions#DEFAULT} for TWAMP)
  * @param line               line of the entry in the file (for messages)
  */
 public record TargetConfig(String name, String host, int port, Protocol protocol, double rate, double sessionSeconds,
                            boolean exponential, int modeMask, String identity, Path keyFile, int dscp, int paddingBytes,
-                           double lossTimeoutSeconds, long spinMicros, int line) {
+                           double lossTimeoutSeconds, long spinMicros, StampOptions stamp, int line) {
 
     /** @return packets per session (at least 1). */
     public long packetCount() {
@@ -40,7 +41,8 @@ public record TargetConfig(String name, String host, int port, Protocol protocol
     public boolean sameSettings(TargetConfig o) {
         return sameConnection(o) && name.equals(o.name) && rate == o.rate && sessionSeconds == o.sessionSeconds
                 && exponential == o.exponential && dscp == o.dscp && paddingBytes == o.paddingBytes
-                && lossTimeoutSeconds == o.lossTimeoutSeconds && spinMicros == o.spinMicros;
+                && lossTimeoutSeconds == o.lossTimeoutSeconds && spinMicros == o.spinMicros
+                && stamp.samePackets(o.stamp);
     }
 
     /** @return host and port as typed in messages ({@code [v6]:port}). */

@@ -30,6 +30,7 @@ abstract class TargetLoop implements Runner {
     final WallClock clock;
     private final double backoffInitial;
     private final double backoffMax;
+    private final double intervalSeconds;
     private final CountDownLatch finished = new CountDownLatch(1);
     final Object sleeper = new Object();
 
@@ -51,6 +52,21 @@ abstract class TargetLoop implements Runner {
         this.clock = clock;
         this.backoffInitial = global.backoffInitialSeconds();
         this.backoffMax = global.backoffMaxSeconds();
+        this.intervalSeconds = global.intervalSeconds();
+    }
+
+    /**
+     * The {@code --json-stream} interval events of a session just started, or null without a stream or with
+     * {@code json_stream_interval: 0}.
+     */
+    final SessionIntervals intervals(TargetConfig cfg, java.nio.channels.FileChannel data,
+                                     io.github.twping.stats.SessionDataWriter writer,
+                                     io.github.twping.stats.SessionHeader header, ClientTestSession s) {
+        if (stream == null || intervalSeconds <= 0) {
+            return null;
+        }
+        return new SessionIntervals(cfg, data, writer.dataOffset(), header, writer::visibleRecords, s.recordSources(),
+                intervalSeconds, stream, clock);
     }
 
     /**

@@ -238,13 +238,14 @@ final class TargetRunner extends TargetLoop {
                 });
         running = s;
         s.start();
+        SessionIntervals intervals = intervals(cfg, data, writer, header, s);
         // The next start leaves twice this session's set-up time (request to threads started) plus 0.5 s;
         // the first session of the process pays class loading and gets FIRST_START_DELAY_S.
         startDelaySeconds = Math.min(FIRST_START_DELAY_S, 0.5 + 2e-9 * (System.nanoTime() - setupStartNs));
         if (stopping) {
             s.cancel();
         }
-        boolean controlLost = watch(c, s);
+        boolean controlLost = watch(c, s, intervals);
         running = null;
         SessionOutcome outcome = s.outcome();
         if (controlLost) {
@@ -268,6 +269,9 @@ final class TargetRunner extends TargetLoop {
             return new Failure(FailureReason.TEST, "statistics: " + e.getMessage(), false);
         }
         metrics.recordSession(cfg.name(), sample);
+        if (intervals != null) {
+            intervals.finish();
+        }
         if (stream != null) {
             stream.session(cfg, data, s.recordSources());
         }
@@ -277,10 +281,16 @@ final class TargetRunner extends TargetLoop {
         return null;
     }
 
-    /** Waits for the session while watching the control connection; true when the server closed or spoke. */
-    private boolean watch(ControlClient c, ClientTestSession s) {
+    /**
+     * Waits for the session while watching the control connection and writing the interval events (when
+     * {@code intervals} is not null); true when the server closed or spoke.
+     */
+    private boolean watch(ControlClient c, ClientTestSession s, SessionIntervals intervals) {
         try {
             while (!s.await(0)) {
+                if (intervals != null) {
+                    intervals.poll();
+                }
                 ControlActivity activity = c.awaitActivity(WATCH_INTERVAL_NS);
                 if (activity == ControlActivity.PEER_CLOSED || activity == ControlActivity.DATA_RECEIVED
                         || activity == ControlActivity.LOCALLY_CLOSED) {

@@ -133,6 +133,7 @@ final class StampReflectorMain {
         }
         reflector = r;
         try (r) {
+            r.ptpEvidence(io.github.twping.stamp.ClockSyncSource.detect());
             r.start();
             InetSocketAddress local = r.localAddress();
             err.println("twampd: " + (p.spec.light() ? "TWAMP-Light" : "STAMP") + " reflector on ["

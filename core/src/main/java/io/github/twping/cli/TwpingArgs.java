@@ -55,6 +55,7 @@ public final class TwpingArgs {
     private static final int OPT_SSID = 274;
     private static final int OPT_TLV = 275;
     private static final int OPT_TLV_PACKETS = 276;
+    private static final int OPT_ECN = 277;
     /** Codes of the result options: {@code OPT_RESULTS + index in ResultOptions.LONG_OPTIONS}. */
     private static final int OPT_RESULTS = 300;
     private static final int OPT_CPU = 267;
@@ -82,7 +83,8 @@ public final class TwpingArgs {
             new GetOpt.LongOption("ptp", GetOpt.ArgKind.NONE, OPT_PTP),
             new GetOpt.LongOption("ssid", GetOpt.ArgKind.REQUIRED, OPT_SSID),
             new GetOpt.LongOption("tlv", GetOpt.ArgKind.REQUIRED, OPT_TLV),
-            new GetOpt.LongOption("tlv-packets", GetOpt.ArgKind.NONE, OPT_TLV_PACKETS));
+            new GetOpt.LongOption("tlv-packets", GetOpt.ArgKind.NONE, OPT_TLV_PACKETS),
+            new GetOpt.LongOption("ecn", GetOpt.ArgKind.REQUIRED, OPT_ECN));
 
     private static List<GetOpt.LongOption> withResultOptions(GetOpt.LongOption... own) {
         List<GetOpt.LongOption> all = new java.util.ArrayList<>(List.of(own));
@@ -407,6 +409,13 @@ public final class TwpingArgs {
             case OPT_PTP -> s.ptp = true;
             case OPT_TLV -> s.tlvList = arg;
             case OPT_TLV_PACKETS -> s.tlvPackets = true;
+            case OPT_ECN -> {
+                if (!arg.matches("[0-3]")) {
+                    msg.error("Invalid value for --ecn (0..3): " + arg);
+                    return usage(msg, null, Messages.EXIT_FAILURE);
+                }
+                s.ecn = Integer.parseInt(arg);
+            }
             case OPT_SSID -> {
                 if (!arg.matches("[0-9]{1,5}") || Integer.parseInt(arg) > 0xFFFF) {
                     msg.error("Invalid value for --ssid (0..65535): " + arg);
@@ -515,6 +524,10 @@ public final class TwpingArgs {
             msg.error("--stamp/--light cannot be combined with --loopback or --probe-timestamping");
             return new Exit(usage(msg, null, Messages.EXIT_FAILURE));
         }
+        if (!stamp && s.ecn >= 0) {
+            msg.error("--ecn needs --stamp or --light");
+            return new Exit(usage(msg, null, Messages.EXIT_FAILURE));
+        }
         if (!stamp && (s.ptp || s.ssid != 0 || s.tlvList != null || s.tlvPackets)) {
             msg.error("--ptp, --ssid, --tlv and --tlv-packets need --stamp");
             return new Exit(usage(msg, null, Messages.EXIT_FAILURE));
@@ -591,7 +604,7 @@ public final class TwpingArgs {
                 }
             }
             stampOptions = new TwpingOptions.Stamp(s.stampProtocol, s.ptp, s.ssid, authenticated, tlvs,
-                    s.tlvPackets);
+                    s.tlvPackets, Math.max(0, s.ecn));
         }
 
         TwpingOptions.AddressFamily family = s.ipv4 ? TwpingOptions.AddressFamily.IPV4_ONLY
@@ -708,6 +721,8 @@ public final class TwpingArgs {
         String stampTarget;
         String tlvList;
         boolean tlvPackets;
+        /** {@code --ecn}, 0..3, -1 when not given. */
+        int ecn = -1;
         TwpingOptions.TestProtocol stampProtocol;
         boolean ptp;
         int ssid;

@@ -75,6 +75,7 @@ public final class Usage {
             + "   --ssid N               with --stamp: Session-Sender Identifier 0..65535 (RFC 8972)\n"
             + "   --tlv list             with --stamp: RFC 8972 TLVs ts,cos=DSCP,dm,ar=ID:CODE,fut,hmac or all\n"
             + "   --tlv-packets          with --tlv: one line per packet in the TLV report\n"
+            + "   --ecn N                with --stamp/--light: ECN codepoint 0..3 of the test packets (RFC 3168)\n"
             + "   --exact                print exact statistics (ns resolution) under the summary\n"
             + "   --json FILE|-          write the results as one JSON document (docs/twping-result.schema.json)\n"
             + "   --json-stream FILE|-   write NDJSON events while the test runs (start, interval, end)\n"
@@ -84,7 +85,8 @@ public final class Usage {
             + "   --html FILE            write a self-contained HTML report with charts\n"
             + "   --progress, --no-progress  show or hide the live progress line (default: when stderr is a terminal)\n"
             + "   --report FILE          re-report a session file saved with -F instead of measuring (no testaddr)\n"
-            + "   --agent FILE [--metrics-listen ADDR:PORT] [--check]  measure the targets of FILE continuously (docs/FLEET.md)\n"
+            + "   --agent FILE [--metrics-listen ADDR:PORT] [--json-stream FILE|-] [--interval SECONDS] [--check]\n"
+            + "                          measure the targets of FILE continuously (docs/FLEET.md)\n"
             + "\n";
 
     private Usage() {

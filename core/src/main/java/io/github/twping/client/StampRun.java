@@ -114,8 +114,37 @@ public final class StampRun {
                         + TwpingRun.strerror(e), "Session Failed!");
             }
             try (socket) {
-                return measure(file, socket, reflector, lossTimeoutNtp);
+                UdpSocket split = splitSendSocket(socket, reflector);
+                try {
+                    return measure(file, split != null ? split : socket, reflector, lossTimeoutNtp);
+                } finally {
+                    if (split != null) {
+                        split.close();
+                    }
+                }
             }
+        }
+    }
+
+    /**
+     * With kernel TX stamps on the FFM socket: a sending socket on the same port and the test socket connected to
+     * the reflector, as one {@link SplitTestSocket} (docs/CLIENT.md, "Two sockets"); null when that is not possible
+     * or not wanted ({@code --send-stamp user}), and one socket then sends and receives.
+     */
+    private UdpSocket splitSendSocket(UdpSocket socket, InetSocketAddress reflector) {
+        if (!run.options.extras().kernelSendStamps() || !socket.isNative() || !socket.capabilities().txTimestamps()) {
+            return null;
+        }
+        UdpSocket sender = null;
+        try {
+            sender = TestSocketSetup.openSender(socket, run.options);
+            socket.connect(reflector);
+            return new SplitTestSocket(socket, sender);
+        } catch (io.github.twping.ffm.SocketException | RuntimeException e) {
+            if (sender != null) {
+                sender.close();
+            }
+            return null;
         }
     }
 
@@ -199,6 +228,8 @@ public final class StampRun {
             return TwpingRun.EXIT_INTERRUPTED;
         }
         SessionOutcome outcome = s.outcome();
+        boolean ptpEvidence = telemetry != null && stamp.tlvs().timestampInformation()
+                && io.github.twping.stamp.ClockSyncSource.detect();   // after the session: off its threads' way
         if (outcome == SessionOutcome.SEND_FAILED || outcome == SessionOutcome.RECEIVE_FAILED
                 || outcome == SessionOutcome.DATA_FILE_FAILED) {
             run.diag("Test session(s) Failed...");
@@ -211,7 +242,7 @@ public final class StampRun {
         if (telemetry != null && !run.options.output().quiet()) {
             try {
                 StampTlvReport.write(run.out, file.channel(), s.recordSources(), telemetry, stamp.tlvs(),
-                        test.dscp(), stamp.tlvPackets());
+                        test.dscp(), stamp.ecn(), ptpEvidence, stamp.tlvPackets());
             } catch (IOException e) {
                 run.diag("TLV report: " + e.getMessage());
             }

@@ -41,6 +41,25 @@ final class StampTlvReport {
 
     static void write(PrintStream out, FileChannel channel, RecordSources sources, StampTelemetry telemetry,
                       StampTlvRequest tlvs, int senderDscp, boolean perPacket) throws IOException {
+        write(out, channel, sources, telemetry, tlvs, senderDscp, 0, perPacket);
+    }
+
+    /**
+     * The TLV block; {@code senderEcn} is the ECN codepoint our requests carried ({@code --ecn}): the class of
+     * service line then also counts how often the reflector received it and how often the reply came back with it.
+     */
+    static void write(PrintStream out, FileChannel channel, RecordSources sources, StampTelemetry telemetry,
+                      StampTlvRequest tlvs, int senderDscp, int senderEcn, boolean perPacket) throws IOException {
+        write(out, channel, sources, telemetry, tlvs, senderDscp, senderEcn, false, perPacket);
+    }
+
+    /**
+     * As above; {@code senderPtp}: PTP evidence on this host ({@code stamp.ClockSyncSource}), which makes the
+     * sender clock line say ptp instead of ntp while the kernel calls the clock synchronized.
+     */
+    static void write(PrintStream out, FileChannel channel, RecordSources sources, StampTelemetry telemetry,
+                      StampTlvRequest tlvs, int senderDscp, int senderEcn, boolean senderPtp, boolean perPacket)
+            throws IOException {
         long replies = 0;
         long[] kernel = new long[4];
         long allFour = 0;
@@ -51,6 +70,8 @@ final class StampTlvReport {
         long dscpMatches = 0;
         long replyDscpRequested = 0;
         long rpNotUsed = 0;
+        long ecnMatches = 0;
+        long replyEcnMatches = 0;
         long lastRx = -1;
         long lastTx = -1;
         long lastSeq = -1;
@@ -106,6 +127,13 @@ final class StampTlvReport {
                 if (telemetry.receivedDscp(seq) == senderDscp) {
                     dscpMatches++;
                 }
+                if (telemetry.receivedEcn(seq) == senderEcn) {
+                    ecnMatches++;
+                }
+                int replyEcn = RecordSources.replyEcn(packed);
+                if (telemetry.hasClassOfService(seq) && replyEcn == senderEcn) {
+                    replyEcnMatches++;
+                }
                 if (telemetry.reversePath(seq) > 0) {
                     rpNotUsed++;
                 }
@@ -121,9 +149,9 @@ final class StampTlvReport {
                         out.printf(Locale.ROOT, " rtt_kernel_t3 %.3f ms", rttNs / 1e6);
                     }
                     if (telemetry.hasClassOfService(seq)) {
-                        out.printf(Locale.ROOT, " dscp_received %d ecn_received %d rp %d reply_dscp %d",
+                        out.printf(Locale.ROOT, " dscp_received %d ecn_received %d rp %d reply_dscp %d reply_ecn %d",
                                 telemetry.receivedDscp(seq), telemetry.receivedEcn(seq), telemetry.reversePath(seq),
-                                replyDscp);
+                                replyDscp, replyEcn);
                     }
                     if (telemetry.hasDirectMeasurement(seq)) {
                         out.printf(Locale.ROOT, " s_txc %d r_rxc %d r_txc %d", seq + 1,
@@ -140,11 +168,14 @@ final class StampTlvReport {
                 kernel[0], kernel[1], kernel[2], kernel[3], allFour, replies);
         if (senderError >= 0) {
             out.printf(Locale.ROOT, "sender clock: sync %s%n", StampTlv.syncName(
-                    (senderError & 0x8000) != 0 ? StampTlv.SYNC_NTP : StampTlv.SYNC_FREE_RUNNING));
+                    io.github.twping.stamp.ClockSyncSource.syncSource(senderPtp, senderError)));
         }
         if (tlvs.timestampInformation()) {
-            out.printf(Locale.ROOT, "reflector clock: sync in %s, sync out %s%n",
-                    StampTlv.syncName(telemetry.syncIn()), StampTlv.syncName(telemetry.syncOut()));
+            out.printf(Locale.ROOT, "reflector clock: sync in %s, sync out %s; timestamp in %s, timestamp out %s"
+                            + " (%d replies, %d method changes, %d sub-TLVs)%n",
+                    StampTlv.syncName(telemetry.syncIn()), StampTlv.syncName(telemetry.syncOut()),
+                    StampTlv.methodName(telemetry.lastMethodIn()), StampTlv.methodName(telemetry.lastMethodOut()),
+                    telemetry.timestampInformations(), telemetry.methodChanges(), telemetry.timestampSubTlvs());
         }
         if (tlvs.followUpTelemetry()) {
             out.printf(Locale.ROOT, "follow-up telemetry: %d kernel t3 (%d unmatched)", telemetry.followUps(),
@@ -161,12 +192,22 @@ final class StampTlvReport {
         }
         if (tlvs.classOfServiceDscp() >= 0) {
             out.printf(Locale.ROOT, "class of service: requested reply DSCP %d, %d replies arrived with it, "
-                            + "%d not applied by the reflector; reflector received our DSCP %d in %d%n",
-                    tlvs.classOfServiceDscp(), replyDscpRequested, rpNotUsed, senderDscp, dscpMatches);
+                            + "%d not applied by the reflector; reflector received our DSCP %d in %d; "
+                            + "ECN %d: reflector received it in %d, replies arrived with it in %d%n",
+                    tlvs.classOfServiceDscp(), replyDscpRequested, rpNotUsed, senderDscp, dscpMatches, senderEcn,
+                    ecnMatches, replyEcnMatches);
         }
         if (tlvs.directMeasurement() && lastSeq >= 0) {
             out.printf(Locale.ROOT, "direct measurement: at seq %d sender sent %d, reflector received %d, sent %d%n",
                     lastSeq, lastSeq + 1, lastRx, lastTx);
+        }
+        if (tlvs.location()) {
+            java.net.InetAddress source = telemetry.locationSource();
+            java.net.InetAddress destination = telemetry.locationDestination();
+            out.printf(Locale.ROOT, "location: reflector saw source %s port %d, destination %s port %d (%d replies)%n",
+                    source == null ? "unknown" : source.getHostAddress(), telemetry.locationSourcePort(),
+                    destination == null ? "unknown" : destination.getHostAddress(),
+                    telemetry.locationDestinationPort(), telemetry.locations());
         }
         out.printf(Locale.ROOT, "TLV flags: U %d, M %d, I %d%n", telemetry.unrecognised(), telemetry.malformed(),
                 telemetry.integrityFailed());

@@ -40,8 +40,8 @@ final class TestSocketSetup {
                 .receiveTos(true).reusePort(options.extras().kernelSendStamps()) // for the sending socket, below
                 .timestamping(options.extras().kernelSendStamps()
                         ? Timestamping.RX_TX_SOFTWARE : Timestamping.RX_SOFTWARE); // no TX stamps queued unread
-        if (test.dscp() != 0) {
-            b.tos(test.dscp() << 2);
+        if (tos(options) != 0) {
+            b.tos(tos(options));
         }
         if (options.connection().bindInterface() != null) {
             b.bindToDevice(options.connection().bindInterface());
@@ -62,13 +62,18 @@ final class TestSocketSetup {
         UdpSocketOptions.Builder b = UdpSocketOptions.builder().bindAddress(receiving.localAddress().getAddress())
                 .port(receiving.localAddress().getPort()).reusePort(true).dropReceived(true).unicastTtl(255)
                 .sendBufferBytes(buffer).receiveBufferBytes(buffer).timestamping(Timestamping.RX_TX_SOFTWARE);
-        if (test.dscp() != 0) {
-            b.tos(test.dscp() << 2);
+        if (tos(options) != 0) {
+            b.tos(tos(options));
         }
         if (options.connection().bindInterface() != null) {
             b.bindToDevice(options.connection().bindInterface());
         }
         return UdpSocket.open(b.build());
+    }
+
+    /** The TOS byte of the test packets: {@code -D} as DSCP, {@code --ecn} (STAMP, TWAMP-Light) as ECN. */
+    static int tos(TwpingOptions options) {
+        return options.test().dscp() << 2 | options.stamp().ecn();
     }
 
     /**

@@ -55,7 +55,7 @@ public record TwpingOptions(HostPort testAddress, HostPort serverAddress, Test t
      * @param tlvPackets    {@code --tlv-packets}: the TLV report has one line per packet
      */
     public record Stamp(TestProtocol protocol, boolean ptp, int ssid, boolean authenticated,
-                        io.github.twping.stamp.StampTlvRequest tlvs, boolean tlvPackets) {
+                        io.github.twping.stamp.StampTlvRequest tlvs, boolean tlvPackets, int ecn) {
         /** A TWAMP run. */
         public static final Stamp NONE = new Stamp(TestProtocol.TWAMP, false, 0, false);
 
@@ -63,6 +63,15 @@ public record TwpingOptions(HostPort testAddress, HostPort serverAddress, Test t
             if (tlvs == null) {
                 tlvs = io.github.twping.stamp.StampTlvRequest.NONE;
             }
+            if (ecn < 0 || ecn > 3) {
+                throw new IllegalArgumentException("ECN out of range (0..3): " + ecn);
+            }
+        }
+
+        /** A run whose test packets carry ECN 0 (Not-ECT). */
+        public Stamp(TestProtocol protocol, boolean ptp, int ssid, boolean authenticated,
+                     io.github.twping.stamp.StampTlvRequest tlvs, boolean tlvPackets) {
+            this(protocol, ptp, ssid, authenticated, tlvs, tlvPackets, 0);
         }
 
         /** A run without TLVs besides Extra Padding. */

@@ -21,17 +21,17 @@ import io.github.twping.time.NtpTime;
  */
 public final class ExactStatistics {
     private static final int IPDV_WINDOW = 1 << 16;
-    private static final int IPDV_MASK = IPDV_WINDOW - 1;
 
     private final long packetCount;
     private final ScheduleCursor schedule;
     private final ExactSummary total = new ExactSummary();
     private final ExactSummary interval = new ExactSummary();
     private final BitSet answered = new BitSet();
-    private final long[] ipdvSeq = new long[IPDV_WINDOW];
-    private final long[] ipdvRtt = new long[IPDV_WINDOW];
-    private final long[] ipdvFwd = new long[IPDV_WINDOW];
-    private final long[] ipdvBck = new long[IPDV_WINDOW];
+    private final int ipdvMask;
+    private final long[] ipdvSeq;
+    private final long[] ipdvRtt;
+    private final long[] ipdvFwd;
+    private final long[] ipdvBck;
     private long highestReceivedSeq = -1;
     private long reflectorSeqLimit;      // highest reflector sequence number seen + 1
     private long replies;                // every reply record, duplicates included
@@ -43,8 +43,29 @@ public final class ExactStatistics {
 
     /** An engine with an explicit schedule (Δ_i source). */
     public ExactStatistics(SessionHeader header, DeltaSource deltas) {
+        this(header, deltas, IPDV_WINDOW);
+    }
+
+    /**
+     * An engine whose IPDV pairing window and scheduled-time ring are the smallest power of two holding the
+     * session's sequence numbers, at most the default 2^16: the same results as
+     * {@link #ExactStatistics(SessionHeader)} (no two sequence numbers of the session share a slot below the
+     * default) in less memory, for engines that live as long as a session.
+     */
+    public static ExactStatistics sizedForSession(SessionHeader header) {
+        long n = Math.max(2, Math.min(IPDV_WINDOW, header.packetCount()));
+        return new ExactStatistics(header, ScheduleDeltas.of(header), (int) Long.highestOneBit(n - 1) << 1);
+    }
+
+    private ExactStatistics(SessionHeader header, DeltaSource deltas, int window) {
         this.packetCount = header.packetCount();
-        this.schedule = new ScheduleCursor(deltas, header.startTimeNtp());
+        this.schedule = new ScheduleCursor(deltas, header.startTimeNtp(), window);
+        int ipdvWindow = window;
+        this.ipdvMask = ipdvWindow - 1;
+        this.ipdvSeq = new long[ipdvWindow];
+        this.ipdvRtt = new long[ipdvWindow];
+        this.ipdvFwd = new long[ipdvWindow];
+        this.ipdvBck = new long[ipdvWindow];
         java.util.Arrays.fill(ipdvSeq, -1);
     }
 
@@ -124,18 +145,18 @@ public final class ExactStatistics {
 
         // IPDV (RFC 3393 §2.4, selection: consecutive sequence numbers, first copies): computed once, when the
         // second packet of a pair arrives.
-        int slot = (int) seq & IPDV_MASK;
+        int slot = (int) seq & ipdvMask;
         ipdvSeq[slot] = seq;
         ipdvRtt[slot] = rtt;
         ipdvFwd[slot] = fwd;
         ipdvBck[slot] = bck;
         add(total, r, sources, rtt, fwd, bck, proc, hasLateness, lateness, reordered);
         add(interval, r, sources, rtt, fwd, bck, proc, hasLateness, lateness, reordered);
-        int before = (int) (seq - 1) & IPDV_MASK;
+        int before = (int) (seq - 1) & ipdvMask;
         if (seq > 0 && ipdvSeq[before] == seq - 1) {
             ipdv(ipdvRtt[before], ipdvFwd[before], ipdvBck[before], rtt, fwd, bck);
         }
-        int after = (int) (seq + 1) & IPDV_MASK;
+        int after = (int) (seq + 1) & ipdvMask;
         if (ipdvSeq[after] == seq + 1) {
             ipdv(rtt, fwd, bck, ipdvRtt[after], ipdvFwd[after], ipdvBck[after]);
         }

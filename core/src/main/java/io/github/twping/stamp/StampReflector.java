@@ -65,8 +65,14 @@ public final class StampReflector implements AutoCloseable {
     private final SourceNetwork[] allowed;
     private final PeerTable peers;
     private final byte[] source = new byte[16];
+    private final byte[] destination = new byte[16];
+    /** The bound address (Location TLV destination), or null when bound to a wildcard address. */
+    private final byte[] localAddressBytes;
+    private final int localPort;
+    private int locationFlags;
 
     private java.util.function.LongConsumer processingTimeNs = ns -> { };
+    private boolean ptpEvidence;                  // set before start(): the thread start publishes it
     private volatile boolean stopRequested;
     private volatile Thread thread;
     private volatile IOException failure;
@@ -93,11 +99,18 @@ public final class StampReflector implements AutoCloseable {
 
     // RFC 8972 TLV state: the TX stamps of replies (packet id -> peer and sequence), the reply TOS in force
     private static final int TX_RING = 1024;
+    /**
+     * Replies sent between two error-queue drains at most: the queue stays short and no ring slot is reused
+     * before its stamp was read (a drain is also made before a Follow-Up Telemetry TLV that needs one).
+     */
+    static final int TX_DRAIN_EVERY = 32;
     private final long[] txRingId = new long[TX_RING];
     private final int[] txRingPeer = new int[TX_RING];
     private final long[] txRingSeq = new long[TX_RING];
     private final TxStamps txStamps = new TxStamps();
     private final boolean drainTxStamps;
+    private int sentSinceDrain;
+    private long txDrains;
     private int replyTos = -1;
     private int pendingTos;
     private int defaultTos;
@@ -138,17 +151,23 @@ public final class StampReflector implements AutoCloseable {
         this.allowed = networks.toArray(new SourceNetwork[0]);
         this.peers = new PeerTable(spec.maxPeers());
         this.drainTxStamps = socket.capabilities().txTimestamps();
+        InetSocketAddress bound = socket.localAddress();
+        java.net.InetAddress boundAddress = bound == null ? null : bound.getAddress();
+        this.localAddressBytes = boundAddress == null || boundAddress.isAnyLocalAddress() ? null
+                : io.github.twping.net.AddressText.unmapped(boundAddress).getAddress();
+        this.localPort = bound == null ? 0 : bound.getPort();
         java.util.Arrays.fill(txRingId, -1);
     }
 
     /**
      * Opens a reflector socket on {@code bind}: IP TTL 255 on replies, received TTL and TOS, kernel RX timestamps,
-     * 4 MiB buffers (the options of the TWAMP reflector), and kernel TX timestamps of the replies for the
-     * Follow-Up Telemetry TLV (RFC 8972 §4.7).
+     * 4 MiB buffers (the options of the TWAMP reflector), kernel TX timestamps of the replies for the
+     * Follow-Up Telemetry TLV (RFC 8972 §4.7), and each request's destination address for the Location TLV
+     * (§4.2).
      */
     public static UdpSocket openSocket(InetSocketAddress bind, int tos) throws SocketException {
         return UdpSocket.open(SessionReflector.socketOptions(bind, tos)
-                .timestamping(io.github.twping.ffm.Timestamping.RX_TX_SOFTWARE).build());
+                .timestamping(io.github.twping.ffm.Timestamping.RX_TX_SOFTWARE).receiveDestination(true).build());
     }
 
     /**
@@ -157,6 +176,15 @@ public final class StampReflector implements AutoCloseable {
      */
     public StampReflector processingTime(java.util.function.LongConsumer consumer) {
         this.processingTimeNs = consumer;
+        return this;
+    }
+
+    /**
+     * Whether PTP steers this host's clock ({@link ClockSyncSource#ptpEvidence}): the Timestamp Information TLV
+     * then reports PTP instead of NTP while the kernel says the clock is synchronized. Set before {@link #start}.
+     */
+    public StampReflector ptpEvidence(boolean evidence) {
+        this.ptpEvidence = evidence;
         return this;
     }
 
@@ -234,9 +262,6 @@ public final class StampReflector implements AutoCloseable {
 
     /** One datagram of {@code n} bytes; package-private for the fuzz test. */
     void handle(int n) throws IOException {
-        if (drainTxStamps) {
-            socket.pollTxTimestamps(txStamps);
-        }
         if (n > MAX_DATAGRAM || meta.truncated()) {
             truncated++;
             return;
@@ -331,10 +356,14 @@ public final class StampReflector implements AutoCloseable {
                 globalTx++;
                 if (peer >= 0) {
                     peers.txCount[peer]++;
+                    peers.lastSentId[peer] = packetId;
                     int slot = (int) (packetId & (TX_RING - 1));
                     txRingId[slot] = packetId;
                     txRingPeer[slot] = peer;
                     txRingSeq[slot] = seq;
+                }
+                if (drainTxStamps && ++sentSinceDrain >= TX_DRAIN_EVERY) {
+                    drainTxStamps();
                 }
                 return;
             }
@@ -367,7 +396,7 @@ public final class StampReflector implements AutoCloseable {
      * request's Sequence Number and preceding TLVs (I set on every TLV when it fails) and recomputed over the
      * reply's.
      */
-    private void processTlvs(int from, int end, int peer) {
+    private void processTlvs(int from, int end, int peer) throws IOException {
         int at = from;
         hmacTlvAt = -1;
         tlvEnd = end;
@@ -395,7 +424,12 @@ public final class StampReflector implements AutoCloseable {
                 flags |= StampTlv.FLAG_M;
                 malformedTlvs++;
             } else {
-                answer(type, value, peer);
+                locationFlags = 0;
+                answer(type, value, peer, length);
+                if (type == StampTlv.LOCATION && locationFlags != 0) {
+                    flags |= locationFlags;
+                    malformedTlvs++;
+                }
                 if (type == StampTlv.HMAC) {
                     hmacTlvAt = at;
                 }
@@ -417,10 +451,11 @@ public final class StampReflector implements AutoCloseable {
     }
 
     /** Fills the reflector's fields of one recognised, well-formed TLV whose value starts at {@code value}. */
-    private void answer(int type, int value, int peer) {
+    private void answer(int type, int value, int peer, int length) throws IOException {
         switch (type) {
+            case StampTlv.LOCATION -> location(value, length);
             case StampTlv.TIMESTAMP_INFORMATION -> {
-                int sync = (clock.errorEstimate() & 0x8000) != 0 ? StampTlv.SYNC_NTP : StampTlv.SYNC_FREE_RUNNING;
+                int sync = ClockSyncSource.syncSource(ptpEvidence, clock.errorEstimate());
                 StampWire.uint8(reply, value, sync);
                 StampWire.uint8(reply, value + 1, method(meta.timestampSource()));
                 StampWire.uint8(reply, value + 2, sync);
@@ -430,7 +465,7 @@ public final class StampReflector implements AutoCloseable {
                 int dscp1 = StampWire.uint8(reply, value) >> 2;
                 int tos = meta.tos();
                 int received = tos < 0 ? 0 : tos;
-                pendingTos = dscp1 << 2;
+                pendingTos = dscp1 << 2 | (received & 3);   // the reply: DSCP1, and the ECN as received
                 cosAt = value;
                 int word = dscp1 << 10 | (received >> 2) << 4 | (received & 3) << 2;   // RP set later if refused
                 StampWire.uint16(reply, value, word);
@@ -447,6 +482,10 @@ public final class StampReflector implements AutoCloseable {
                 lastAccessReport = StampWire.uint16(reply, value);
             }
             case StampTlv.FOLLOW_UP_TELEMETRY -> {
+                if (drainTxStamps && peer >= 0 && peers.lastSentId[peer] >= 0
+                        && peers.lastStampedId[peer] != peers.lastSentId[peer]) {
+                    drainTxStamps();                      // the session's previous reply has no stamp read yet
+                }
                 if (peer >= 0 && peers.lastTxSeq[peer] >= 0) {
                     StampWire.int32(reply, value, (int) peers.lastTxSeq[peer]);
                     StampWire.int64(reply, value + 4, spec.format().fromEpochNanos(
@@ -465,6 +504,64 @@ public final class StampReflector implements AutoCloseable {
             default -> {
                 // Extra Padding: copied; HMAC: recomputed after the walk
             }
+        }
+    }
+
+    /**
+     * The Location TLV (RFC 8972 §4.2): Destination Port and Source Port of the received packet, then each sub-TLV
+     * filled: the source address (sub-TLV 4 or 6, the received packet's family), the destination address (3 or 5:
+     * the request's destination as the kernel reports it, else the address this reflector is bound to; when
+     * neither is known, left zero with U set). A sub-TLV of the other address family, a MAC or EUI-64 sub-TLV (a UDP socket does not see
+     * them) or an unknown type gets U; a sub-TLV of a wrong length gets M, as does the Location TLV itself
+     * ({@link #locationFlags}); a sub-TLV running past the value ends the walk with M on the Location TLV.
+     */
+    private void location(int value, int length) {
+        StampWire.uint16(reply, value, localPort);
+        StampWire.uint16(reply, value + 2, meta.sourcePort());
+        int addressLength = meta.sourceAddressLength();
+        int end = value + length;
+        int at = value + StampTlv.LOCATION_LENGTH;
+        while (at < end) {
+            if (end - at < StampTlv.HEADER_LENGTH) {
+                locationFlags |= StampTlv.FLAG_M;
+                return;
+            }
+            int subType = StampWire.uint8(reply, at + 1);
+            int subLength = StampWire.uint16(reply, at + 2);
+            int sub = at + StampTlv.HEADER_LENGTH;
+            if (sub + subLength > end) {
+                StampWire.uint8(reply, at, StampTlv.FLAG_M);
+                locationFlags |= StampTlv.FLAG_M;
+                return;
+            }
+            int want = switch (subType) {
+                case StampTlv.SUB_DESTINATION_IPV4, StampTlv.SUB_SOURCE_IPV4 -> 4;
+                case StampTlv.SUB_DESTINATION_IPV6, StampTlv.SUB_SOURCE_IPV6 -> 16;
+                default -> -1;
+            };
+            int subFlags;
+            if (want < 0) {
+                subFlags = StampTlv.FLAG_U;
+            } else if (subLength != want) {
+                subFlags = StampTlv.FLAG_M;
+                locationFlags |= StampTlv.FLAG_M;
+            } else if (want != addressLength) {
+                subFlags = StampTlv.FLAG_U;                  // the other family than the packet's
+            } else if (subType == StampTlv.SUB_SOURCE_IPV4 || subType == StampTlv.SUB_SOURCE_IPV6) {
+                MemorySegment.copy(source, 0, reply, java.lang.foreign.ValueLayout.JAVA_BYTE, sub, want);
+                subFlags = 0;
+            } else if (meta.destinationAddressLength() == want) {
+                meta.destinationAddressBytes(destination, 0);   // the request's destination (IP_PKTINFO)
+                MemorySegment.copy(destination, 0, reply, java.lang.foreign.ValueLayout.JAVA_BYTE, sub, want);
+                subFlags = 0;
+            } else if (localAddressBytes != null && localAddressBytes.length == want) {
+                MemorySegment.copy(localAddressBytes, 0, reply, java.lang.foreign.ValueLayout.JAVA_BYTE, sub, want);
+                subFlags = 0;
+            } else {
+                subFlags = StampTlv.FLAG_U;                  // not known: no IP_PKTINFO and a wildcard bind
+            }
+            StampWire.uint8(reply, at, subFlags);
+            at = sub + subLength;
         }
     }
 
@@ -502,6 +599,22 @@ public final class StampReflector implements AutoCloseable {
         }
     }
 
+    /**
+     * Reads the socket's error queue (TX stamps of replies), up to 32 entries per system call; made every
+     * {@link #TX_DRAIN_EVERY} replies and before a Follow-Up Telemetry TLV whose session's last reply has no stamp
+     * read yet, not per datagram.
+     */
+    private void drainTxStamps() throws IOException {
+        socket.pollTxTimestampsBatched(txStamps);
+        sentSinceDrain = 0;
+        txDrains++;
+    }
+
+    /** Error-queue drains made (package-private, for tests). */
+    long txDrains() {
+        return txDrains;
+    }
+
     /** Records the kernel TX stamps of replies for the Follow-Up Telemetry of each session's next reply. */
     private final class TxStamps implements io.github.twping.ffm.TxTimestampHandler {
         @Override
@@ -514,6 +627,7 @@ public final class StampReflector implements AutoCloseable {
             peers.lastTxSeq[peer] = txRingSeq[slot];
             peers.lastTxEpochNs[peer] = epochNs;
             peers.lastTxHardware[peer] = hardware;
+            peers.lastStampedId[peer] = packetId;
             txRingId[slot] = -1;
             txStampsMatched++;
         }
@@ -648,6 +762,10 @@ public final class StampReflector implements AutoCloseable {
         /** The kernel TX stamp of that reply (CLOCK_REALTIME ns, or the NIC's). */
         final long[] lastTxEpochNs;
         final boolean[] lastTxHardware;
+        /** Packet id of the session's last reply sent, -1 before the first. */
+        final long[] lastSentId;
+        /** Packet id of the session's last reply whose TX stamp was read, -1 before the first. */
+        final long[] lastStampedId;
         int size;
 
         PeerTable(int maxPeers) {
@@ -669,6 +787,8 @@ public final class StampReflector implements AutoCloseable {
             lastTxSeq = new long[c];
             lastTxEpochNs = new long[c];
             lastTxHardware = new boolean[c];
+            lastSentId = new long[c];
+            lastStampedId = new long[c];
         }
 
         private int hash(byte[] a, int length, int port, int ssid) {
@@ -716,6 +836,8 @@ public final class StampReflector implements AutoCloseable {
             lastTxSeq[i] = -1;
             lastTxEpochNs[i] = 0;
             lastTxHardware[i] = false;
+            lastSentId[i] = -1;
+            lastStampedId[i] = -1;
             size++;
             return i;
         }

@@ -30,6 +30,7 @@ public final class StampSenderCodec implements TestPacketCipher {
     private final int directMeasurementAt;
     private final int accessReportAt;
     private final int followUpAt;
+    private final int locationAt;
     private final int hmacTlvAt;
 
     /** A sending codec (no telemetry). */
@@ -62,6 +63,8 @@ public final class StampSenderCodec implements TestPacketCipher {
         at += t.accessId() >= 0 ? StampTlv.HEADER_LENGTH + StampTlv.ACCESS_REPORT_LENGTH : 0;
         followUpAt = t.followUpTelemetry() ? at : -1;
         at += t.followUpTelemetry() ? StampTlv.HEADER_LENGTH + StampTlv.FOLLOW_UP_TELEMETRY_LENGTH : 0;
+        locationAt = t.location() ? at : -1;
+        at += t.location() ? StampTlv.HEADER_LENGTH + StampTlvRequest.LOCATION_VALUE_LENGTH : 0;
         hmacTlvAt = t.hmac() ? at : -1;
     }
 
@@ -74,6 +77,7 @@ public final class StampSenderCodec implements TestPacketCipher {
             case StampTlv.DIRECT_MEASUREMENT -> directMeasurementAt;
             case StampTlv.ACCESS_REPORT -> accessReportAt;
             case StampTlv.FOLLOW_UP_TELEMETRY -> followUpAt;
+            case StampTlv.LOCATION -> locationAt;
             case StampTlv.HMAC -> hmacTlvAt;
             default -> -1;
         };
@@ -126,9 +130,30 @@ public final class StampSenderCodec implements TestPacketCipher {
             StampWire.int64(packet, v, 0);
             StampWire.int64(packet, v + 8, 0);
         }
+        if (locationAt >= 0) {
+            header(packet, locationAt, StampTlv.LOCATION, StampTlvRequest.LOCATION_VALUE_LENGTH);
+            int v = locationAt + StampTlv.HEADER_LENGTH;
+            StampWire.int32(packet, v, 0);                               // ports: the reflector fills them
+            v += StampTlv.LOCATION_LENGTH;
+            v = subTlv(packet, v, StampTlv.SUB_DESTINATION_IPV4, 4);
+            v = subTlv(packet, v, StampTlv.SUB_SOURCE_IPV4, 4);
+            v = subTlv(packet, v, StampTlv.SUB_DESTINATION_IPV6, 16);
+            subTlv(packet, v, StampTlv.SUB_SOURCE_IPV6, 16);
+        }
         if (hmacTlvAt >= 0) {
             header(packet, hmacTlvAt, StampTlv.HMAC, StampTlv.HMAC_LENGTH);
         }
+    }
+
+    /** A Location sub-TLV with a zero value of {@code length} octets; @return the offset after it. */
+    private static int subTlv(MemorySegment packet, int at, int type, int length) {
+        StampWire.uint8(packet, at, 0);
+        StampWire.uint8(packet, at + 1, type);
+        StampWire.uint16(packet, at + 2, length);
+        for (int i = 0; i < length; i += 4) {
+            StampWire.int32(packet, at + StampTlv.HEADER_LENGTH + i, 0);
+        }
+        return at + StampTlv.HEADER_LENGTH + length;
     }
 
     private static void header(MemorySegment packet, int at, int type, int length) {
@@ -232,7 +257,7 @@ public final class StampSenderCodec implements TestPacketCipher {
                 }
                 hmacSeen = true;
             } else if (answered && telemetry != null) {
-                read(packet, type, value, keep, s, reflectorFormat);
+                read(packet, type, value, length, keep, s, reflectorFormat);
             }
             at = value + length;
         }
@@ -246,9 +271,22 @@ public final class StampSenderCodec implements TestPacketCipher {
         return hmacTlvAt < 0 || hmacSeen;
     }
 
-    private void read(MemorySegment packet, int type, int value, boolean keep, int seq, TimestampFormat format) {
+    private void read(MemorySegment packet, int type, int value, int length, boolean keep, int seq,
+                      TimestampFormat format) {
         switch (type) {
             case StampTlv.TIMESTAMP_INFORMATION -> {
+                int subTlvs = 0;
+                int end = value + length;
+                for (int at = value + StampTlv.TIMESTAMP_INFORMATION_LENGTH; end - at >= StampTlv.HEADER_LENGTH; ) {
+                    int n = StampWire.uint16(packet, at + 2);
+                    if (at + StampTlv.HEADER_LENGTH + n > end) {
+                        break;
+                    }
+                    subTlvs++;
+                    at += StampTlv.HEADER_LENGTH + n;
+                }
+                telemetry.timestampInformationSeen(StampWire.uint8(packet, value), StampWire.uint8(packet, value + 1),
+                        StampWire.uint8(packet, value + 2), StampWire.uint8(packet, value + 3), subTlvs);
                 if (keep) {
                     telemetry.timestampInformation(seq, StampWire.uint8(packet, value),
                             StampWire.uint8(packet, value + 1), StampWire.uint8(packet, value + 2),
@@ -267,6 +305,7 @@ public final class StampSenderCodec implements TestPacketCipher {
                 }
             }
             case StampTlv.ACCESS_REPORT -> telemetry.lastAccessReport = StampWire.uint16(packet, value);
+            case StampTlv.LOCATION -> telemetry.location(packet, value, StampWire.uint16(packet, value - 2));
             case StampTlv.FOLLOW_UP_TELEMETRY -> {
                 long wire = StampWire.int64(packet, value + 4);
                 telemetry.followUp(StampWire.uint32(packet, value), wire == 0 ? 0 : format.toNtp(wire),

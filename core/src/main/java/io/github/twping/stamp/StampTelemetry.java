@@ -46,6 +46,21 @@ public final class StampTelemetry {
     long followUps;
     long followUpsUnmatched;
     int lastAccessReport = -1;
+    // Timestamp Information (§4.3), over all replies: the last methods seen and how many replies carried it
+    long timestampInformations;
+    int lastMethodIn = -1;
+    int lastMethodOut = -1;
+    long timestampSubTlvs;
+    long methodInChanges;
+    long methodOutChanges;
+    // Location TLV (§4.2) of the last reply that carried one: what the reflector saw
+    long locations;
+    int locationSourcePort = -1;
+    int locationDestinationPort = -1;
+    final byte[] locationSource = new byte[16];
+    int locationSourceLength;
+    final byte[] locationDestination = new byte[16];
+    int locationDestinationLength;
 
     /**
      * @param packetCount packets the session sends
@@ -91,6 +106,47 @@ public final class StampTelemetry {
         flags[seq] |= HAS_TIMESTAMP_INFORMATION;
     }
 
+    /** A Timestamp Information TLV of any reply (kept or not), with {@code subTlvs} sub-TLVs after its fields. */
+    void timestampInformationSeen(int syncIn, int methodIn, int syncOut, int methodOut, int subTlvs) {
+        this.syncIn = syncIn;
+        this.syncOut = syncOut;
+        if (lastMethodIn >= 0 && methodIn != lastMethodIn) {
+            methodInChanges++;
+        }
+        if (lastMethodOut >= 0 && methodOut != lastMethodOut) {
+            methodOutChanges++;
+        }
+        lastMethodIn = methodIn;
+        lastMethodOut = methodOut;
+        timestampInformations++;
+        timestampSubTlvs += subTlvs;
+    }
+
+    /** @return replies that carried a Timestamp Information TLV */
+    public long timestampInformations() {
+        return timestampInformations;
+    }
+
+    /** @return the reflector's last Timestamp In method ({@link StampTlv} METHOD_ codes), -1 when never reported */
+    public int lastMethodIn() {
+        return lastMethodIn;
+    }
+
+    /** @return the reflector's last Timestamp Out method, -1 when never reported */
+    public int lastMethodOut() {
+        return lastMethodOut;
+    }
+
+    /** @return sub-TLVs the reflector put after the Timestamp Information fields, over all replies */
+    public long timestampSubTlvs() {
+        return timestampSubTlvs;
+    }
+
+    /** @return how often the reflector's Timestamp In / Out method changed between replies */
+    public long methodChanges() {
+        return methodInChanges + methodOutChanges;
+    }
+
     void classOfService(int seq, int word) {
         classOfService[seq] = (short) word;
         flags[seq] |= HAS_CLASS_OF_SERVICE;
@@ -100,6 +156,77 @@ public final class StampTelemetry {
         reflectorRx[seq] = rx;
         reflectorTx[seq] = tx;
         flags[seq] |= HAS_DIRECT_MEASUREMENT;
+    }
+
+    /**
+     * A Location TLV whose value ({@code length} octets) starts at {@code value}: the ports and the address
+     * sub-TLVs the reflector filled (U and M clear); the others are left as they were.
+     */
+    void location(java.lang.foreign.MemorySegment packet, int value, int length) {
+        locations++;
+        locationDestinationPort = StampWire.uint16(packet, value);
+        locationSourcePort = StampWire.uint16(packet, value + 2);
+        int end = value + length;
+        int at = value + StampTlv.LOCATION_LENGTH;
+        while (end - at >= StampTlv.HEADER_LENGTH) {
+            int flags = StampWire.uint8(packet, at);
+            int type = StampWire.uint8(packet, at + 1);
+            int n = StampWire.uint16(packet, at + 2);
+            int sub = at + StampTlv.HEADER_LENGTH;
+            if (sub + n > end) {
+                return;
+            }
+            boolean filled = (flags & (StampTlv.FLAG_U | StampTlv.FLAG_M)) == 0;
+            boolean v4 = type == StampTlv.SUB_SOURCE_IPV4 || type == StampTlv.SUB_DESTINATION_IPV4;
+            boolean v6 = type == StampTlv.SUB_SOURCE_IPV6 || type == StampTlv.SUB_DESTINATION_IPV6;
+            if (filled && ((v4 && n == 4) || (v6 && n == 16))) {
+                boolean source = type == StampTlv.SUB_SOURCE_IPV4 || type == StampTlv.SUB_SOURCE_IPV6;
+                java.lang.foreign.MemorySegment.copy(packet, java.lang.foreign.ValueLayout.JAVA_BYTE, sub,
+                        source ? locationSource : locationDestination, 0, n);
+                if (source) {
+                    locationSourceLength = n;
+                } else {
+                    locationDestinationLength = n;
+                }
+            }
+            at = sub + n;
+        }
+    }
+
+    /** @return replies that carried a Location TLV */
+    public long locations() {
+        return locations;
+    }
+
+    /** @return the UDP source port the reflector saw (Location TLV), -1 when never reported */
+    public int locationSourcePort() {
+        return locationSourcePort;
+    }
+
+    /** @return the UDP destination port the reflector saw (Location TLV), -1 when never reported */
+    public int locationDestinationPort() {
+        return locationDestinationPort;
+    }
+
+    /** @return the source address the reflector saw (4 or 16 octets), null when not reported */
+    public java.net.InetAddress locationSource() {
+        return address(locationSource, locationSourceLength);
+    }
+
+    /** @return the destination address the reflector saw (4 or 16 octets), null when not reported */
+    public java.net.InetAddress locationDestination() {
+        return address(locationDestination, locationDestinationLength);
+    }
+
+    private static java.net.InetAddress address(byte[] bytes, int length) {
+        if (length != 4 && length != 16) {
+            return null;
+        }
+        try {
+            return java.net.InetAddress.getByAddress(Arrays.copyOf(bytes, length));
+        } catch (java.net.UnknownHostException e) {
+            return null;                                   // not reached: 4 or 16 octets
+        }
     }
 
     /** The reply to {@code seq} carried reflector sequence {@code reflectorSeq} and user-space t3 {@code t3Ntp}. */

@@ -41,6 +41,20 @@ public final class StampTlv {
     public static final int ACCESS_REPORT_LENGTH = 4;
     /** Value length of Follow-Up Telemetry (RFC 8972 §4.7): Sequence Number(4) Timestamp(8) Mode(1) Reserved(3). */
     public static final int FOLLOW_UP_TELEMETRY_LENGTH = 16;
+    /** Least value length of Location (RFC 8972 §4.2): Destination Port(2) Source Port(2), sub-TLVs after. */
+    public static final int LOCATION_LENGTH = 4;
+    /** Location sub-TLV type "Source MAC Address" (RFC 8972 §4.2, IANA STAMP Sub-TLV Types). */
+    public static final int SUB_SOURCE_MAC = 1;
+    /** Location sub-TLV type "Source EUI-64 Address". */
+    public static final int SUB_SOURCE_EUI64 = 2;
+    /** Location sub-TLV type "Destination IPv4 Address" (value: 4 octets). */
+    public static final int SUB_DESTINATION_IPV4 = 3;
+    /** Location sub-TLV type "Source IPv4 Address" (value: 4 octets). */
+    public static final int SUB_SOURCE_IPV4 = 4;
+    /** Location sub-TLV type "Destination IPv6 Address" (value: 16 octets). */
+    public static final int SUB_DESTINATION_IPV6 = 5;
+    /** Location sub-TLV type "Source IPv6 Address" (value: 16 octets). */
+    public static final int SUB_SOURCE_IPV6 = 6;
     /** Value length of the HMAC TLV (RFC 8972 §4.8). */
     public static final int HMAC_LENGTH = 16;
 
@@ -68,7 +82,7 @@ public final class StampTlv {
 
     /** @return true for the types this reflector recognises (it clears U on them). */
     public static boolean recognised(int type) {
-        return type >= EXTRA_PADDING && type <= HMAC && type != LOCATION;
+        return type >= EXTRA_PADDING && type <= HMAC;
     }
 
     /**
@@ -78,6 +92,7 @@ public final class StampTlv {
     public static int valueLength(int type) {
         return switch (type) {
             case TIMESTAMP_INFORMATION -> TIMESTAMP_INFORMATION_LENGTH;
+            case LOCATION -> LOCATION_LENGTH;
             case CLASS_OF_SERVICE -> CLASS_OF_SERVICE_LENGTH;
             case DIRECT_MEASUREMENT -> DIRECT_MEASUREMENT_LENGTH;
             case ACCESS_REPORT -> ACCESS_REPORT_LENGTH;
@@ -90,7 +105,7 @@ public final class StampTlv {
     /** @return true when {@code length} is a valid value length for the recognised {@code type}. */
     public static boolean validLength(int type, int length) {
         int want = valueLength(type);
-        if (type == TIMESTAMP_INFORMATION) {
+        if (type == TIMESTAMP_INFORMATION || type == LOCATION) {
             return length >= want;
         }
         return want < 0 || length == want;

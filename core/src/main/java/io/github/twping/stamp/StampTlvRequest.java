@@ -12,11 +12,25 @@ package io.github.twping.stamp;
  * @param accessReturnCode     Access Report Return Code (0..255), with {@code accessId}
  * @param followUpTelemetry    ask for the reflector's kernel transmit stamp of its previous reply (§4.7)
  * @param hmac                 HMAC TLV over the Sequence Number and the preceding TLVs (§4.8; authenticated mode)
+ * @param location             a Location TLV (§4.2) with the four address sub-TLVs (source and destination, IPv4
+ *                             and IPv6; the reflector fills those of the packet's family), sent before the HMAC TLV
  */
 public record StampTlvRequest(boolean timestampInformation, int classOfServiceDscp, boolean directMeasurement,
-                              int accessId, int accessReturnCode, boolean followUpTelemetry, boolean hmac) {
+                              int accessId, int accessReturnCode, boolean followUpTelemetry, boolean hmac,
+                              boolean location) {
     /** No TLVs besides Extra Padding. */
     public static final StampTlvRequest NONE = new StampTlvRequest(false, -1, false, -1, 0, false, false);
+
+    /** Value octets of our Location TLV: the ports, then four sub-TLVs (IPv4 and IPv6 destination and source). */
+    public static final int LOCATION_VALUE_LENGTH = StampTlv.LOCATION_LENGTH + 2 * (StampTlv.HEADER_LENGTH + 4)
+            + 2 * (StampTlv.HEADER_LENGTH + 16);
+
+    /** Without a Location TLV. */
+    public StampTlvRequest(boolean timestampInformation, int classOfServiceDscp, boolean directMeasurement,
+                           int accessId, int accessReturnCode, boolean followUpTelemetry, boolean hmac) {
+        this(timestampInformation, classOfServiceDscp, directMeasurement, accessId, accessReturnCode,
+                followUpTelemetry, hmac, false);
+    }
 
     public StampTlvRequest {
         if (classOfServiceDscp < -1 || classOfServiceDscp > 63) {
@@ -33,7 +47,7 @@ public record StampTlvRequest(boolean timestampInformation, int classOfServiceDs
     /** @return true when any TLV besides Extra Padding is asked for */
     public boolean any() {
         return timestampInformation || classOfServiceDscp >= 0 || directMeasurement || accessId >= 0
-                || followUpTelemetry || hmac;
+                || followUpTelemetry || hmac || location;
     }
 
     /** @return octets of these TLVs (headers and values), Extra Padding not included */
@@ -54,6 +68,9 @@ public record StampTlvRequest(boolean timestampInformation, int classOfServiceDs
         if (followUpTelemetry) {
             n += StampTlv.HEADER_LENGTH + StampTlv.FOLLOW_UP_TELEMETRY_LENGTH;
         }
+        if (location) {
+            n += StampTlv.HEADER_LENGTH + LOCATION_VALUE_LENGTH;
+        }
         if (hmac) {
             n += StampTlv.HEADER_LENGTH + StampTlv.HMAC_LENGTH;
         }
@@ -62,7 +79,8 @@ public record StampTlvRequest(boolean timestampInformation, int classOfServiceDs
 
     /**
      * Parses the {@code --tlv} list: comma-separated {@code ts}, {@code cos=DSCP}, {@code dm}, {@code ar=ID:CODE},
-     * {@code fut}, {@code hmac}, or {@code all} (ts, cos=0, dm, fut, and hmac when {@code authenticated}).
+     * {@code fut}, {@code hmac}, {@code loc}, or {@code all} (ts, cos=0, dm, fut, and hmac when
+     * {@code authenticated}; not loc).
      *
      * @throws IllegalArgumentException naming the bad element
      */
@@ -71,6 +89,7 @@ public record StampTlvRequest(boolean timestampInformation, int classOfServiceDs
         boolean dm = false;
         boolean fut = false;
         boolean hmac = false;
+        boolean loc = false;
         int cos = -1;
         int id = -1;
         int code = 0;
@@ -88,6 +107,8 @@ public record StampTlvRequest(boolean timestampInformation, int classOfServiceDs
                 dm = true;
             } else if (e.equals("fut")) {
                 fut = true;
+            } else if (e.equals("loc")) {
+                loc = true;
             } else if (e.equals("hmac")) {
                 if (!authenticated) {
                     throw new IllegalArgumentException("the HMAC TLV needs the authenticated format (-A A -u -k)");
@@ -106,7 +127,7 @@ public record StampTlvRequest(boolean timestampInformation, int classOfServiceDs
                 throw new IllegalArgumentException("invalid TLV: " + e);
             }
         }
-        return new StampTlvRequest(ts, cos, dm, id, code, fut, hmac);
+        return new StampTlvRequest(ts, cos, dm, id, code, fut, hmac, loc);
     }
 
     private static int number(String text, int low, int high, String element) {

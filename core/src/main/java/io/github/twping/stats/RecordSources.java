@@ -26,6 +26,7 @@ public final class RecordSources {
 
     private static final int DSCP_VALID = 1 << 4;
     private static final int DSCP_SHIFT = 5;
+    private static final int ECN_SHIFT = 11;
 
     private final short[] entries;
 
@@ -43,7 +44,7 @@ public final class RecordSources {
     public static short pack(int sendSource, int receiveSource, int tos) {
         int v = (sendSource & 3) | (receiveSource & 3) << 2;
         if (tos >= 0) {
-            v |= DSCP_VALID | ((tos >> 2) & 0x3F) << DSCP_SHIFT;
+            v |= DSCP_VALID | ((tos >> 2) & 0x3F) << DSCP_SHIFT | (tos & 3) << ECN_SHIFT;
         }
         return (short) v;
     }
@@ -83,6 +84,11 @@ public final class RecordSources {
     /** @return the DSCP the reply arrived with, or -1 when unknown */
     public static int replyDscp(short packed) {
         return (packed & DSCP_VALID) != 0 ? (packed >> DSCP_SHIFT) & 0x3F : -1;
+    }
+
+    /** @return the ECN codepoint the reply arrived with (the TOS byte's low two bits), or -1 when unknown */
+    public static int replyEcn(short packed) {
+        return (packed & DSCP_VALID) != 0 ? (packed >> ECN_SHIFT) & 3 : -1;
     }
 
     /** @return the stable name of a source code: {@code unknown}, {@code user}, {@code kernel_software}, {@code kernel_hardware} */

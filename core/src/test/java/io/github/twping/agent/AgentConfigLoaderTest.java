@@ -159,9 +159,10 @@ class AgentConfigLoaderTest {
         assertTrue(protocol.startsWith("agent.yaml:3: targets[1].protocol: "), protocol);
         String lightMode = error("""
                 targets:
-                  - {name: a, host: "h:1", rate: 1, session: 1, protocol: light, mode: A}
+                  - {name: a, host: "h:1", rate: 1, session: 1, protocol: light, mode: E}
                 """);
-        assertEquals("agent.yaml:2: targets[0].mode: TWAMP-Light has the open mode only (mode: O)", lightMode);
+        assertEquals("agent.yaml:2: targets[0].mode: TWAMP-Light is open (O) or authenticated (A), one of them",
+                lightMode);
         String stampMode = error("""
                 targets:
                   - {name: a, host: "h:1", rate: 1, session: 1, protocol: stamp, mode: E}
@@ -172,7 +173,7 @@ class AgentConfigLoaderTest {
                   - {name: a, host: "h:1", rate: 1, session: 1, protocol: stamp, mode: A}
                 """);
         assertEquals("agent.yaml:2: targets[0].identity: missing: authenticated STAMP needs identity and key_file "
-                + "(the HMAC key)", stampKey);
+                + "(the key)", stampKey);
         String late = error("""
                 targets:
                   - name: a
@@ -204,6 +205,81 @@ class AgentConfigLoaderTest {
                 error("targets:\n  - {name: a, host: \"h:1\", rate: 1, session: 1, dscp: XY}\n"));
         assertEquals("agent.yaml:2: targets[0].key_file: missing: identity needs key_file",
                 error("targets:\n  - {name: a, host: \"h:1\", rate: 1, session: 1, identity: alice}\n"));
+    }
+
+    @Test
+    void shouldBindTheStampAndLightOptionsAndTheInterval() throws Exception {
+        Files.writeString(dir.resolve("k.pfs"), "alice 7333637265742d6c61622d6b6579\nbob "
+                + "41".repeat(48) + "\n");
+        AgentConfig c = load("""
+                agent: {json_stream_interval: 2.5}
+                defaults: {rate: 10, session: 5, ssid: 11, symmetric: false}
+                targets:
+                  - {name: s, host: "192.0.2.7", protocol: stamp, timestamp_format: ptp, tlv: "ts,cos=34,ar=1:7"}
+                  - {name: sa, host: "192.0.2.7", protocol: stamp, mode: A, identity: alice, key_file: k.pfs,
+                     ssid: 65535, tlv: [hmac, dm, fut]}
+                  - {name: l, host: "192.0.2.8", protocol: light}
+                  - {name: la, host: "192.0.2.8", protocol: light, mode: A, identity: bob, key_file: k.pfs,
+                     symmetric: true}
+                  - {name: t, host: "192.0.2.9"}
+                """);
+        assertEquals(2.5, c.intervalSeconds());
+        StampOptions s = c.targets().get(0).stamp();
+        assertEquals(11, s.ssid(), "from defaults");
+        assertEquals(io.github.twping.stamp.TimestampFormat.PTP, s.format());
+        assertEquals(new io.github.twping.stamp.StampTlvRequest(true, 34, false, 1, 7, false, false), s.tlvs());
+        StampOptions sa = c.targets().get(1).stamp();
+        assertEquals(65535, sa.ssid());
+        assertEquals(io.github.twping.stamp.TimestampFormat.NTP, sa.format());
+        assertEquals(new io.github.twping.stamp.StampTlvRequest(false, -1, true, -1, 0, true, true), sa.tlvs());
+        assertTrue(!c.targets().get(2).stamp().symmetric(), "from defaults");
+        assertEquals(0, ConnectionlessRunner.lightDefaultPadding(c.targets().get(2).stamp(), false));
+        assertEquals(Mode.AUTHENTICATED.bits(), c.targets().get(3).modeMask());
+        assertEquals(64, ConnectionlessRunner.lightDefaultPadding(c.targets().get(3).stamp(), true));
+        assertEquals(StampOptions.DEFAULT, c.targets().get(4).stamp(), "stamp defaults do not reach a twamp target");
+        assertTrue(!c.targets().get(0).sameSettings(withSsid(c.targets().get(0), 12)), "an SSID change is a change");
+        assertTrue(c.targets().get(0).sameConnection(withSsid(c.targets().get(0), 12)), "on the same socket");
+        assertEquals(AgentConfig.DEFAULT_INTERVAL_SECONDS, load("targets:\n  - {name: a, host: h, rate: 1, session: 1}\n")
+                .intervalSeconds());
+        assertEquals(0.0, load("agent: {json_stream_interval: 0}\ntargets:\n  - {name: a, host: h, rate: 1, session: 1}\n")
+                .intervalSeconds());
+    }
+
+    private static TargetConfig withSsid(TargetConfig t, int ssid) {
+        StampOptions o = t.stamp();
+        return new TargetConfig(t.name(), t.host(), t.port(), t.protocol(), t.rate(), t.sessionSeconds(),
+                t.exponential(), t.modeMask(), t.identity(), t.keyFile(), t.dscp(), t.paddingBytes(),
+                t.lossTimeoutSeconds(), t.spinMicros(), new StampOptions(ssid, o.format(), o.tlvs(), o.tlvText(),
+                o.symmetric()), t.line());
+    }
+
+    @Test
+    void shouldRejectBadStampAndLightOptionsInOneLine() throws Exception {
+        Files.writeString(dir.resolve("k.pfs"), "alice 7333637265742d6c61622d6b6579\n");
+        String base = "targets:\n  - {name: a, host: \"h:1\", rate: 1, session: 1, ";
+        assertEquals("agent.yaml:2: targets[0].ssid: applies to protocol: stamp only", error(base + "ssid: 3}\n"));
+        assertEquals("agent.yaml:2: targets[0].symmetric: applies to protocol: light only",
+                error(base + "protocol: stamp, symmetric: false}\n"));
+        assertEquals("agent.yaml:2: targets[0].tlv: applies to protocol: stamp only",
+                error(base + "protocol: light, tlv: ts}\n"));
+        assertTrue(error(base + "protocol: stamp, ssid: 70000}\n").startsWith("agent.yaml:2: targets[0].ssid: "));
+        assertTrue(error(base + "protocol: stamp, timestamp_format: gps}\n")
+                .startsWith("agent.yaml:2: targets[0].timestamp_format: "));
+        assertEquals("agent.yaml:2: targets[0].tlv: invalid TLV: cos=99", error(base + "protocol: stamp, tlv: \"ts,cos=99\"}\n"));
+        assertEquals("agent.yaml:2: targets[0].tlv: invalid TLV: xyz", error(base + "protocol: stamp, tlv: [ts, xyz]}\n"));
+        assertEquals("agent.yaml:2: targets[0].tlv: the HMAC TLV needs the authenticated format (mode: A with identity "
+                + "and key_file)", error(base + "protocol: stamp, tlv: hmac}\n"));
+        assertEquals("agent.yaml:2: targets[0].tlv: padding 64990 and the 52 octets of these TLVs exceed 65000 octets",
+                error(base + "protocol: stamp, padding: 64990, tlv: all}\n"));
+        assertEquals("agent.yaml:2: targets[0].padding: 10 octets make the request shorter than the reply (symmetric "
+                + "size needs at least 27; symmetric: false allows less)", error(base + "protocol: light, padding: 10}\n"));
+        assertEquals("agent.yaml:2: targets[0].key_file: authenticated TWAMP-Light needs a pass-phrase of exactly 48 "
+                + "octets (AES test key 16, HMAC test key 32) for 'alice', not 14",
+                error(base + "protocol: light, mode: A, identity: alice, key_file: k.pfs}\n"));
+        assertEquals("agent.yaml:1: agent.json_stream_interval: must be 0 (none) or 0.01-86400 seconds",
+                error("agent: {json_stream_interval: 0.001}\n" + base + "}\n"));
+        // stamp options in defaults are fine beside a twamp target
+        load("defaults: {ssid: 5, tlv: ts, symmetric: false}\n" + base + "}\n");
     }
 
     @Test

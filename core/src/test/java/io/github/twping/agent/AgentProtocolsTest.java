@@ -176,7 +176,7 @@ class AgentProtocolsTest {
                   - {name: l, protocol: light, host: "127.0.0.1:%d"}
                   - {name: t, host: "127.0.0.1:%d"}
                 """.formatted(stamp.stampAddress().getPort(), light.stampAddress().getPort(), twamp.port()),
-                "--metrics-listen", "127.0.0.1:0", "--json-stream", stream.toString());
+                "--metrics-listen", "127.0.0.1:0", "--json-stream", stream.toString(), "--interval", "0.1");
         waitFor("two sessions per target", () -> agent.agent().sessionsDone("s") >= 2
                 && agent.agent().sessionsDone("l") >= 2 && agent.agent().sessionsDone("t") >= 2);
         // one short datagram to the STAMP reflector: dropped, counted by reason
@@ -200,13 +200,37 @@ class AgentProtocolsTest {
         String body = text(agent.metrics().registry());
 
         Map<String, double[]> fromJson = new HashMap<>();   // target -> {lines, sent, received}
+        Map<String, long[]> bySid = new HashMap<>();         // sid -> {interval lines, sent, received, lost, ended}
         Schema schema = resultSchema();
+        Schema streamSchema = SessionIntervalsTest.streamSchema();
         List<String> lines = Files.readAllLines(stream);
+        long intervalLines = 0;
         for (String line : lines) {
+            List<Error> streamErrors = streamSchema.validate(line, InputFormat.JSON);
+            assertTrue(streamErrors.isEmpty(), () -> "stream schema errors: " + streamErrors + "\nin " + line);
+            JsonNode o = JSON.readTree(line);
+            if (o.path("event").asText().equals("interval")) {
+                long[] v = bySid.computeIfAbsent(o.path("sid").asText(), k -> new long[5]);
+                assertEquals(0, v[4], "an interval after its session's end line: " + line);
+                assertEquals(v[0], o.path("index").asLong(), "consecutive interval indexes: " + line);
+                v[0]++;
+                v[1] += o.path("packets").path("sent").asLong();
+                v[2] += o.path("packets").path("received").asLong();
+                v[3] += o.path("packets").path("lost").asLong();
+                v[4] = o.path("last").asBoolean() ? -1 : 0;
+                intervalLines++;
+                continue;
+            }
             List<Error> errors = schema.validate(line, InputFormat.JSON);
             assertTrue(errors.isEmpty(), () -> "schema errors: " + errors + "\nin " + line);
-            JsonNode o = JSON.readTree(line);
             assertEquals("end", o.path("event").asText(), line);
+            long[] v = bySid.get(o.path("session").path("sid").asText());
+            assertTrue(v != null && v[4] == -1, "the last interval line precedes the end line: " + line);
+            JsonNode exact = o.path("exact").path("packets");
+            assertEquals(exact.path("sent").asLong(), v[1], "interval sent sum = end line's: " + line);
+            assertEquals(exact.path("received").asLong(), v[2], "interval received sum = end line's: " + line);
+            assertEquals(exact.path("lost").asLong(), v[3], "interval lost sum = end line's: " + line);
+            v[4] = 1;
             double[] t = fromJson.computeIfAbsent(o.path("target").asText(), k -> new double[3]);
             t[0]++;
             t[1] += o.path("exact").path("packets").path("sent").asLong();
@@ -219,6 +243,7 @@ class AgentProtocolsTest {
             assertEquals(protocol, o.path("protocol").asText(), line);
             assertEquals("127.0.0.1", o.path("session").path("reflector").path("address").asText(), line);
         }
+        assertTrue(intervalLines >= 3 * 2 * 4, "0.4 s sessions in 0.1 s intervals: " + intervalLines);
         for (String target : new String[] {"s", "l", "t"}) {
             String protocol = target.equals("s") ? "stamp" : target.equals("l") ? "light" : "twamp";
             String labels = "protocol=\"" + protocol + "\",target=\"" + target + "\"";
@@ -339,6 +364,39 @@ class AgentProtocolsTest {
         assertTrue(value(scrape(stamp.metricsPort()), "twampd_packets_reflected_total", "") > 0);
         assertTrue(agentLog.toString(StandardCharsets.UTF_8).contains("(0 added, 1 changed, 0 removed)"), logs());
         agent.stop();
+    }
+
+    @Test
+    void aBadIntervalIsOneLineAndStatusOne() throws Exception {
+        Files.writeString(dir.resolve("agent.yaml"), """
+                targets:
+                  - {name: x, host: "127.0.0.1:9", rate: 1, session: 1}
+                """);
+        String file = dir.resolve("agent.yaml").toString();
+        String[][] cases = {
+            {"--interval", "0.001", "--json-stream", "-"},
+            {"--interval", "fast", "--json-stream", "-"},
+            {"--interval=1e9", "--json-stream", "-"},
+            {"--interval", "1"},
+        };
+        String[] expected = {
+            "twping: --interval: '0.001' is not 0 (no interval events) or 0.01-86400 seconds",
+            "twping: --interval: 'fast' is not 0 (no interval events) or 0.01-86400 seconds",
+            "twping: --interval: '1e9' is not 0 (no interval events) or 0.01-86400 seconds",
+            "twping: --interval needs --json-stream",
+        };
+        for (int i = 0; i < cases.length; i++) {
+            ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+            AgentCommand agent = new AgentCommand("twping", new PrintStream(bytes, true, StandardCharsets.UTF_8));
+            List<String> args = new ArrayList<>(List.of("--agent", file));
+            args.addAll(List.of(cases[i]));
+            assertEquals(AgentCommand.EXIT_FAILURE, agent.execute(args), String.join(" ", args));
+            assertEquals(expected[i], bytes.toString(StandardCharsets.UTF_8).strip());
+            assertTrue(agent.agent() == null, "no target started");
+        }
+        assertEquals(0.25, AgentCommand.parseInterval("0.25"));
+        assertEquals(0.0, AgentCommand.parseInterval("0"));
+        assertEquals(86400.0, AgentCommand.parseInterval("86400"));
     }
 
     @Test

@@ -36,7 +36,7 @@ class StampReflectorAllocationTest {
                 ptp ? TimestampFormat.PTP : TimestampFormat.NTP, List.of(), 1_000_000_000, 64);
         // every RFC 8972 TLV our sender writes (the HMAC TLV when authenticated), then an unknown one
         StampSenderSpec senderSpec = new StampSenderSpec(auth, auth ? KEY : null, TimestampFormat.NTP, 1, 16,
-                new StampTlvRequest(true, 46, true, 1, 1, true, auth));
+                new StampTlvRequest(true, 46, true, 1, 1, true, auth, true));
         StampSenderCodec codec = new StampSenderCodec(senderSpec);
         int sent = codec.senderLayout().length() + senderSpec.tlvBytes();
         byte[] packet = new byte[sent + 4 + 8];

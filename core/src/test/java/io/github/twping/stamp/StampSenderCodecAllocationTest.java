@@ -28,7 +28,7 @@ class StampSenderCodecAllocationTest {
     void sealAndOpenAreAllocationFree(boolean auth) {
         com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
         assertTrue(threads.isThreadAllocatedMemorySupported(), "per-thread allocation counting is not supported");
-        StampTlvRequest tlvs = new StampTlvRequest(true, 46, true, 1, 1, true, auth);
+        StampTlvRequest tlvs = new StampTlvRequest(true, 46, true, 1, 1, true, auth, true);
         StampSenderSpec spec = new StampSenderSpec(auth, auth ? KEY : null, TimestampFormat.NTP, 3, 12, tlvs);
         StampTelemetry telemetry = new StampTelemetry(WINDOW * WINDOWS, tlvs);
         StampSenderCodec sender = new StampSenderCodec(spec);

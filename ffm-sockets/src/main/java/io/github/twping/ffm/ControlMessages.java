@@ -3,6 +3,8 @@ package io.github.twping.ffm;
 import java.lang.foreign.MemorySegment;
 
 import static io.github.twping.ffm.SocketConstants.IPV6_HOPLIMIT;
+import static io.github.twping.ffm.SocketConstants.IPV6_PKTINFO;
+import static io.github.twping.ffm.SocketConstants.IP_PKTINFO;
 import static io.github.twping.ffm.SocketConstants.IPV6_RECVERR;
 import static io.github.twping.ffm.SocketConstants.IPV6_TCLASS;
 import static io.github.twping.ffm.SocketConstants.IP_RECVERR;
@@ -131,12 +133,18 @@ final class ControlMessages {
                     meta.ttl(control.get(JAVA_INT_UNALIGNED, data));
                 } else if (type == IP_TOS && dataLength >= 1) {
                     meta.tos(Byte.toUnsignedInt(control.get(JAVA_BYTE, data)));
+                } else if (type == IP_PKTINFO && dataLength >= 12) {
+                    // struct in_pktinfo { int ipi_ifindex; in_addr ipi_spec_dst; in_addr ipi_addr (header dst) }
+                    meta.destination(control, data + 8, 4);
                 }
             } else if (level == SOL_IPV6) {
                 if (type == IPV6_HOPLIMIT && dataLength >= 4) {
                     meta.ttl(control.get(JAVA_INT_UNALIGNED, data));
                 } else if (type == IPV6_TCLASS && dataLength >= 4) {
                     meta.tos(control.get(JAVA_INT_UNALIGNED, data) & 0xff);
+                } else if (type == IPV6_PKTINFO && dataLength >= 20) {
+                    // struct in6_pktinfo { in6_addr ipi6_addr; int ipi6_ifindex }; a mapped IPv4 address as IPv4
+                    meta.destination(control, data, 16);
                 }
             }
         }

@@ -110,6 +110,14 @@ final class NativeSocketSetup {
                 setIntOrThrow("setsockopt(IP_RECVTOS)", SOL_IP, IP_RECVTOS, 1);
             }
         }
+        if (o.receiveDestination()) {
+            if (v6) {
+                setIntOrThrow("setsockopt(IPV6_RECVPKTINFO)", SOL_IPV6, IPV6_RECVPKTINFO, 1);
+                setInt(SOL_IP, IP_PKTINFO, 1);
+            } else {
+                setIntOrThrow("setsockopt(IP_PKTINFO)", SOL_IP, IP_PKTINFO, 1);
+            }
+        }
         boolean hardware = configureTimestamping(o.timestamping(), o.txScheduledTimestamps());
         bind(o);
         return new Configured(readLocalAddress(), new Capabilities(ttlSet, tosSet, o.receiveTtl(), o.receiveTos(),

@@ -69,6 +69,10 @@ final class NativeUdpSocket implements UdpSocket {
     private final MemorySegment errMsg;
     private final MemorySegment errControl;
     private final ControlMessages.TxReport txReport = new ControlMessages.TxReport();
+    // batched error-queue reads (pollTxTimestampsBatched): mmsghdr[TX_TIMESTAMP_BATCH] and their control buffers,
+    // allocated by the first call
+    private MemorySegment errBatchHeaders;
+    private MemorySegment[] errBatchControls;
 
     private InetSocketAddress localAddress;
     /** Set by {@link #connect}: the kernel then delivers only the peer's datagrams, and reports its ICMP errors. */
@@ -571,6 +575,86 @@ final class NativeUdpSocket implements UdpSocket {
         } finally {
             lifecycle.exit();
         }
+    }
+
+    @Override
+    public int pollTxTimestampsBatched(TxTimestampHandler handler) throws SocketException {
+        if (!txTimestamps || !lifecycle.enter()) {
+            return 0;
+        }
+        try {
+            if (errBatchHeaders == null) {
+                allocateErrorBatch();
+            }
+            int delivered = 0;
+            int read = 0;
+            for (int calls = 0; read < MAX_TX_REPORTS_PER_POLL && calls < 2 * MAX_TX_REPORTS_PER_POLL; calls++) {
+                for (int i = 0; i < TX_TIMESTAMP_BATCH; i++) {
+                    long h = DatagramBatch.MMSG_BYTES * i;
+                    errBatchHeaders.set(JAVA_LONG, h + MSG_CONTROLLEN, CONTROL_BYTES);
+                    errBatchHeaders.set(JAVA_INT, h + MSG_FLAGS, 0);
+                    errBatchHeaders.set(JAVA_INT, h + DatagramBatch.MMSG_LEN, 0);
+                }
+                int n = Libc.recvmmsg(errState, fd, errBatchHeaders, TX_TIMESTAMP_BATCH, MSG_ERRQUEUE | MSG_DONTWAIT);
+                if (n < 0) {
+                    if (n == -Errno.EINTR) {
+                        continue;
+                    }
+                    if (n == -Errno.EAGAIN || lifecycle.closing()) {
+                        break;
+                    }
+                    throw SocketException.of("recvmmsg(MSG_ERRQUEUE)", n);
+                }
+                for (int i = 0; i < n; i++) {
+                    long h = DatagramBatch.MMSG_BYTES * i;
+                    if (!ControlMessages.parseTxTimestamp(errBatchControls[i], errBatchHeaders.get(JAVA_LONG, h + MSG_CONTROLLEN),
+                            txReport)) {
+                        continue;
+                    }
+                    if (txReport.kind == SCM_TSTAMP_SND) {
+                        if (txReport.softwareNs != 0) {
+                            handler.onTxTimestamp(txReport.packetId, txReport.softwareNs, false);
+                            delivered++;
+                        }
+                        if (txReport.hardwareNs != 0) {
+                            handler.onTxTimestamp(txReport.packetId, txReport.hardwareNs, true);
+                            delivered++;
+                        }
+                    } else if (txReport.kind == SCM_TSTAMP_SCHED && txReport.softwareNs != 0) {
+                        handler.onTxScheduled(txReport.packetId, txReport.softwareNs);
+                        delivered++;
+                    }
+                }
+                read += n;
+                if (n < TX_TIMESTAMP_BATCH) {
+                    break;                          // non-blocking and short: the queue is empty
+                }
+            }
+            return delivered;
+        } finally {
+            lifecycle.exit();
+        }
+    }
+
+    /** The mmsghdr array of the batched error-queue read: no name, one shared data iovec, a control buffer each. */
+    private void allocateErrorBatch() {
+        MemorySegment headers = arena.allocate(DatagramBatch.MMSG_BYTES * TX_TIMESTAMP_BATCH, 8);
+        MemorySegment controls = arena.allocate((long) CONTROL_BYTES * TX_TIMESTAMP_BATCH, 8);
+        MemorySegment[] slots = new MemorySegment[TX_TIMESTAMP_BATCH];
+        MemorySegment iov = arena.allocate(Structs.IOVEC);
+        iov.set(ADDRESS, 0, arena.allocate(ERR_DATA_BYTES, 8));
+        iov.set(JAVA_LONG, 8, ERR_DATA_BYTES);
+        for (int i = 0; i < TX_TIMESTAMP_BATCH; i++) {
+            long h = DatagramBatch.MMSG_BYTES * i;
+            headers.set(ADDRESS, h + MSG_NAME, MemorySegment.NULL);
+            headers.set(JAVA_INT, h + MSG_NAMELEN, 0);
+            headers.set(ADDRESS, h + MSG_IOV, iov);
+            headers.set(JAVA_LONG, h + MSG_IOVLEN, 1);
+            slots[i] = controls.asSlice((long) CONTROL_BYTES * i, CONTROL_BYTES);
+            headers.set(ADDRESS, h + MSG_CONTROL, slots[i]);
+        }
+        errBatchControls = slots;
+        errBatchHeaders = headers;
     }
 
     @Override

@@ -30,6 +30,9 @@ public final class ReceivedPacket {
     private int sourcePort;
     private int sourceScopeId;
 
+    private final byte[] destinationBytes = new byte[16];
+    private int destinationAddressLength;
+
     private InetSocketAddress expected;
     private final byte[] expectedBytes = new byte[16];
     private int expectedAddressLength;
@@ -161,6 +164,45 @@ public final class ReceivedPacket {
         rxTimestampEpochNs = 0;
         timestampSource = TimestampSource.USER;
         rxHardwareTimestampNs = 0;
+        destinationAddressLength = 0;
+    }
+
+    /**
+     * Octets of the datagram's destination address: 4 or 16, 0 when not known (the socket was not opened with
+     * {@link UdpSocketOptions.Builder#receiveDestination}, or this implementation cannot tell). An IPv4-mapped
+     * IPv6 address is given as its 4 IPv4 octets.
+     */
+    public int destinationAddressLength() {
+        return destinationAddressLength;
+    }
+
+    /** Copies the {@link #destinationAddressLength()} octets of the destination address into {@code dst}. */
+    public void destinationAddressBytes(byte[] dst, int offset) {
+        System.arraycopy(destinationBytes, 0, dst, offset, destinationAddressLength);
+    }
+
+    /** From a control message: {@code length} (4 or 16) address octets at {@code offset}. */
+    void destination(java.lang.foreign.MemorySegment control, long offset, int length) {
+        int from = 0;
+        int n = length;
+        if (length == 16 && isMapped(control, offset)) {
+            from = 12;
+            n = 4;
+        }
+        for (int i = 0; i < n; i++) {
+            destinationBytes[i] = control.get(java.lang.foreign.ValueLayout.JAVA_BYTE, offset + from + i);
+        }
+        destinationAddressLength = n;
+    }
+
+    private static boolean isMapped(java.lang.foreign.MemorySegment control, long offset) {
+        for (int i = 0; i < 10; i++) {
+            if (control.get(java.lang.foreign.ValueLayout.JAVA_BYTE, offset + i) != 0) {
+                return false;
+            }
+        }
+        return control.get(java.lang.foreign.ValueLayout.JAVA_BYTE, offset + 10) == (byte) 0xFF
+                && control.get(java.lang.foreign.ValueLayout.JAVA_BYTE, offset + 11) == (byte) 0xFF;
     }
 
     void length(int length, boolean truncated) {

@@ -37,6 +37,11 @@ final class SocketConstants {
     static final int IP_RECVERR = 11;
     static final int IP_RECVTTL = 12;
     static final int IP_RECVTOS = 13;
+    /** IP_PKTINFO: as option, deliver struct in_pktinfo with each datagram; as cmsg type, that struct. */
+    static final int IP_PKTINFO = 8;
+    /** IPV6_RECVPKTINFO (option) and IPV6_PKTINFO (cmsg type: struct in6_pktinfo). */
+    static final int IPV6_RECVPKTINFO = 49;
+    static final int IPV6_PKTINFO = 50;
 
     static final int IPV6_UNICAST_HOPS = 16;
     static final int IPV6_RECVERR = 25;

@@ -26,6 +26,7 @@ public final class UdpSocketOptions {
     private final String bindToDevice;
     private final boolean receiveTtl;
     private final boolean receiveTos;
+    private final boolean receiveDestination;
     private final Timestamping timestamping;
     private final boolean txScheduledTimestamps;
     private final boolean forceNio;
@@ -51,6 +52,7 @@ public final class UdpSocketOptions {
         this.bindToDevice = b.bindToDevice;
         this.receiveTtl = b.receiveTtl;
         this.receiveTos = b.receiveTos;
+        this.receiveDestination = b.receiveDestination;
         this.timestamping = b.timestamping;
         this.txScheduledTimestamps = b.txScheduledTimestamps;
         this.forceNio = b.forceNio;
@@ -113,6 +115,11 @@ public final class UdpSocketOptions {
         return receiveTos;
     }
 
+    /** Received datagrams carry their destination address (IP_PKTINFO / IPV6_RECVPKTINFO; FFM socket only). */
+    public boolean receiveDestination() {
+        return receiveDestination;
+    }
+
     public Timestamping timestamping() {
         return timestamping;
     }
@@ -168,6 +175,7 @@ public final class UdpSocketOptions {
         private String bindToDevice;
         private boolean receiveTtl;
         private boolean receiveTos;
+        private boolean receiveDestination;
         private Timestamping timestamping = Timestamping.NONE;
         private boolean txScheduledTimestamps;
         private boolean forceNio;
@@ -245,6 +253,15 @@ public final class UdpSocketOptions {
 
         public Builder receiveTos(boolean on) {
             this.receiveTos = on;
+            return this;
+        }
+
+        /**
+         * Asks for each datagram's destination address ({@link ReceivedPacket#destinationAddressLength()}): the
+         * address it was sent to, which a socket bound to a wildcard address does not know otherwise.
+         */
+        public Builder receiveDestination(boolean on) {
+            this.receiveDestination = on;
             return this;
         }
 

@@ -116,7 +116,7 @@ class AgentProcessTest {
     }
 
     @Test
-    void shouldWriteOneJsonLinePerSessionToStdoutForATwampLightTarget() throws Exception {
+    void shouldWriteTheIntervalAndEndLinesOfEverySessionToStdoutForATwampLightTarget() throws Exception {
         assumeTrue(Files.isRegularFile(JAR), "SKIPPED: " + JAR + " not built (run the reactor build: ./mvnw verify)");
         io.github.twping.stamp.StampReflectorSpec spec = new io.github.twping.stamp.StampReflectorSpec(true, false,
                 null, false, io.github.twping.stamp.TimestampFormat.NTP, List.of(), 0, 64);
@@ -142,12 +142,28 @@ class AgentProcessTest {
                 assertTrue(lines.size() >= 2, lines.toString());
                 com.fasterxml.jackson.databind.ObjectMapper json = new com.fasterxml.jackson.databind.ObjectMapper();
                 long received = 0;
+                long intervalReceived = 0;
+                long ends = 0;
+                boolean lastIntervalSeen = false;
                 for (String line : lines) {
                     com.fasterxml.jackson.databind.JsonNode o = json.readTree(line);
                     assertEquals("light", o.path("protocol").asText(), line);
+                    if (o.path("event").asText().equals("interval")) {
+                        // the default 10 s interval: each 0.5 s session has its one, last, interval line
+                        assertTrue(o.path("last").asBoolean(), line);
+                        intervalReceived += o.path("packets").path("received").asLong();
+                        lastIntervalSeen = true;
+                        continue;
+                    }
+                    assertTrue(lastIntervalSeen, "the session's interval line precedes its end line: " + lines);
+                    lastIntervalSeen = false;
+                    assertEquals("end", o.path("event").asText(), line);
                     assertEquals("twping-result", o.path("format").asText(), line);
                     received += o.path("exact").path("packets").path("received").asLong();
+                    ends++;
                 }
+                assertTrue(ends >= 2, "the completed session and the partial one after SIGTERM: " + lines);
+                assertEquals(received, intervalReceived, "interval lines sum to the end lines");
                 assertTrue(received > 0 && received <= reflector.reflected(), received + " / " + reflector.reflected());
             } finally {
                 p.destroyForcibly();

@@ -284,6 +284,40 @@ class DeploymentFilesTest {
         }
     }
 
+    @Test
+    void dashboardFiltersEveryAgentQueryByProtocolAndTarget() throws Exception {
+        JsonNode dash = json.readTree(DEPLOY.resolve("grafana/dashboards/twping-fleet.json").toFile());
+        Map<String, JsonNode> variables = new HashMap<>();
+        dash.path("templating").path("list").forEach(v -> variables.put(v.path("name").asText(), v));
+        JsonNode protocol = variables.get("protocol");
+        assertNotNull(protocol, "a protocol template variable");
+        assertEquals("query", protocol.path("type").asText());
+        assertTrue(protocol.path("multi").asBoolean() && protocol.path("includeAll").asBoolean(), protocol.toString());
+        assertEquals(".*", protocol.path("allValue").asText());
+        Matcher values = Pattern.compile("^label_values\\((twping_agent_[a-z_]+), protocol\\)$")
+                .matcher(protocol.path("query").path("query").asText());
+        assertTrue(values.matches(), "protocol values from the agent's protocol label: " + protocol);
+        String protocolLine = exposition().lines().filter(l -> l.startsWith(values.group(1) + "{")).findFirst()
+                .orElse("");
+        assertTrue(protocolLine.contains("protocol=\"stamp\""), "the series carries the protocol label: " + protocolLine);
+        assertTrue(variables.get("target").path("query").path("query").asText().contains("protocol=~\"$protocol\""),
+                "the target list follows the protocol filter");
+        Pattern selector = Pattern.compile("(twping_agent_[a-z_]+)(\\{[^}]*})?");
+        int filtered = 0;
+        for (JsonNode p : dash.path("panels")) {
+            for (JsonNode t : p.path("targets")) {
+                Matcher m = selector.matcher(t.path("expr").asText());
+                while (m.find()) {
+                    String labels = m.group(2) == null ? "" : m.group(2);
+                    assertTrue(labels.contains("protocol=~\"$protocol\"") && labels.contains("target=~\"$target\""),
+                            p.path("title").asText() + ": " + m.group());
+                    filtered++;
+                }
+            }
+        }
+        assertTrue(filtered >= 10, "agent selectors: " + filtered);
+    }
+
     private static Set<String> fieldNames(JsonNode n) {
         Set<String> s = new HashSet<>();
         n.fieldNames().forEachRemaining(s::add);
@@ -292,9 +326,20 @@ class DeploymentFilesTest {
 
     /** Every sample name the agent's and twampd's registries expose once they have data. */
     private static Set<String> exposedNames() throws IOException {
+        Set<String> names = new HashSet<>();
+        for (String line : exposition().split("\n")) {
+            if (!line.startsWith("#") && !line.isBlank()) {
+                names.add(line.split("[{ ]", 2)[0]);
+            }
+        }
+        return names;
+    }
+
+    /** The text exposition of an agent with a STAMP target that recorded a session, and of twampd's metrics. */
+    private static String exposition() throws IOException {
         PrometheusRegistry registry = new PrometheusRegistry();
         AgentMetrics agent = new AgentMetrics(registry);
-        agent.addTarget("t");
+        agent.addTarget("t", "stamp");
         agent.recordSession("t", new SessionSample(10, 1, 0, 0, 0, 0, 0, new double[] {1e-4}, new double[] {5e-5},
                 new double[] {5e-5}, 0, 0, true, 1e-6, 1e-6, 1e-6, 9, 0, 10, 0, 1.8e9, true));
         TwampdMetrics twampd = new TwampdMetrics(registry);
@@ -302,12 +347,6 @@ class DeploymentFilesTest {
         twampd.processingTime().accept(10_000);
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         PrometheusTextFormatWriter.create().write(out, registry.scrape());
-        Set<String> names = new HashSet<>();
-        for (String line : out.toString(StandardCharsets.UTF_8).split("\n")) {
-            if (!line.startsWith("#") && !line.isBlank()) {
-                names.add(line.split("[{ ]", 2)[0]);
-            }
-        }
-        return names;
+        return out.toString(StandardCharsets.UTF_8);
     }
 }

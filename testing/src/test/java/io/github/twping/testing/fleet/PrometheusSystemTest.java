@@ -75,6 +75,18 @@ class PrometheusSystemTest {
         }
     }
 
+    /** The first query of the Grafana dashboard's panel {@code title}. */
+    private String dashboardQuery(String title) throws IOException {
+        JsonNode dash = json.readTree(Path.of(System.getProperty("user.dir")).getParent()
+                .resolve("deploy/grafana/dashboards/twping-fleet.json").toFile());
+        for (JsonNode p : dash.path("panels")) {
+            if (p.path("title").asText().equals(title)) {
+                return p.path("targets").get(0).path("expr").asText();
+            }
+        }
+        throw new AssertionError("no dashboard panel " + title);
+    }
+
     /** @return the single value of an instant query, or NaN when it has no result. */
     private double query(int port, String promql) {
         try {
@@ -331,6 +343,11 @@ class PrometheusSystemTest {
                     "without scrape_classic_histograms Prometheus keeps the native form only");
             assertTrue(query(promPort, "histogram_count(twping_agent_delay_seconds{target=\"s\","
                     + "protocol=\"stamp\",direction=\"rtt\"})") > 0);
+            // the dashboard's protocol filter, its own "Target up" query with the variables substituted
+            String up = dashboardQuery("Target up").replace("$target", ".*");
+            assertEquals(1.0, query(promPort, up.replace("$protocol", "stamp")), "stamp: s alone, up");
+            assertEquals(0.0, query(promPort, up.replace("$protocol", "twamp")), "twamp: n alone, down");
+            assertEquals(2.0, query(promPort, "count(" + up.replace("$protocol", ".*") + ")"), "all: both");
             assertTrue(query(promPort, "twampd_packets_reflected_total{job=\"stamp\"}") > 0);
             assertEquals(1.0, query(promPort, "twampd_reflector_info{job=\"stamp\",protocol=\"stamp\"}"));
             assertTrue(!Double.isNaN(query(promPort, "twampd_processing_seconds_count{job=\"stamp\"}")));

@@ -1,0 +1,141 @@
+package io.github.twping.stamp;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.lang.foreign.MemorySegment;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import io.github.twping.protocol.ReflectorPacket;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The synchronization-source rule of {@link ClockSyncSource} against fake {@code /dev} and {@code /proc} trees (no
+ * PTP on this machine), and the sender reading a reflector's Timestamp Information fields and sub-TLVs.
+ */
+class ClockSyncSourceTest {
+    private static final int SYNCHRONIZED = 0x8001;
+    private static final int UNSYNCHRONIZED = 0x0001;
+
+    @TempDir
+    Path root;
+
+    private Path dev;
+    private Path proc;
+
+    private void tree() throws Exception {
+        dev = Files.createDirectories(root.resolve("dev"));
+        proc = Files.createDirectories(root.resolve("proc"));
+        process(1, "systemd", "/sbin/init");
+    }
+
+    private void process(int pid, String comm, String... argv) throws Exception {
+        Path p = Files.createDirectories(proc.resolve(Integer.toString(pid)));
+        Files.writeString(p.resolve("comm"), comm + "\n");
+        Files.write(p.resolve("cmdline"), (String.join("\0", argv) + "\0").getBytes(StandardCharsets.UTF_8));
+    }
+
+    private boolean evidence() {
+        return ClockSyncSource.ptpEvidence(ClockSyncSource.under(dev, proc));
+    }
+
+    @Test
+    void phc2sysWithAPtpHardwareClockIsPtp() throws Exception {
+        tree();
+        assertFalse(evidence(), "nothing running");
+        process(200, "phc2sys", "phc2sys", "-a", "-r");
+        assertFalse(evidence(), "phc2sys without a PHC device");
+        Files.createFile(dev.resolve("ptp0"));
+        assertTrue(evidence(), "PHC + phc2sys");
+        assertEquals(StampTlv.SYNC_PTP, ClockSyncSource.syncSource(true, SYNCHRONIZED));
+        assertEquals(StampTlv.SYNC_FREE_RUNNING, ClockSyncSource.syncSource(true, UNSYNCHRONIZED),
+                "PTP daemons running but the kernel calls the clock unsynchronized: free-running");
+    }
+
+    @Test
+    void ptp4lAloneCountsOnlyInSoftwareMode() throws Exception {
+        tree();
+        Files.createFile(dev.resolve("ptp1"));
+        process(300, "ptp4l", "ptp4l", "-i", "eth0");
+        assertFalse(evidence(), "ptp4l steering only the PHC (no phc2sys)");
+        process(301, "ptp4l", "ptp4l", "-S", "-i", "eth1");
+        assertTrue(evidence(), "ptp4l -S steers the system clock");
+    }
+
+    @Test
+    void otherDevicesAndProcessesAreNoEvidence() throws Exception {
+        tree();
+        Files.createFile(dev.resolve("ptpx"));
+        Files.createFile(dev.resolve("pts"));
+        process(400, "phc2sysd", "phc2sysd");
+        process(401, "chronyd", "chronyd", "-S");
+        assertFalse(evidence());
+        assertEquals(StampTlv.SYNC_NTP, ClockSyncSource.syncSource(false, SYNCHRONIZED), "synchronized, no PTP");
+        assertEquals(StampTlv.SYNC_FREE_RUNNING, ClockSyncSource.syncSource(false, UNSYNCHRONIZED));
+        assertFalse(ClockSyncSource.ptpEvidence(ClockSyncSource.under(root.resolve("none"), root.resolve("none"))),
+                "missing directories: no evidence, no exception");
+    }
+
+    @Test
+    void reflectorWithPtpEvidenceReportsPtpWhenSynchronized() throws Exception {
+        StampReflectorSpec spec = new StampReflectorSpec(false, false, null, false, TimestampFormat.NTP,
+                java.util.List.of(), 0, 16);
+        for (int error : new int[] {SYNCHRONIZED, UNSYNCHRONIZED}) {
+            try (StampReflector reflector = new StampReflector(spec, StampReflector.openSocket(
+                    new java.net.InetSocketAddress(java.net.InetAddress.getLoopbackAddress(), 0), 0),
+                    io.github.twping.session.ReflectorClock.of(io.github.twping.time.WallClock.system(), error));
+                 java.net.DatagramSocket client = new java.net.DatagramSocket(
+                         new java.net.InetSocketAddress(java.net.InetAddress.getLoopbackAddress(), 0))) {
+                reflector.ptpEvidence(true).start();
+                client.setSoTimeout(10_000);
+                byte[] request = new byte[44 + 8];
+                ByteBuffer.wrap(request).put(44, (byte) StampTlv.FLAG_U).put(45, (byte) StampTlv.TIMESTAMP_INFORMATION)
+                        .putShort(46, (short) 4);
+                client.send(new java.net.DatagramPacket(request, request.length, reflector.localAddress()));
+                byte[] buffer = new byte[128];
+                java.net.DatagramPacket p = new java.net.DatagramPacket(buffer, buffer.length);
+                client.receive(p);
+                int want = error == SYNCHRONIZED ? StampTlv.SYNC_PTP : StampTlv.SYNC_FREE_RUNNING;
+                assertEquals(want, buffer[48], "Sync Src In");
+                assertEquals(want, buffer[50], "Sync Src Out");
+            }
+        }
+    }
+
+    @Test
+    void senderReadsTheTimestampInformationFieldsAndCountsSubTlvs() {
+        StampTlvRequest ts = new StampTlvRequest(true, -1, false, -1, 0, false, false);
+        StampTelemetry telemetry = new StampTelemetry(8, ts);
+        StampSenderCodec codec = new StampSenderCodec(new StampSenderSpec(false, null, TimestampFormat.NTP, 0, 0,
+                ts), telemetry);
+        for (int seq = 0; seq < 3; seq++) {
+            // a reply whose Timestamp Information carries two sub-TLVs (8 and 0 octets) after its four fields
+            int tlvLength = 4 + (4 + 8) + 4;
+            MemorySegment reply = MemorySegment.ofArray(new byte[44 + 4 + tlvLength]);
+            new ReflectorPacket(StampLayouts.UNAUTHENTICATED_REFLECTOR).wrap(reply).clearMbz().sequenceNumber(seq)
+                    .senderSequenceNumber(seq).errorEstimate(1).senderErrorEstimate(1);
+            ByteBuffer b = ByteBuffer.wrap((byte[]) reply.heapBase().orElseThrow());
+            b.put(45, (byte) StampTlv.TIMESTAMP_INFORMATION).putShort(46, (short) tlvLength);
+            b.put(48, (byte) StampTlv.SYNC_PTP).put(49, (byte) StampTlv.METHOD_HW_ASSIST)
+                    .put(50, (byte) StampTlv.SYNC_PTP).put(51, (byte) (seq == 2 ? StampTlv.METHOD_SW_LOCAL
+                            : StampTlv.METHOD_HW_ASSIST));
+            b.put(53, (byte) 1).putShort(54, (short) 8);
+            b.put(65, (byte) 2).putShort(66, (short) 0);
+            assertTrue(codec.openReflector(reply, (int) reply.byteSize()));
+        }
+        assertEquals(StampTlv.SYNC_PTP, telemetry.syncIn());
+        assertEquals(StampTlv.SYNC_PTP, telemetry.syncOut());
+        assertEquals(StampTlv.METHOD_HW_ASSIST, telemetry.lastMethodIn());
+        assertEquals(StampTlv.METHOD_SW_LOCAL, telemetry.lastMethodOut());
+        assertEquals(3, telemetry.timestampInformations());
+        assertEquals(6, telemetry.timestampSubTlvs());
+        assertEquals(1, telemetry.methodChanges(), "Timestamp Out changed once");
+        assertEquals(StampTlv.METHOD_HW_ASSIST, telemetry.t2Method(0));
+        assertEquals(StampTlv.METHOD_SW_LOCAL, telemetry.t3Method(2));
+    }
+}
