@@ -10,7 +10,6 @@ import io.github.twping.ffm.SocketException;
 import io.github.twping.ffm.ThreadTuning;
 import io.github.twping.ffm.UdpSocket;
 import io.github.twping.pacing.ParkThenSpinPacer;
-import io.github.twping.pacing.SystemPacingClock;
 import io.github.twping.protocol.Mode;
 import io.github.twping.schedule.SendSchedule;
 import io.github.twping.stats.RecordSources;
@@ -45,6 +44,7 @@ public final class ClientTestSession {
     /** System property: the sender thread's timer slack in ns (default 1). */
     public static final String TIMER_SLACK_PROPERTY = "twping.sender.timerSlackNs";
     private final long spinNs;
+    private final WallClock wallClock;
 
     /**
      * @param parameters  what to send and when
@@ -100,12 +100,13 @@ public final class ClientTestSession {
         boolean txStamps = parameters.kernelTxTimestamps() && sending.capabilities().txTimestamps();
         sender = new SessionSender(sending, senderCipher, packetLength, parameters.reflector(),
                 parameters.schedule(), parameters.packetCount(), parameters.startTimeNtp(),
-                parameters.lossTimeoutNtp(), new ParkThenSpinPacer(SystemPacingClock.INSTANCE, parameters.spinNs()),
+                parameters.lossTimeoutNtp(), new ParkThenSpinPacer(new StampWarmingPacingClock(clock), parameters.spinNs()),
                 clock, errors, log, control, latenessNs);
         int bufferBytes = Math.max(packetLength, receiverCipher.reflectorLayout().length()) + 128;
         receiver = new ReplyReceiver(socket, sending, receiverCipher, bufferBytes, writer,
                 sources, log, control, clock, errors, parameters.packetCount(), parameters.lossTimeoutNtp(), txStamps);
         spinNs = parameters.spinNs();
+        wallClock = clock;
         senderThread = Thread.ofPlatform().name("twping-sender").daemon(true).unstarted(() -> {
             preciseTimers();
             pinned(sender);
@@ -152,7 +153,7 @@ public final class ClientTestSession {
             throw new IllegalArgumentException("SCHED_FIFO priority must be 0..99: " + priority);
         }
         this.rtPriority = priority;
-        sender.pacer(new ParkThenSpinPacer(SystemPacingClock.INSTANCE, spinNs,
+        sender.pacer(new ParkThenSpinPacer(new StampWarmingPacingClock(wallClock), spinNs,
                 priority > 0 ? ParkThenSpinPacer.HALF_INTERVAL : ParkThenSpinPacer.QUARTER_INTERVAL));
         return this;
     }
