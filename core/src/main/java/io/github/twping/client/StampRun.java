@@ -114,7 +114,9 @@ public final class StampRun {
                         + TwpingRun.strerror(e), "Session Failed!");
             }
             try (socket) {
-                UdpSocket split = splitSendSocket(socket, reflector);
+                // one SplitTestSocket over the two (docs/CLIENT.md, "Two sockets"), or the test socket alone
+                UdpSocket sender = TestSocketSetup.openSplitSender(socket, reflector, run.options);
+                UdpSocket split = sender == null ? null : new SplitTestSocket(socket, sender);
                 try {
                     return measure(file, split != null ? split : socket, reflector, lossTimeoutNtp);
                 } finally {
@@ -123,28 +125,6 @@ public final class StampRun {
                     }
                 }
             }
-        }
-    }
-
-    /**
-     * With kernel TX stamps on the FFM socket: a sending socket on the same port and the test socket connected to
-     * the reflector, as one {@link SplitTestSocket} (docs/CLIENT.md, "Two sockets"); null when that is not possible
-     * or not wanted ({@code --send-stamp user}), and one socket then sends and receives.
-     */
-    private UdpSocket splitSendSocket(UdpSocket socket, InetSocketAddress reflector) {
-        if (!run.options.extras().kernelSendStamps() || !socket.isNative() || !socket.capabilities().txTimestamps()) {
-            return null;
-        }
-        UdpSocket sender = null;
-        try {
-            sender = TestSocketSetup.openSender(socket, run.options);
-            socket.connect(reflector);
-            return new SplitTestSocket(socket, sender);
-        } catch (io.github.twping.ffm.SocketException | RuntimeException e) {
-            if (sender != null) {
-                sender.close();
-            }
-            return null;
         }
     }
 

@@ -50,6 +50,28 @@ final class TestSocketSetup {
     }
 
     /**
+     * With kernel TX stamps on the FFM socket: a second socket for sending on the same port ({@link #openSender}),
+     * and {@code socket} connected to the reflector (docs/CLIENT.md, "Two sockets"); null when that is not
+     * possible or not wanted ({@code --send-stamp user}), and one socket then sends and receives.
+     */
+    static UdpSocket openSplitSender(UdpSocket socket, java.net.InetSocketAddress reflector, TwpingOptions options) {
+        if (!options.extras().kernelSendStamps() || !socket.isNative() || !socket.capabilities().txTimestamps()) {
+            return null;
+        }
+        UdpSocket sender = null;
+        try {
+            sender = openSender(socket, options);
+            socket.connect(reflector);
+            return sender;
+        } catch (SocketException | RuntimeException e) {
+            if (sender != null) {
+                sender.close();
+            }
+            return null;
+        }
+    }
+
+    /**
      * The sending socket beside {@code receiving} (docs/CLIENT.md, "Two sockets"): bound to the same address and
      * port (SO_REUSEPORT, set on both), TTL 255, {@code -D} and {@code -B} as the test socket, kernel TX
      * timestamps, and a filter that drops every datagram arriving for it, so that the replies go to the

@@ -428,35 +428,13 @@ public final class TwpingRun {
             }
             return SessionOutcome.CANCELLED;
         }
-        UdpSocket sendSocket = splitSendSocket(socket, reflector);
+        UdpSocket sendSocket = TestSocketSetup.openSplitSender(socket, reflector, run.options);
         try {
             return runSession(control, socket, sendSocket, reflector, sid, slots, keys, writer, timing, file, header);
         } finally {
             if (sendSocket != null) {
                 sendSocket.close();
             }
-        }
-    }
-
-    /**
-     * With kernel TX stamps on the FFM socket: a second socket for sending on the same port, and the test socket
-     * connected to the reflector (docs/CLIENT.md, "Two sockets"); null when that is not possible or not wanted
-     * (one socket then sends and receives, as before).
-     */
-    private UdpSocket splitSendSocket(UdpSocket socket, InetSocketAddress reflector) {
-        if (!run.options.extras().kernelSendStamps() || !socket.isNative() || !socket.capabilities().txTimestamps()) {
-            return null;
-        }
-        UdpSocket sender = null;
-        try {
-            sender = TestSocketSetup.openSender(socket, run.options);
-            socket.connect(reflector);
-            return sender;
-        } catch (SocketException | RuntimeException e) {
-            if (sender != null) {
-                sender.close();
-            }
-            return null;
         }
     }
 

@@ -1,12 +1,11 @@
 package io.github.twping.session;
 
-import java.util.concurrent.locks.LockSupport;
-
 import io.github.twping.pacing.PacingClock;
+import io.github.twping.pacing.SystemPacingClock;
 import io.github.twping.time.WallClock;
 
 /**
- * The sender's pacing clock: {@link System#nanoTime()} and {@link LockSupport#parkNanos(long)}, and a spin that
+ * The sender's pacing clock: {@link SystemPacingClock}, with a spin that
  * reads the wall clock on every turn. The send stamp T1 is that same wall-clock read, taken right after the spin
  * ends; after a sleep of milliseconds its code path and the pages it touches are cold (on a virtual machine a
  * miss there costs microseconds), and at 500/s that cold read was the median of the send lateness, 3 µs, while
@@ -19,7 +18,6 @@ final class StampWarmingPacingClock implements PacingClock {
 
     private final WallClock wall;
     private final boolean warm;
-    private long sink;
 
     StampWarmingPacingClock(WallClock wall) {
         this.wall = wall;
@@ -28,24 +26,19 @@ final class StampWarmingPacingClock implements PacingClock {
 
     @Override
     public long nanoTime() {
-        return System.nanoTime();
+        return SystemPacingClock.INSTANCE.nanoTime();
     }
 
     @Override
     public void parkNanos(long ns) {
-        LockSupport.parkNanos(ns);
+        SystemPacingClock.INSTANCE.parkNanos(ns);
     }
 
     @Override
     public void onSpinWait() {
-        Thread.onSpinWait();
+        SystemPacingClock.INSTANCE.onSpinWait();
         if (warm) {
-            sink += wall.nowEpochNs(); // a native call: never removed, and the result is kept
+            wall.nowEpochNs(); // a native call: the JIT cannot remove it
         }
-    }
-
-    /** The sum of the warming reads (keeps them observable; of no other use). */
-    long sink() {
-        return sink;
     }
 }

@@ -554,27 +554,33 @@ final class NativeUdpSocket implements UdpSocket {
                     }
                     throw SocketException.of("recvmsg(MSG_ERRQUEUE)", (int) n);
                 }
-                if (!ControlMessages.parseTxTimestamp(errControl, errMsg.get(JAVA_LONG, MSG_CONTROLLEN), txReport)) {
-                    continue;
-                }
-                if (txReport.kind == SCM_TSTAMP_SND) {
-                    if (txReport.softwareNs != 0) {
-                        handler.onTxTimestamp(txReport.packetId, txReport.softwareNs, false);
-                        delivered++;
-                    }
-                    if (txReport.hardwareNs != 0) {
-                        handler.onTxTimestamp(txReport.packetId, txReport.hardwareNs, true);
-                        delivered++;
-                    }
-                } else if (txReport.kind == SCM_TSTAMP_SCHED && txReport.softwareNs != 0) {
-                    handler.onTxScheduled(txReport.packetId, txReport.softwareNs);
-                    delivered++;
+                if (ControlMessages.parseTxTimestamp(errControl, errMsg.get(JAVA_LONG, MSG_CONTROLLEN), txReport)) {
+                    delivered += deliverTxReport(handler);
                 }
             }
             return delivered;
         } finally {
             lifecycle.exit();
         }
+    }
+
+    /** Hands the parsed {@code txReport} to {@code handler}; @return the stamps delivered (0..2). */
+    private int deliverTxReport(TxTimestampHandler handler) {
+        int delivered = 0;
+        if (txReport.kind == SCM_TSTAMP_SND) {
+            if (txReport.softwareNs != 0) {
+                handler.onTxTimestamp(txReport.packetId, txReport.softwareNs, false);
+                delivered++;
+            }
+            if (txReport.hardwareNs != 0) {
+                handler.onTxTimestamp(txReport.packetId, txReport.hardwareNs, true);
+                delivered++;
+            }
+        } else if (txReport.kind == SCM_TSTAMP_SCHED && txReport.softwareNs != 0) {
+            handler.onTxScheduled(txReport.packetId, txReport.softwareNs);
+            delivered++;
+        }
+        return delivered;
     }
 
     @Override
@@ -607,22 +613,9 @@ final class NativeUdpSocket implements UdpSocket {
                 }
                 for (int i = 0; i < n; i++) {
                     long h = DatagramBatch.MMSG_BYTES * i;
-                    if (!ControlMessages.parseTxTimestamp(errBatchControls[i], errBatchHeaders.get(JAVA_LONG, h + MSG_CONTROLLEN),
+                    if (ControlMessages.parseTxTimestamp(errBatchControls[i], errBatchHeaders.get(JAVA_LONG, h + MSG_CONTROLLEN),
                             txReport)) {
-                        continue;
-                    }
-                    if (txReport.kind == SCM_TSTAMP_SND) {
-                        if (txReport.softwareNs != 0) {
-                            handler.onTxTimestamp(txReport.packetId, txReport.softwareNs, false);
-                            delivered++;
-                        }
-                        if (txReport.hardwareNs != 0) {
-                            handler.onTxTimestamp(txReport.packetId, txReport.hardwareNs, true);
-                            delivered++;
-                        }
-                    } else if (txReport.kind == SCM_TSTAMP_SCHED && txReport.softwareNs != 0) {
-                        handler.onTxScheduled(txReport.packetId, txReport.softwareNs);
-                        delivered++;
+                        delivered += deliverTxReport(handler);
                     }
                 }
                 read += n;
