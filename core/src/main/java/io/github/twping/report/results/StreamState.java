@@ -29,7 +29,7 @@ final class StreamState {
 
     StreamState(SessionHeader header, OutputTarget target, boolean packets, double intervalSeconds) {
         this.header = header;
-        this.engine = new ExactStatistics(header);
+        this.engine = ExactStatistics.sizedForSession(header);
         this.target = target;
         this.packets = packets;
         this.intervalNtp = Math.max(1, NtpTime.fromSeconds(intervalSeconds));
