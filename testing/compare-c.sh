@@ -2,10 +2,11 @@
 # Side by side: our twping and the C twping, alternating rounds, against the same reflectors.
 #
 #   testing/compare-c.sh [--rounds N] [--count N] [--schedule SPEC] [--loss-timeout S]
-#                        [--reflectors c-twampd,twampd,loopback] [--ours-args 'ARGS'] [--twampd-args 'ARGS']
+#                        [--reflectors c-twampd,twampd,loopback,stamp,light] [--ours-args 'ARGS'] [--twampd-args 'ARGS']
 #                        [--no-floor] [--keep DIR] [--nice N] [--variant LABEL=ARGS]...
 #
-# A --variant's leading NAME=VALUE words are its environment: --variant 'slack=TWPING_JAVA_OPTS=-Dx=1 --spin 0'.
+# stamp and light: `twampd --stamp` / `--light` (with --twampd-args) on 127.0.0.1, measured with our client's
+# --stamp / --light (the C client has neither). A --variant's leading NAME=VALUE words are its environment: --variant 'slack=TWPING_JAVA_OPTS=-Dx=1 --spin 0'.
 # Environment: TWPING_C, TWAMPD_C: paths of the C twping and twampd (perfSONAR owamp). When unset, that half
 # is skipped (said on stderr and in the report): our client is compared with a second run of itself and with
 # a C-free ping-pong floor. Every session is a separate process started as a user would (-R -F, under
