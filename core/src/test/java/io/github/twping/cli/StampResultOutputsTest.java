@@ -29,8 +29,10 @@ import com.networknt.schema.SpecificationVersion;
 
 import io.github.twping.report.results.CsvWriter;
 import io.github.twping.report.results.ResultOutputs;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -254,6 +256,38 @@ class StampResultOutputsTest {
         assertTrue(html.contains("reflector saw source 127.0.0.1 port " + s.at("/location/source_port").asInt()
                 + ", destination 127.0.0.1 port " + stamp.port()), html);
         assertTrue(html.contains("data-charts"), html);
+    }
+
+    /**
+     * The STAMP page in Debian's headless Chromium (the pattern of {@code HtmlReportBrowserTest}): no console
+     * message, every chart drawn, the TLV table in the DOM. Skipped, saying so, without {@code chromium}.
+     */
+    @Test
+    @Timeout(value = 240, unit = TimeUnit.SECONDS)
+    void htmlRendersInChromium() throws Exception {
+        String chromium = Files.isExecutable(Path.of("/usr/bin/chromium")) ? "/usr/bin/chromium"
+                : Files.isExecutable(Path.of("/usr/bin/chromium-browser")) ? "/usr/bin/chromium-browser" : null;
+        Assumptions.assumeTrue(chromium != null, "chromium not installed: skipping the browser check of --html");
+        Path out = Files.createTempFile(dir, "chromium", ".out");
+        Path err = Files.createTempFile(dir, "chromium", ".err");
+        Process p = new ProcessBuilder(chromium, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
+                "--disable-extensions", "--enable-logging=stderr", "--v=0",
+                "--user-data-dir=" + Files.createTempDirectory(dir, "profile"), "--dump-dom",
+                dir.resolve("s.html").toUri().toString()).redirectOutput(out.toFile()).redirectError(err.toFile())
+                .start();
+        if (!p.waitFor(180, TimeUnit.SECONDS)) {
+            p.destroyForcibly();
+            throw new AssertionError("chromium did not finish within 180 s");
+        }
+        String dom = Files.readString(out);
+        List<String> console = Files.readAllLines(err).stream()
+                .filter(l -> Pattern.compile(":CONSOLE[:(]").matcher(l).find()).toList();
+        assertEquals(List.of(), console, "console messages of the report");
+        Matcher charts = Pattern.compile("data-charts=\"(\\d+)\"").matcher(dom);
+        Matcher drawn = Pattern.compile("data-charts-drawn=\"(\\d+)\"").matcher(dom);
+        assertTrue(charts.find() && drawn.find(), "the page's check ran: " + dom.length() + " bytes of DOM");
+        assertEquals(charts.group(1), drawn.group(1), "every chart has a rendered plot");
+        assertTrue(dom.contains("<table class=\"stamp-tlvs\">"), "the TLV table is in the DOM");
     }
 
     @Test
