@@ -234,7 +234,7 @@ public final class StampRun {
                 results.stampTlvs(StampTlvReport.results(file.channel(), s.recordSources(), telemetry, stamp.tlvs(),
                         test.dscp(), stamp.ecn(), ptpEvidence, null));
             } catch (IOException e) {
-                run.diag("TLV results: " + e.getMessage());
+                run.diag("TLV results: " + Reports.strerror(e));
             }
         }
         boolean written = ResultRun.finish(results, run.options, file.channel(), s, hosts, run.err, run.program);
