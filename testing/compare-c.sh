@@ -19,7 +19,7 @@ set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
 main_class=io.github.twping.testing.perf.compare.CompareRunner
-# shellcheck source=lib/harness-java.sh
+# shellcheck source-path=SCRIPTDIR source=lib/harness-java.sh
 . "$root/testing/lib/harness-java.sh"
 harness_java compare-c.sh "$main_class" "${COMPARE_REBUILD:-0}"
 [ -x /usr/bin/time ] || echo "compare-c.sh: /usr/bin/time not found (apt-get install time): CPU and RSS columns stay empty" >&2

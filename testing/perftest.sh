@@ -22,7 +22,7 @@ set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
 main_class=io.github.twping.testing.perf.LoopbackRttRunner
-# shellcheck source=lib/harness-java.sh
+# shellcheck source-path=SCRIPTDIR source=lib/harness-java.sh
 . "$root/testing/lib/harness-java.sh"
 harness_java perftest.sh "$main_class" "${PERFTEST_REBUILD:-0}"
 
