@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Shared by the harness scripts that run a main class of testing/ (compare-c.sh, perftest.sh): finds the JDK
 # the launcher uses and builds core/target/twping.jar and testing/target/classes when they are missing.
 #
@@ -6,6 +7,8 @@
 #
 # Exits 1 with one line (no JDK >= 25, or the build failed with its last 30 lines) as the scripts did alone.
 
+# $root: the repository (set by the caller)
+# shellcheck disable=SC2154
 harness_java() {
     local name=$1 main=$2 rebuild=${3:-0} log java_home
     jar="$root/core/target/twping.jar"
