@@ -63,6 +63,8 @@ final class ReplyReceiver implements Runnable {
     private long late;
     private long kernelRxStamps;
     private long kernelTxStamps;
+    private long nextClockRefreshNs; // receiveOnce's schedule of the clock-state refresh and the file flush
+    private long nextVisibilityNs;
     private long cappedSendStamps;
     private int rxSource;
 
@@ -122,47 +124,59 @@ final class ReplyReceiver implements Runnable {
     }
 
     private void receiveAll() throws IOException {
-        long nextClockRefreshNs = System.nanoTime() + CLOCK_REFRESH_NS;
-        long nextVisibilityNs = System.nanoTime() + VISIBILITY_NS;
+        nextClockRefreshNs = System.nanoTime() + CLOCK_REFRESH_NS;
+        nextVisibilityNs = System.nanoTime() + VISIBILITY_NS;
         while (control.running() && firstPending < packetCount) {
-            long timeoutNs = receiveTimeoutNs();
-            int n = socket.receiveBatch(batch, timeoutNs);
-            if (useKernelTxTimestamps) {
-                kernelTxStamps += sendSocket.pollTxTimestamps(txHandler);
-            }
-            if (n == UdpSocket.CLOSED) {
+            if (!receiveOnce()) {
                 return;
             }
-            if (n < 0) {
-                flush(clock.nowNtp());
+        }
+    }
+
+    /**
+     * One receive (a batch of replies, a timeout or the TX stamps) and what follows it; false when the socket
+     * closed. A method of its own so that it is compiled by its calls (as {@code SessionSender.sendOne}): as
+     * the body of a loop entered once per session it would run in the interpreter.
+     */
+    private boolean receiveOnce() throws IOException {
+        long timeoutNs = receiveTimeoutNs();
+        int n = socket.receiveBatch(batch, timeoutNs);
+        if (useKernelTxTimestamps) {
+            kernelTxStamps += sendSocket.pollTxTimestamps(txHandler);
+        }
+        if (n == UdpSocket.CLOSED) {
+            return false;
+        }
+        if (n < 0) {
+            flush(clock.nowNtp());
+        }
+        for (int i = 0; i < n; i++) {
+            // each reply is copied into the one buffer the flyweight and the cipher work on
+            int length = batch.length(i);
+            MemorySegment.copy(batch.buffer(i), 0, buffer, 0, length);
+            meta = batch.meta(i);
+            long rxEpochNs = meta.rxTimestampEpochNs();
+            if (meta.kernelTimestamp()) {
+                kernelRxStamps++;
             }
-            for (int i = 0; i < n; i++) {
-                // each reply is copied into the one buffer the flyweight and the cipher work on
-                int length = batch.length(i);
-                MemorySegment.copy(batch.buffer(i), 0, buffer, 0, length);
-                meta = batch.meta(i);
-                long rxEpochNs = meta.rxTimestampEpochNs();
-                if (meta.kernelTimestamp()) {
-                    kernelRxStamps++;
-                }
-                long nowNtp = rxEpochNs > 0 ? NtpTime.fromEpochNanos(rxEpochNs + clock.offsetNs()) : clock.nowNtp();
-                rxSource = rxEpochNs > 0 ? sourceCode(meta.timestampSource()) : RecordSources.USER;
-                flush(nowNtp);
-                process(length, nowNtp);
-                if (!control.running() || firstPending >= packetCount) {
-                    break;                           // as the loop's own condition: the rest stays unread
-                }
-            }
-            long monoNs = System.nanoTime();
-            if (monoNs - nextClockRefreshNs >= 0) {
-                errorEstimate.refresh();
-                nextClockRefreshNs = monoNs + CLOCK_REFRESH_NS;
-            }
-            if (monoNs - nextVisibilityNs >= 0) {
-                writer.flush();                      // one batch write at most every 200 ms, not per packet
-                nextVisibilityNs = monoNs + VISIBILITY_NS;
+            long nowNtp = rxEpochNs > 0 ? NtpTime.fromEpochNanos(rxEpochNs + clock.offsetNs()) : clock.nowNtp();
+            rxSource = rxEpochNs > 0 ? sourceCode(meta.timestampSource()) : RecordSources.USER;
+            flush(nowNtp);
+            process(length, nowNtp);
+            if (!control.running() || firstPending >= packetCount) {
+                break;                           // as the loop's own condition: the rest stays unread
             }
         }
+        long monoNs = System.nanoTime();
+        if (monoNs - nextClockRefreshNs >= 0) {
+            errorEstimate.refresh();
+            nextClockRefreshNs = monoNs + CLOCK_REFRESH_NS;
+        }
+        if (monoNs - nextVisibilityNs >= 0) {
+            writer.flush();                      // one batch write at most every 200 ms, not per packet
+            nextVisibilityNs = monoNs + VISIBILITY_NS;
+        }
+        return true;
     }
 
     /** Until the first pending packet expires, capped by a tick so that a stop request is noticed. */

@@ -321,23 +321,36 @@ public final class SessionReflector implements AutoCloseable {
     private EndReason loop() throws IOException {
         final long timeoutNs = spec.refwaitNs() == 0 ? -1 : spec.refwaitNs();
         while (!stopRequested) {
-            // One recvmmsg takes every datagram already queued (up to BATCH): a reflector that fell behind
-            // (a preemption, a burst) catches up at a fraction of a system call per packet instead of
-            // overflowing its socket. At low rates a batch holds one datagram, as a plain receive would.
-            int n = waitStrategy.receiveBatch(socket, batch, timeoutNs, stopCheck);
-            if (n == UdpSocket.CLOSED) {
-                return EndReason.STOPPED;
-            }
-            if (n == UdpSocket.TIMEOUT) {
-                return stopRequested ? EndReason.STOPPED : EndReason.REFWAIT_TIMEOUT;
-            }
-            for (int i = 0; i < n; i++) {
-                if (!reflect(batch.buffer(i), batch.length(i), batch.meta(i))) {
-                    return EndReason.STOPPED;
-                }
+            EndReason end = serveOnce(timeoutNs);
+            if (end != null) {
+                return end;
             }
         }
         return EndReason.STOPPED;
+    }
+
+    /**
+     * One receive and the replies to what it brought; null to go on. A method of its own so that it is
+     * compiled by its calls (the engine warm-up makes them): as the body of a loop entered once per session,
+     * the step from the receive's return to the reply would run in the interpreter (docs/PERFORMANCE.md).
+     */
+    private EndReason serveOnce(long timeoutNs) throws IOException {
+        // One recvmmsg takes every datagram already queued (up to BATCH): a reflector that fell behind
+        // (a preemption, a burst) catches up at a fraction of a system call per packet instead of
+        // overflowing its socket. At low rates a batch holds one datagram, as a plain receive would.
+        int n = waitStrategy.receiveBatch(socket, batch, timeoutNs, stopCheck);
+        if (n == UdpSocket.CLOSED) {
+            return EndReason.STOPPED;
+        }
+        if (n == UdpSocket.TIMEOUT) {
+            return stopRequested ? EndReason.STOPPED : EndReason.REFWAIT_TIMEOUT;
+        }
+        for (int i = 0; i < n; i++) {
+            if (!reflect(batch.buffer(i), batch.length(i), batch.meta(i))) {
+                return EndReason.STOPPED;
+            }
+        }
+        return null;
     }
 
     /**
