@@ -16,10 +16,12 @@ import java.util.concurrent.TimeUnit;
 import io.github.twping.client.HostPort;
 import io.github.twping.config.PassphraseStore;
 import io.github.twping.getopt.GetOpt;
+import io.github.twping.stamp.ClockSyncSource;
 import io.github.twping.stamp.SourceNetwork;
 import io.github.twping.stamp.StampLayouts;
 import io.github.twping.stamp.StampReflector;
 import io.github.twping.stamp.StampReflectorSpec;
+import io.github.twping.stamp.StampWarmUp;
 import io.github.twping.stamp.TimestampFormat;
 
 /**
@@ -69,6 +71,7 @@ final class StampReflectorMain {
 
     private final CountDownLatch stopped = new CountDownLatch(1);
     private volatile StampReflector reflector;
+    private volatile StampWarmUp.Result warmUp;
     private volatile io.github.twping.metrics.StampReflectorMetrics metrics;
 
     /** Counts into {@code m} ({@code --metrics-listen}); set before {@link #execute}. */
@@ -132,8 +135,11 @@ final class StampReflectorMain {
             metrics.reflector(r, p.spec.light() ? "light" : "stamp");
         }
         reflector = r;
-        try (r) {
-            r.ptpEvidence(io.github.twping.stamp.ClockSyncSource.detect());
+        // compile the reflector's per-packet code before the first session (docs/STAMP.md, "Warm-up")
+        warmUp = StampWarmUp.reflector(p.spec, bind.getAddress(), StampWarmUp.DEFAULT_PACKETS, StampWarmUp.REFLECTOR_MAX_NS,
+                () -> stopped.getCount() == 0);
+        try (r; ClockSyncSource.Refresher sync = ClockSyncSource.refresh(ClockSyncSource.system(),
+                ClockSyncSource.REFRESH_PERIOD_NS, r::ptpEvidence)) {
             r.start();
             InetSocketAddress local = r.localAddress();
             err.println("twampd: " + (p.spec.light() ? "TWAMP-Light" : "STAMP") + " reflector on ["
@@ -167,6 +173,11 @@ final class StampReflectorMain {
         err.println("twampd: reflector stopped");
         err.flush();
         return 0;
+    }
+
+    /** What the start-up warm-up did, or null before it ran (tests). */
+    StampWarmUp.Result warmUp() {
+        return warmUp;
     }
 
     /** The running reflector's local address, or null before it is bound (tests). */

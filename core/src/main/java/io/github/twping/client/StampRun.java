@@ -27,6 +27,7 @@ import io.github.twping.stamp.StampLayouts;
 import io.github.twping.stamp.StampSenderSession;
 import io.github.twping.stamp.StampSenderSpec;
 import io.github.twping.stamp.StampTelemetry;
+import io.github.twping.stamp.StampWarmUp;
 import io.github.twping.stamp.TimestampFormat;
 import io.github.twping.stats.ScheduleDeltas;
 import io.github.twping.stats.SessionDataWriter;
@@ -191,6 +192,12 @@ public final class StampRun {
                 stamp.authenticated() ? run.options.connection().passphrase() : null);
         s.cpus(extras.cpus()).rtPriority(extras.rtPriority());
         session = s;
+        // compile the engine while the start time approaches; the threads start 150 ms before it (docs/STAMP.md)
+        StampWarmUp.beforeSession(spec != null ? StampWarmUp.Sender.stamp(spec, telemetry != null)
+                        : StampWarmUp.Sender.light(padding, stamp.authenticated() ? run.options.connection().passphrase()
+                        : null), reflector.getAddress(), spinNs, System.nanoTime()
+                        + NtpTime.signedDurationToNanos(startTimeNtp - run.clock.nowNtp()), run::cancelled)
+                .awaitStart();
         s.start();
         if (run.cancelled()) {
             s.cancel();

@@ -75,7 +75,8 @@ public final class StampReflector implements AutoCloseable {
     private int locationFlags;
 
     private java.util.function.LongConsumer processingTimeNs = ns -> { };
-    private boolean ptpEvidence;                  // set before start(): the thread start publishes it
+    /** Read by the reflector thread per Timestamp Information TLV (a plain load on x86); set by any thread. */
+    private volatile boolean ptpEvidence;
     private volatile boolean stopRequested;
     private volatile Thread thread;
     private volatile IOException failure;
@@ -184,7 +185,8 @@ public final class StampReflector implements AutoCloseable {
 
     /**
      * Whether PTP steers this host's clock ({@link ClockSyncSource#ptpEvidence}): the Timestamp Information TLV
-     * then reports PTP instead of NTP while the kernel says the clock is synchronized. Set before {@link #start}.
+     * then reports PTP instead of NTP while the kernel says the clock is synchronized. Any thread, also while the
+     * reflector runs ({@link ClockSyncSource#refresh}); replies after the call report the new source.
      */
     public StampReflector ptpEvidence(boolean evidence) {
         this.ptpEvidence = evidence;
