@@ -21,26 +21,10 @@
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
-jar="$root/core/target/twping.jar"
-classes="$root/testing/target/classes"
 main_class=io.github.twping.testing.perf.LoopbackRttRunner
-
-if ! java_bin=$("$root/twping" --print-java 2>/dev/null); then
-    echo "perftest.sh: no JDK >= 25 found (looked at JAVA_HOME, /usr/lib/jvm/*, PATH); install one, e.g. 'apt-get install openjdk-25-jdk' or Temurin 25, or set JAVA_HOME" >&2
-    exit 1
-fi
-
-if [ ! -f "$jar" ] || [ ! -f "$classes/${main_class//.//}.class" ] || [ "${PERFTEST_REBUILD:-0}" = "1" ]; then
-    echo "perftest.sh: building core/target/twping.jar and testing/target/classes..." >&2
-    log=$(mktemp "${TMPDIR:-/tmp}/perftest-build.XXXXXX")
-    java_home=$(dirname "$(dirname "$(readlink -f "$java_bin")")")
-    if ! (cd "$root" && JAVA_HOME="$java_home" ./mvnw -q -B -ntp -DskipTests -pl testing -am package) >"$log" 2>&1; then
-        echo "perftest.sh: build failed; the last lines of $log:" >&2
-        tail -n 30 "$log" >&2
-        exit 1
-    fi
-    rm -f "$log"
-fi
+# shellcheck source-path=SCRIPTDIR source=lib/harness-java.sh
+. "$root/testing/lib/harness-java.sh"
+harness_java perftest.sh "$main_class" "${PERFTEST_REBUILD:-0}"
 
 # The same collector and heap as the ./twping launcher, so the numbers are those of twping's JVM.
 jvm_opts=(--enable-native-access=ALL-UNNAMED -XX:+UseSerialGC -Xms128m -Xmn96m -Xmx512m)

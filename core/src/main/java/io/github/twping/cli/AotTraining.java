@@ -18,6 +18,8 @@ public final class AotTraining {
     public static void main(String[] args) {
         PrintStream discard = new PrintStream(OutputStream.nullOutputStream(), true, StandardCharsets.UTF_8);
         Twping.run(List.of("-h"), discard, discard);
-        Main.main(args);
+        int status = Main.run(args);
+        System.out.flush();
+        System.exit(status);   // the JVM writes the AOT cache on this exit
     }
 }

@@ -23,6 +23,23 @@ public final class Main {
     }
 
     public static void main(String[] args) {
+        int status = run(args);
+        System.out.flush();
+        System.err.flush();
+        // halt, not System.exit: this process has no shutdown hook left to run once run() has returned (the
+        // pass-phrase prompt removes its echo-restoring hook before it returns; result files are closed), and
+        // System.exit would first start the JDK's System.Logger machinery to log the exit (a service lookup
+        // through the 18 MB jar and classes the AOT cache does not hold: 30-50 ms of `twping -h`,
+        // docs/PERFORMANCE.md "Start-up").
+        Runtime.getRuntime().halt(status);
+    }
+
+    /**
+     * The command without the process exit: sets up the standard streams and the signal handlers, runs, and
+     * returns the exit status ({@link AotTraining} exits through {@code System.exit}, so that the JVM writes
+     * the AOT cache as it ends).
+     */
+    static int run(String[] args) {
         io.github.twping.ffm.ClockStatus.linkInBackground(); // the first thing run() reads
         // One encoding for everything written: the reports encode UTF-8 themselves, so the other lines
         // (Approximately..., diagnostics) must not follow a locale that may be missing (ASCII: '?').
@@ -31,8 +48,8 @@ public final class Main {
         System.setErr(new PrintStream(new FileOutputStream(FileDescriptor.err), true, StandardCharsets.UTF_8));
         String argv0 = System.getProperty("twping.argv0", "twping");
         if (io.github.twping.agent.AgentCommand.wanted(args)) {
-            io.github.twping.agent.AgentCommand.main(Messages.programName(argv0), args); // docs/FLEET.md
-            return;
+            io.github.twping.agent.AgentCommand.main(Messages.programName(argv0), args); // docs/FLEET.md, exits
+            return 0;
         }
         Twping twping = Twping.create(Arrays.asList(args), argv0, System.out, System.err, System.in, System.getenv());
         AtomicInteger signals = new AtomicInteger();
@@ -55,9 +72,6 @@ public final class Main {
                 // signal not available on this platform
             }
         }
-        int status = twping.run();
-        System.out.flush();
-        System.err.flush();
-        System.exit(status);
+        return twping.run();
     }
 }

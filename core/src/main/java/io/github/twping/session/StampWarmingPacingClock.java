@@ -15,13 +15,21 @@ import io.github.twping.time.WallClock;
 final class StampWarmingPacingClock implements PacingClock {
     /** System property: false spins on {@link Thread#onSpinWait()} alone (the measurement's comparison). */
     static final String PROPERTY = "twping.sender.warmSpin";
+    /**
+     * System property: false spins without the PAUSE of {@link Thread#onSpinWait()} (the clock reads alone pace
+     * the loop). A virtual machine's host may treat a run of PAUSEs as a vCPU waiting for a lock and deschedule
+     * it (pause-loop exiting); this is the measurement's switch for that case (docs/PERFORMANCE.md, "Pacing").
+     */
+    static final String PAUSE_PROPERTY = "twping.sender.spinPause";
 
     private final WallClock wall;
     private final boolean warm;
+    private final boolean pause;
 
     StampWarmingPacingClock(WallClock wall) {
         this.wall = wall;
         this.warm = !"false".equals(System.getProperty(PROPERTY));
+        this.pause = !"false".equals(System.getProperty(PAUSE_PROPERTY));
     }
 
     @Override
@@ -36,7 +44,9 @@ final class StampWarmingPacingClock implements PacingClock {
 
     @Override
     public void onSpinWait() {
-        SystemPacingClock.INSTANCE.onSpinWait();
+        if (pause) {
+            SystemPacingClock.INSTANCE.onSpinWait();
+        }
         if (warm) {
             wall.nowEpochNs(); // a native call: the JIT cannot remove it
         }

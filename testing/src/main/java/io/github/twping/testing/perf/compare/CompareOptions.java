@@ -12,7 +12,8 @@ import java.util.Locale;
  * @param count      packets per session ({@code -c})
  * @param schedule   the {@code -i} schedule, e.g. {@code 0.002f} (500/s fixed) or {@code 0.002} (exponential)
  * @param lossTimeout {@code -L} seconds
- * @param reflectors which reflectors: {@code c-twampd}, {@code twampd}, {@code loopback}
+ * @param reflectors which reflectors: {@code c-twampd}, {@code twampd}, {@code loopback}, {@code stamp}
+ *                   ({@code twampd --stamp}), {@code light} ({@code twampd --light})
  * @param oursArgs   extra arguments for our client (e.g. {@code --cpu 0})
  * @param twampdArgs extra arguments for our twampd
  * @param floor      also run the C-free ping-pong floor once per round
@@ -25,11 +26,13 @@ import java.util.Locale;
 public record CompareOptions(int rounds, int count, String schedule, double lossTimeout, List<String> reflectors,
                              List<String> oursArgs, List<String> twampdArgs, boolean floor, String keepDir, int nice,
                              java.util.Map<String, List<String>> variants) {
-    public static final List<String> REFLECTORS = List.of("c-twampd", "twampd", "loopback");
+    public static final List<String> REFLECTORS = List.of("c-twampd", "twampd", "loopback", "stamp", "light");
+    /** The reflectors without --reflectors: the TWAMP ones, where the C client can take part. */
+    public static final List<String> DEFAULT_REFLECTORS = REFLECTORS.subList(0, 3);
 
     public static final String USAGE = """
             usage: compare-c.sh [--rounds N] [--count N] [--schedule SPEC] [--loss-timeout S]
-                                [--reflectors c-twampd,twampd,loopback] [--ours-args 'ARGS'] [--twampd-args 'ARGS']
+                                [--reflectors c-twampd,twampd,loopback,stamp,light] [--ours-args 'ARGS'] [--twampd-args 'ARGS']
                                 [--no-floor] [--keep DIR] [--nice N] [--variant LABEL=ARGS]...
             environment: TWPING_C, TWAMPD_C (the C binaries; unset = that half is skipped)""";
 
@@ -39,7 +42,7 @@ public record CompareOptions(int rounds, int count, String schedule, double loss
         int count = 2000;
         String schedule = "0.002f";
         double lossTimeout = 1;
-        List<String> reflectors = REFLECTORS;
+        List<String> reflectors = DEFAULT_REFLECTORS;
         List<String> oursArgs = List.of();
         List<String> twampdArgs = List.of();
         boolean floor = true;
@@ -70,7 +73,7 @@ public record CompareOptions(int rounds, int count, String schedule, double loss
                     reflectors = List.of(value(args, ++i, a).split(","));
                     for (String r : reflectors) {
                         if (!REFLECTORS.contains(r)) {
-                            throw new IllegalArgumentException(a + ": unknown reflector '" + r + "' (c-twampd, twampd, loopback)");
+                            throw new IllegalArgumentException(a + ": unknown reflector '" + r + "' (c-twampd, twampd, loopback, stamp, light)");
                         }
                     }
                 }

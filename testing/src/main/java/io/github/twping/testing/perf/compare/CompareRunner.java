@@ -42,6 +42,16 @@ public final class CompareRunner {
         long pid() {
             return process == null ? -1 : process.pid();
         }
+
+        /** STAMP or TWAMP-Light: no control connection; our client reaches it with --stamp / --light. */
+        boolean controlLess() {
+            return name.equals("stamp") || name.equals("light");
+        }
+
+        /** A reflector the C client can use: a TWAMP server (not --loopback, STAMP or TWAMP-Light). */
+        boolean speaksTwamp() {
+            return !name.equals("loopback") && !controlLess();
+        }
     }
 
     private record RunKey(String reflector, String client) {
@@ -147,7 +157,7 @@ public final class CompareRunner {
                         java.util.Collections.reverse(order);
                     }
                     for (Client client : order) {
-                        if (reflector.name().equals("loopback") && !client.ours()) {
+                        if (!reflector.speaksTwamp() && !client.ours()) {
                             continue;
                         }
                         runOne(round, reflector, client);
@@ -166,6 +176,9 @@ public final class CompareRunner {
         if (reflectors.stream().anyMatch(r -> r.name().equals("loopback")) && cClient != null && !cClient.isBlank()) {
             skipped.add("C twping against loopback: skipped, --loopback is our client's embedded reflector");
         }
+        if (reflectors.stream().anyMatch(Reflector::controlLess) && cClient != null && !cClient.isBlank()) {
+            skipped.add("C twping against stamp/light: skipped, the C twping has neither STAMP nor TWAMP-Light");
+        }
         report(started, loadStart, loadAverage());
         boolean failed = serverFailed
                 || runs.stream().anyMatch(r -> r.result().exitStatus() != 0 || r.result().metrics() == null);
@@ -180,6 +193,9 @@ public final class CompareRunner {
                 "-L", Double.toString(options.lossTimeout()), "-R", "-F", data.toString()));
         if (reflector.name().equals("loopback")) {
             command.add("--loopback");
+        } else if (reflector.controlLess()) {
+            command.add("--" + reflector.name());
+            command.add(reflector.address().getAddress().getHostAddress() + ":" + reflector.address().getPort());
         } else {
             command.add(reflector.address().getAddress().getHostAddress() + ":" + reflector.address().getPort());
         }
@@ -202,6 +218,9 @@ public final class CompareRunner {
     private Reflector startReflector(String name, String cServer) throws IOException, InterruptedException {
         if (name.equals("loopback")) {
             return new Reflector(name, null, null);
+        }
+        if (name.equals("stamp") || name.equals("light")) {
+            return startControlLess(name);
         }
         List<String> command = new ArrayList<>(nicePrefix());
         if (name.equals("c-twampd")) {
@@ -242,14 +261,52 @@ public final class CompareRunner {
     }
 
     /**
+     * {@code twampd --stamp 127.0.0.1:0} or {@code --light}, with the --twampd-args; ready when it has written
+     * its port to {@code TWAMPD_READY_FILE} (docs/CLI.md, "twampd as a STAMP or TWAMP-Light reflector").
+     */
+    private Reflector startControlLess(String name) throws IOException, InterruptedException {
+        List<String> command = new ArrayList<>(nicePrefix());
+        command.add(root.resolve("twampd").toString());
+        command.addAll(List.of("--" + name, "127.0.0.1:0"));
+        command.addAll(options.twampdArgs());
+        Path ready = work.resolve(name + ".port");
+        Files.deleteIfExists(ready);
+        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
+                .redirectOutput(work.resolve(name + ".log").toFile());
+        builder.environment().put("TWAMPD_READY_FILE", ready.toString());
+        Process p = builder.start();
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(SERVER_START_MS);
+        while (System.nanoTime() - deadline < 0 && p.isAlive()) {
+            String text = Files.exists(ready) ? Files.readString(ready).trim() : "";
+            if (text.matches("[0-9]+")) {
+                InetSocketAddress address = new InetSocketAddress(InetAddress.getLoopbackAddress(),
+                        Integer.parseInt(text));
+                log.println("compare-c: " + name + " reflecting on 127.0.0.1:" + address.getPort() + " (pid " + p.pid() + ")");
+                Reflector r = new Reflector(name, address, p);
+                prime(r);
+                return r;
+            }
+            Thread.sleep(100); // polling for the ready file; bounded by the deadline
+        }
+        p.destroyForcibly();
+        String tail = String.join(" | ", Files.readAllLines(work.resolve(name + ".log")).stream().limit(5).toList());
+        skipped.add(name + ": did not write its port within " + SERVER_START_MS / 1000 + " s (" + tail + ")");
+        serverFailed = true;
+        return null;
+    }
+
+    /**
      * One unrecorded session of our client against a freshly started server: a server measured in its first
      * session after start-up (its JIT still compiling) is not the server a long-running deployment offers.
      */
     private void prime(Reflector r) throws IOException, InterruptedException {
         List<String> command = new ArrayList<>(nicePrefix());
         command.add(root.resolve("twping").toString());
-        command.addAll(List.of("-c", Integer.toString(PRIMING_PACKETS), "-i", "0.001f", "-L", "1", "-Q",
-                r.address().getAddress().getHostAddress() + ":" + r.address().getPort()));
+        command.addAll(List.of("-c", Integer.toString(PRIMING_PACKETS), "-i", "0.001f", "-L", "1", "-Q"));
+        if (r.controlLess()) {
+            command.add("--" + r.name());
+        }
+        command.add(r.address().getAddress().getHostAddress() + ":" + r.address().getPort());
         Process p = new ProcessBuilder(command).redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
         if (!p.waitFor(120, TimeUnit.SECONDS)) {

@@ -193,6 +193,9 @@ class CompareArithmeticPerfTest {
         assertEquals("--rounds: 'x' is not a positive integer",
                 assertThrows(IllegalArgumentException.class, () -> CompareOptions.parse(new String[] {"--rounds", "x"})).getMessage());
         assertThrows(IllegalArgumentException.class, () -> CompareOptions.parse(new String[] {"--reflectors", "owampd"}));
+        assertEquals(List.of("c-twampd", "twampd", "loopback"), d.reflectors());
+        assertEquals(List.of("stamp", "light"),
+                CompareOptions.parse(new String[] {"--reflectors", "stamp,light"}).reflectors());
         assertThrows(IllegalArgumentException.class, () -> CompareOptions.parse(new String[] {"--schedule", "0.1,0.2"}));
         assertThrows(IllegalArgumentException.class, () -> CompareOptions.parse(new String[] {"--count"}));
         assertThrows(IllegalArgumentException.class, () -> CompareOptions.parse(new String[] {"--bogus"}));
