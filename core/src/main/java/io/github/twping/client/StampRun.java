@@ -193,11 +193,11 @@ public final class StampRun {
         s.cpus(extras.cpus()).rtPriority(extras.rtPriority());
         session = s;
         // compile the engine while the start time approaches; the threads start 150 ms before it (docs/STAMP.md)
-        StampWarmUp.beforeSession(spec != null ? StampWarmUp.Sender.stamp(spec, telemetry != null)
-                        : StampWarmUp.Sender.light(padding, stamp.authenticated() ? run.options.connection().passphrase()
-                        : null), reflector.getAddress(), spinNs, System.nanoTime()
-                        + NtpTime.signedDurationToNanos(startTimeNtp - run.clock.nowNtp()), run::cancelled)
-                .awaitStart();
+        StampWarmUp.Sender warm = spec != null ? StampWarmUp.Sender.stamp(spec, telemetry != null)
+                : StampWarmUp.Sender.light(padding,
+                        stamp.authenticated() ? run.options.connection().passphrase() : null);
+        long startNanos = System.nanoTime() + NtpTime.signedDurationToNanos(startTimeNtp - run.clock.nowNtp());
+        StampWarmUp.beforeSession(warm, reflector.getAddress(), spinNs, startNanos, run::cancelled).awaitStart();
         s.start();
         if (run.cancelled()) {
             s.cancel();

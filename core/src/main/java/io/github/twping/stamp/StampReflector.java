@@ -255,17 +255,27 @@ public final class StampReflector implements AutoCloseable {
                 if (n == UdpSocket.CLOSED) {
                     return;
                 }
-                for (int i = 0; i < n && !stopRequested; i++) {
-                    int length = batch.length(i);
-                    MemorySegment.copy(batch.buffer(i), 0, request, 0, Math.min(length, MAX_DATAGRAM + 1));
-                    meta = batch.meta(i);
-                    handle(length);
-                }
+                handleBatch(batch, n);
             }
         } catch (IOException e) {
             failure = e;
         } catch (RuntimeException e) {
             failure = new IOException("reflector: " + e, e);
+        }
+    }
+
+    /**
+     * The {@code n} datagrams of one receive call. A method of its own, not the body of {@link #run}'s loop: a
+     * reflector's {@code run} is entered once and stays in the interpreter until on-stack replacement after tens of
+     * thousands of loop turns, whereas this is compiled after a few thousand calls, which the start-up warm-up of
+     * another instance makes ({@link StampWarmUp}).
+     */
+    private void handleBatch(io.github.twping.ffm.DatagramBatch batch, int n) throws IOException {
+        for (int i = 0; i < n && !stopRequested; i++) {
+            int length = batch.length(i);
+            MemorySegment.copy(batch.buffer(i), 0, request, 0, Math.min(length, MAX_DATAGRAM + 1));
+            meta = batch.meta(i);
+            handle(length);
         }
     }
 

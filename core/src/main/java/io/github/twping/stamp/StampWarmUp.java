@@ -58,7 +58,7 @@ public final class StampWarmUp {
     /** The session's threads are started at the latest this long before the start time, warm-up ended or not. */
     static final long START_LATEST_NS = TimeUnit.MILLISECONDS.toNanos(50);
 
-    /** Five packets 20 µs apart, then a gap longer than the pacer's spin window and the receiver's batch: 66.7 µs on average. */
+    /** Five packets 20 µs apart, then a gap longer than the pacer's spin window: 66.7 µs on average. */
     private static final ScheduleSlot[] SLOTS = slots(NtpTime.fromSeconds(0.00002), 5, NtpTime.fromSeconds(0.0003));
     /** The first slot's distance from the start of the session's construction. */
     private static final long START_DELAY_NTP = NtpTime.fromSeconds(0.02);

@@ -131,7 +131,9 @@ class ClockSyncSourceTest {
             process(200, "phc2sys", "phc2sys", "-a", "-r");
             Files.createFile(dev.resolve("ptp0"));
             assertTrue(eventually(() -> answer.get() == 1), "phc2sys started later is seen");
-            Files.walk(proc.resolve("200")).sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+            try (var files = Files.walk(proc.resolve("200"))) {
+                files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+            }
             assertTrue(eventually(() -> answer.get() == 0), "phc2sys ended is seen");
         } finally {
             r.close();
