@@ -136,8 +136,14 @@ final class StampReflectorMain {
         }
         reflector = r;
         // compile the reflector's per-packet code before the first session (docs/STAMP.md, "Warm-up")
-        warmUp = StampWarmUp.reflector(p.spec, bind.getAddress(), StampWarmUp.DEFAULT_PACKETS, StampWarmUp.REFLECTOR_MAX_NS,
+        warmUp = StampWarmUp.reflector(p.spec, bind.getAddress(), StampWarmUp.REFLECTOR_PACKETS, StampWarmUp.REFLECTOR_MAX_NS,
                 () -> stopped.getCount() == 0);
+        if (p.verbose) {
+            StampWarmUp.Result w = warmUp;
+            err.println("twampd: warm-up: " + w.packets() + " packets, " + w.reflected() + " replies, "
+                    + w.followUps() + " follow-ups in " + w.elapsedNs() / 1_000_000 + " ms"
+                    + (w.completed() ? "" : " (ended early)"));
+        }
         try (r; ClockSyncSource.Refresher sync = ClockSyncSource.refresh(ClockSyncSource.system(),
                 ClockSyncSource.REFRESH_PERIOD_NS, r::ptpEvidence)) {
             r.start();

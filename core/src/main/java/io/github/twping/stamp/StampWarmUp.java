@@ -5,6 +5,7 @@ import java.net.Inet6Address;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
+import java.lang.foreign.MemorySegment;
 import java.nio.channels.FileChannel;
 import java.security.SecureRandom;
 import java.util.List;
@@ -50,7 +51,7 @@ public final class StampWarmUp {
     /** Packets per warm-up: above C2's invocation threshold (5,000) for the per-packet methods, as EngineWarmUp. */
     public static final long DEFAULT_PACKETS = 8_000;
     /** Longest reflector warm-up at {@code twampd} start-up (it delays the ready line by this much at most). */
-    public static final long REFLECTOR_MAX_NS = TimeUnit.SECONDS.toNanos(2);
+    public static final long REFLECTOR_MAX_NS = TimeUnit.SECONDS.toNanos(3);
     /** Longest sender warm-up in {@code twping}. */
     public static final long SENDER_MAX_NS = TimeUnit.MILLISECONDS.toNanos(1500);
     /** The sender warm-up is stopped this long before the start time, and the session's threads start then. */
@@ -60,6 +61,15 @@ public final class StampWarmUp {
 
     /** Five packets 20 µs apart, then a gap longer than the pacer's spin window: 66.7 µs on average. */
     private static final ScheduleSlot[] SLOTS = slots(NtpTime.fromSeconds(0.00002), 5, NtpTime.fromSeconds(0.0003));
+    /** Largest burst of the reflector warm-up, and how long it waits for a burst's replies. */
+    private static final int MAX_BURST = 8;
+    private static final long BURST_WAIT_NS = TimeUnit.MILLISECONDS.toNanos(200);
+    /**
+     * Packets of the reflector warm-up ({@link #reflector} in {@code twampd}): with 8,000 (at 66.7 µs) the
+     * reflector's per-datagram method reached only the C1 tiers, and C2 compiled it during the first real session;
+     * the C2 thresholds grow with the compile queue, which is long at start-up.
+     */
+    public static final long REFLECTOR_PACKETS = 3 * DEFAULT_PACKETS;
     /** The first slot's distance from the start of the session's construction. */
     private static final long START_DELAY_NTP = NtpTime.fromSeconds(0.02);
     /** Sessions built per phase at most (see {@link #session}). */
@@ -141,7 +151,91 @@ public final class StampWarmUp {
                         all), true),
                 Sender.stamp(new StampSenderSpec(spec.authenticated(), spec.key(), spec.format(), 0, 0), false)};
         }
-        return run(local, phases, loopback(family), 0, packets, maxNs, stop);
+        return drive(local, phases, loopback(family), packets, maxNs, stop);
+    }
+
+    /**
+     * The reflector warm-up: {@code phases} one after the other against one in-process reflector of
+     * {@code reflectorSpec}, the packets shared between them, each phase's requests sealed by its sender's codec
+     * (sequence number, timestamp, TLV headers, HMAC) and sent from one loopback socket on the calling thread in
+     * bursts of 1 to 8 (so that the reflector's receive batches have every size up to 8), each burst's replies
+     * awaited for at most 200 ms. Cheaper per packet than a paced session, which left the reflector's per-datagram
+     * method to C2 during the first real session ({@code -XX:+PrintCompilation}, docs/STAMP.md, "Warm-up").
+     * Package-private for the tests.
+     */
+    static Result drive(StampReflectorSpec reflectorSpec, Sender[] phases, InetAddress loopback, long packets,
+                        long maxNs, BooleanSupplier stop) {
+        long startNs = System.nanoTime();
+        if (loopback == null) {
+            return Result.NONE;
+        }
+        packets = Math.min(packets, MAX_PACKETS);
+        long sent = 0;
+        long reflected = 0;
+        long followUps = 0;
+        boolean completed = true;
+        UdpSocketOptions options = UdpSocketOptions.builder().bindAddress(loopback).unicastTtl(255)
+                .receiveBufferBytes(1 << 20).sendBufferBytes(1 << 20).build();
+        try (StampReflector reflector = new StampReflector(reflectorSpec,
+                StampReflector.openSocket(new InetSocketAddress(loopback, 0), 0), null);
+             UdpSocket client = UdpSocket.open(options);
+             java.lang.foreign.Arena arena = java.lang.foreign.Arena.ofConfined()) {
+            reflector.start();
+            InetSocketAddress target = reflector.localAddress();
+            MemorySegment reply = arena.allocate(StampReflector.MAX_DATAGRAM + 1, 16);
+            io.github.twping.ffm.ReceivedPacket meta = new io.github.twping.ffm.ReceivedPacket();
+            WallClock clock = WallClock.system();
+            long perPhase = Math.max(1, packets / phases.length);
+            int burst = 1;
+            outer:
+            for (Sender sender : phases) {
+                io.github.twping.crypto.TestPacketCipher cipher = sender.stamp() != null
+                        ? new StampSenderCodec(sender.stamp())
+                        : io.github.twping.crypto.TestPacketCipher.forMode(sender.lightKey() != null
+                        ? io.github.twping.protocol.Mode.AUTHENTICATED : io.github.twping.protocol.Mode.OPEN,
+                        sender.lightKey() != null ? StampReflectorSpec.lightKeys(sender.lightKey()) : null);
+                int padding = sender.stamp() != null ? sender.stamp().tlvBytes() : sender.lightPadding();
+                int length = cipher.senderLayout().packetLength(padding);
+                MemorySegment packet = arena.allocate(Math.max(length, 128), 16);
+                io.github.twping.protocol.SenderPacket fields = new io.github.twping.protocol.SenderPacket(
+                        cipher.senderLayout()).wrap(packet);
+                for (long seq = 0; seq < perPhase; ) {
+                    if (stop.getAsBoolean() || System.nanoTime() - startNs >= maxNs) {
+                        completed = false;
+                        break outer;
+                    }
+                    int n = (int) Math.min(burst, perPhase - seq);
+                    for (int i = 0; i < n; i++, seq++) {
+                        fields.clearMbz().sequenceNumber(seq);
+                        cipher.sealSenderHead(packet);
+                        fields.timestampNtp(clock.nowNtp()).errorEstimate(1);
+                        cipher.sealSenderTail(packet);
+                        client.send(packet, length, target);
+                        sent++;
+                    }
+                    long deadline = System.nanoTime() + BURST_WAIT_NS;
+                    for (int got = 0; got < n; ) {
+                        long leftNs = deadline - System.nanoTime();
+                        if (leftNs <= 0 || client.receive(reply, meta, leftNs) < 0) {
+                            break;                       // lost or late: the next burst goes on
+                        }
+                        got++;
+                    }
+                    burst = burst % MAX_BURST + 1;
+                }
+            }
+            reflector.stop();
+            reflector.awaitEnd(TimeUnit.MILLISECONDS.toNanos(JOIN_MS));
+            reflected = reflector.reflected();
+            followUps = reflector.followUpsReported();
+        } catch (IOException | RuntimeException e) {
+            // an optimisation only: the reflector that follows reports its own socket errors
+            completed = false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            completed = false;
+        }
+        return new Result(sent, reflected, followUps, System.nanoTime() - startNs, completed);
     }
 
     /**
@@ -227,6 +321,11 @@ public final class StampWarmUp {
      */
     static Result run(StampReflectorSpec reflectorSpec, Sender[] phases, InetAddress loopback, long spinNs,
                       long packets, long maxNs, BooleanSupplier stop) {
+        return run(reflectorSpec, phases, loopback, spinNs, packets, maxNs, stop, SLOTS);
+    }
+
+    private static Result run(StampReflectorSpec reflectorSpec, Sender[] phases, InetAddress loopback, long spinNs,
+                              long packets, long maxNs, BooleanSupplier stop, ScheduleSlot[] slots) {
         long startNs = System.nanoTime();
         packets = Math.min(packets, MAX_PACKETS);
         long handled = 0;
@@ -246,7 +345,7 @@ public final class StampWarmUp {
                     break;
                 }
                 long[] phaseHandled = new long[1];
-                completed &= phase(sender, reflector.localAddress(), loopback, spinNs, perPhase,
+                completed &= phase(sender, reflector.localAddress(), loopback, spinNs, slots, perPhase,
                         maxNs - (System.nanoTime() - startNs), stop, phaseHandled);
                 handled += phaseHandled[0];
             }
@@ -260,6 +359,7 @@ public final class StampWarmUp {
     }
 
     private static boolean phase(Sender sender, InetSocketAddress reflector, InetAddress loopback, long spinNs,
+                                 ScheduleSlot[] slots,
                                  long packets, long maxNs, BooleanSupplier stop, long[] handled) throws IOException {
         long startNs = System.nanoTime();
         UdpSocketOptions options = UdpSocketOptions.builder().bindAddress(loopback).unicastTtl(255)
@@ -268,7 +368,7 @@ public final class StampWarmUp {
         try (UdpSocket client = UdpSocket.open(options)) {
             for (int attempt = 0; attempt < BUILD_ATTEMPTS; attempt++) {
                 try (FileChannel channel = SessionDataWriter.openAnonymousTempFile(null)) {
-                    Boolean completed = session(sender, client, channel, reflector, loopback, spinNs, packets,
+                    Boolean completed = session(sender, client, channel, reflector, loopback, spinNs, slots, packets,
                             startNs, maxNs, stop, handled);
                     if (completed != null) {
                         return completed;
@@ -288,7 +388,8 @@ public final class StampWarmUp {
      * late would skip its packets until it caught up. The next attempt is built in a fraction of that.
      */
     private static Boolean session(Sender sender, UdpSocket client, FileChannel channel, InetSocketAddress reflector,
-                                   InetAddress loopback, long spinNs, long packets, long startNs, long maxNs,
+                                   InetAddress loopback, long spinNs, ScheduleSlot[] slots, long packets,
+                                   long startNs, long maxNs,
                                    BooleanSupplier stop, long[] handled) throws IOException {
         WallClock clock = WallClock.system();
         byte[] sid = new byte[16];
@@ -298,9 +399,9 @@ public final class StampWarmUp {
         int ipvn = loopback instanceof Inet6Address ? 6 : 4;
         SessionHeader header = new SessionHeader(sid, ipvn, loopback.getAddress(), client.localAddress().getPort(),
                 loopback.getAddress(), reflector.getPort(), packets, padding, startNtp, LOSS_TIMEOUT_NTP, 0,
-                SessionHeader.fixedFlags(SLOTS), SessionHeader.values(SLOTS), SessionHeader.FINISHED_INCOMPLETE);
+                SessionHeader.fixedFlags(slots), SessionHeader.values(slots), SessionHeader.FINISHED_INCOMPLETE);
         try (SessionDataWriter writer = SessionDataWriter.onChannel(channel, header, 256)) {
-            SendSchedule schedule = new SendSchedule(sid, SLOTS, packets);
+            SendSchedule schedule = new SendSchedule(sid, slots, packets);
             ClockErrorEstimate errors = ClockErrorEstimate.of(false, 0);
             ClientTestSession session = sender.stamp() != null
                     ? StampSenderSession.create(client, reflector, sender.stamp(), schedule, packets, startNtp,

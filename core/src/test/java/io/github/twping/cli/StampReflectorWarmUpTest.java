@@ -53,7 +53,7 @@ class StampReflectorWarmUpTest {
         StampWarmUp.Result warm = warmUpBeforeReady("--stamp", "127.0.0.1:0", "--stateful", "--allow", "192.0.2.0/24");
         assertTrue(warm.reflected() > 0, "replies: " + warm);
         assertTrue(warm.followUps() > 0, "Follow-Up Telemetry answered from the error queue: " + warm);
-        assertTrue(warm.packets() <= StampWarmUp.DEFAULT_PACKETS, "bounded in packets: " + warm);
+        assertTrue(warm.packets() <= StampWarmUp.REFLECTOR_PACKETS, "bounded in packets: " + warm);
         // its own limit plus the thread joins and the receiver's loss timeout after a stop
         assertTrue(warm.elapsedNs() < StampWarmUp.REFLECTOR_MAX_NS + TimeUnit.SECONDS.toNanos(5),
                 "bounded in time: " + warm);

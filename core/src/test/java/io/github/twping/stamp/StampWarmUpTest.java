@@ -121,6 +121,11 @@ class StampWarmUpTest {
         assertFalse(r.completed());
         assertEquals(0, r.packets());
         assertEquals(0, r.reflected());
+        StampWarmUp.Result driven = StampWarmUp.drive(spec(false, false, false, TimestampFormat.NTP, false),
+                new StampWarmUp.Sender[] {StampWarmUp.Sender.stamp(new StampSenderSpec(false, null,
+                        TimestampFormat.NTP, 0, 0), false)}, notLocal, 100, GENEROUS_NS, () -> false);
+        assertFalse(driven.completed(), "the reflector warm-up cannot bind either");
+        assertEquals(0, driven.packets());
 
         // a light sender whose key is unusable for the reflector's (it is rejected): no exception, nothing done
         StampWarmUp.Result bad = StampWarmUp.run(spec(true, false, false, TimestampFormat.NTP, false),
