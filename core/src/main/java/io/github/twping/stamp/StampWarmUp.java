@@ -25,22 +25,22 @@ import io.github.twping.time.NtpTime;
 import io.github.twping.time.WallClock;
 
 /**
- * Compiles the STAMP and TWAMP-Light code before a measurement, as {@code session.EngineWarmUp} does for TWAMP: a
- * throw-away session of the real classes ({@link StampSenderSession}'s sender, receiver and data-file writer
- * against an in-process {@link StampReflector}) between loopback sockets, on a schedule that exercises the pacer's
- * spin and its sleep and the reflector's batched receive with full and single-datagram batches.
+ * Compiles the STAMP and TWAMP-Light code before a measurement, as {@code session.EngineWarmUp} does for TWAMP, with
+ * the real classes between loopback sockets.
  *
  * <p>Two uses (docs/STAMP.md, "Warm-up"):
  * <ul>
- *   <li>{@link #reflector}: {@code twampd --stamp/--light} before it announces itself ready, with a reflector of
- *       the configured spec (stateless or stateful, open or authenticated, the reply size options); for STAMP one
- *       phase with every RFC 8972 TLV the reflector answers (Follow-Up Telemetry included, so the TX-stamp drain
- *       of the error queue runs; the HMAC TLV when authenticated) and one phase without TLVs, so that neither
- *       kind of request is left to the first real session.</li>
- *   <li>{@link #beforeSession}: {@code twping --stamp/--light} while the start time approaches, with the sender
- *       of the session that follows against a matching reflector; stopped {@link #SENDER_MARGIN_NS} before the
- *       start time, and the session's threads are started by then whatever the warm-up does
- *       ({@link SenderWarmUp#awaitStart}).</li>
+ *   <li>{@link #reflector}: {@code twampd --stamp/--light} before it announces itself ready: an in-process
+ *       {@link StampReflector} of the configured spec (stateless or stateful, open or authenticated, the reply size
+ *       options) answers requests sealed by the sender codecs and sent in bursts of 1 to 8 ({@link #drive}); for
+ *       STAMP one phase with every RFC 8972 TLV the reflector answers (Follow-Up Telemetry included, so the
+ *       TX-stamp drain of the error queue runs; the HMAC TLV when authenticated) and one phase without TLVs, so
+ *       that neither kind of request is left to the first real session.</li>
+ *   <li>{@link #beforeSession}: {@code twping --stamp/--light} while the start time approaches: a throw-away
+ *       session of the engine ({@link StampSenderSession}'s sender, receiver and data-file writer) with the sender
+ *       of the session that follows against a matching reflector, on a schedule that exercises the pacer's spin
+ *       and its sleep; stopped {@link #SENDER_MARGIN_NS} before the start time, and the session's threads are
+ *       started by then whatever the warm-up does ({@link SenderWarmUp#awaitStart}).</li>
  * </ul>
  *
  * <p>Loopback only (127.0.0.1, or ::1 for an IPv6 peer); bounded by a packet count and a time; any failure ends it
@@ -50,7 +50,7 @@ import io.github.twping.time.WallClock;
 public final class StampWarmUp {
     /** Packets per warm-up: above C2's invocation threshold (5,000) for the per-packet methods, as EngineWarmUp. */
     public static final long DEFAULT_PACKETS = 8_000;
-    /** Longest reflector warm-up at {@code twampd} start-up (it delays the ready line by this much at most). */
+    /** Longest reflector warm-up at {@code twampd} start-up (it delays the ready line by about this much at most). */
     public static final long REFLECTOR_MAX_NS = TimeUnit.SECONDS.toNanos(3);
     /** Longest sender warm-up in {@code twping}. */
     public static final long SENDER_MAX_NS = TimeUnit.MILLISECONDS.toNanos(1500);
@@ -321,11 +321,7 @@ public final class StampWarmUp {
      */
     static Result run(StampReflectorSpec reflectorSpec, Sender[] phases, InetAddress loopback, long spinNs,
                       long packets, long maxNs, BooleanSupplier stop) {
-        return run(reflectorSpec, phases, loopback, spinNs, packets, maxNs, stop, SLOTS);
-    }
-
-    private static Result run(StampReflectorSpec reflectorSpec, Sender[] phases, InetAddress loopback, long spinNs,
-                              long packets, long maxNs, BooleanSupplier stop, ScheduleSlot[] slots) {
+        ScheduleSlot[] slots = SLOTS;
         long startNs = System.nanoTime();
         packets = Math.min(packets, MAX_PACKETS);
         long handled = 0;
