@@ -61,6 +61,16 @@ public final class StampWarmUp {
 
     /** Five packets 20 µs apart, then a gap longer than the pacer's spin window: 66.7 µs on average. */
     private static final ScheduleSlot[] SLOTS = slots(NtpTime.fromSeconds(0.00002), 5, NtpTime.fromSeconds(0.0003));
+    /**
+     * The reflector warm-up sends from a new source port every this many bursts, about 40 times per phase: with one
+     * source the peer table's miss was seen twice, before the profiles C2 compiles with, C2 left it out, and the
+     * first packet of the first real session (a new source) deoptimised the reflector's per-datagram method
+     * ({@code -Xlog:deoptimization}: an unstable_if trap in {@code PeerTable.find}), which then ran in C1 code
+     * until C2 had compiled it again, during that session.
+     */
+    private static final int NEW_SOURCE_EVERY = 64;
+    /** The in-process reflector's peer table in the reflector warm-up: room for every source it sees. */
+    private static final int DRIVE_PEERS = 1024;
     /** Largest burst of the reflector warm-up, and how long it waits for a burst's replies. */
     private static final int MAX_BURST = 8;
     private static final long BURST_WAIT_NS = TimeUnit.MILLISECONDS.toNanos(200);
@@ -140,16 +150,19 @@ public final class StampWarmUp {
     public static Result reflector(StampReflectorSpec spec, InetAddress family, long packets, long maxNs,
                                    BooleanSupplier stop) {
         StampReflectorSpec local = new StampReflectorSpec(spec.light(), spec.authenticated(), spec.key(),
-                spec.stateful(), spec.format(), List.of(), 0, WARM_UP_PEERS, spec.asymmetric(), spec.reflectOctets());
+                spec.stateful(), spec.format(), List.of(), 0, DRIVE_PEERS, spec.asymmetric(), spec.reflectOctets());
         Sender[] phases;
         if (spec.light()) {
             phases = new Sender[] {Sender.light(0, spec.authenticated() ? spec.key() : null)};
         } else {
             StampTlvRequest all = new StampTlvRequest(true, 0, true, 1, 0, true, spec.authenticated(), true);
+            // without TLVs first: a fresh reflector's first replies (no reply TOS set yet) are then in the profiles
+            // C2 compiles with; after a Class of Service TLV they take another branch (an unstable_if trap in
+            // applyReplyTos deoptimised the first real session's reflector when the TLV phase came first)
             phases = new Sender[] {
+                Sender.stamp(new StampSenderSpec(spec.authenticated(), spec.key(), spec.format(), 0, 0), false),
                 Sender.stamp(new StampSenderSpec(spec.authenticated(), spec.key(), spec.format(), WARM_UP_SSID, 16,
-                        all), true),
-                Sender.stamp(new StampSenderSpec(spec.authenticated(), spec.key(), spec.format(), 0, 0), false)};
+                        all), true)};
         }
         return drive(local, phases, loopback(family), packets, maxNs, stop);
     }
@@ -178,7 +191,7 @@ public final class StampWarmUp {
                 .receiveBufferBytes(1 << 20).sendBufferBytes(1 << 20).build();
         try (StampReflector reflector = new StampReflector(reflectorSpec,
                 StampReflector.openSocket(new InetSocketAddress(loopback, 0), 0), null);
-             UdpSocket client = UdpSocket.open(options);
+             SourceSocket client = new SourceSocket(options);
              java.lang.foreign.Arena arena = java.lang.foreign.Arena.ofConfined()) {
             reflector.start();
             InetSocketAddress target = reflector.localAddress();
@@ -187,6 +200,7 @@ public final class StampWarmUp {
             WallClock clock = WallClock.system();
             long perPhase = Math.max(1, packets / phases.length);
             int burst = 1;
+            long bursts = 0;
             outer:
             for (Sender sender : phases) {
                 io.github.twping.crypto.TestPacketCipher cipher = sender.stamp() != null
@@ -222,6 +236,9 @@ public final class StampWarmUp {
                         got++;
                     }
                     burst = burst % MAX_BURST + 1;
+                    if (++bursts % NEW_SOURCE_EVERY == 0) {
+                        client.renew();                  // a new source port: the peer table misses and inserts
+                    }
                 }
             }
             reflector.stop();
@@ -432,6 +449,37 @@ public final class StampWarmUp {
             }
             handled[0] = session.sequencesHandled();
             return completed;
+        }
+    }
+
+    /** The reflector warm-up's client socket, replaced by one on a new port by {@link #renew}. */
+    private static final class SourceSocket implements AutoCloseable {
+        private final UdpSocketOptions options;
+        private UdpSocket socket;
+
+        SourceSocket(UdpSocketOptions options) throws io.github.twping.ffm.SocketException {
+            this.options = options;
+            this.socket = UdpSocket.open(options);
+        }
+
+        void renew() throws io.github.twping.ffm.SocketException {
+            UdpSocket next = UdpSocket.open(options);
+            socket.close();
+            socket = next;
+        }
+
+        int send(MemorySegment packet, int length, InetSocketAddress target) throws IOException {
+            return socket.send(packet, length, target);
+        }
+
+        int receive(MemorySegment buffer, io.github.twping.ffm.ReceivedPacket meta, long timeoutNs)
+                throws IOException {
+            return socket.receive(buffer, meta, timeoutNs);
+        }
+
+        @Override
+        public void close() {
+            socket.close();
         }
     }
 
