@@ -46,7 +46,7 @@ final class StampReflectorMain {
                -a authmode       [A]uthenticated (needs -u and -k) or [O]pen (default)
                -u identity       Identity whose pass-phrase in the key file is the HMAC key
                -k keyfile        Key file (pfs format: identity hex-pass-phrase)
-               -v                Print the reflector's counters when it stops
+               -v                Print what the start-up warm-up did, and the counters when it stops
                --metrics-listen addr:port  Prometheus metrics on http://addr:port/metrics
                -h                Print this message and exit
             """;
