@@ -514,10 +514,8 @@ public final class TwpingArgs {
         }
 
         boolean stamp = s.stampTarget != null;
-        if (stamp && (s.results.reporting() || s.results.build(version).exact()
-                || s.results.build(version).anyWriter())) {
-            msg.error("--stamp/--light write the summary, -M, -R and -v only (not --exact, --json, --json-stream, "
-                    + "--csv, --html or --report)");
+        if (stamp && s.results.reporting()) {
+            msg.error("--report re-reports a saved file: not with --stamp/--light");
             return new Exit(usage(msg, null, Messages.EXIT_FAILURE));
         }
         if (stamp && (s.loopback || s.probe)) {

@@ -33,7 +33,19 @@ public final class ResultRun {
         boolean machineOrQuiet = o.quiet() || o.machine() || o.raw() || options.output().quiet();
         ResultOutputs outputs = new ResultOutputs(r, program, r.toolVersion(), o.language(), o.units(),
                 !o.quiet() && !o.machine() && !o.raw(), machineOrQuiet, out, err);
+        if (r.reportFile() == null) {
+            outputs.protocol(protocolName(options), null);
+        }
         return r.exact() || r.anyWriter() || outputs.progressEnabled() ? outputs : null;
+    }
+
+    /** @return the {@code protocol} of the JSON outputs: {@code twamp}, {@code stamp} or {@code light} */
+    static String protocolName(TwpingOptions options) {
+        return switch (options.stamp().protocol()) {
+            case STAMP -> "stamp";
+            case LIGHT -> "light";
+            case TWAMP -> "twamp";
+        };
     }
 
     /** Starts the writer thread for a running session. */

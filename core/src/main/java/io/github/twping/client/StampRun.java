@@ -17,6 +17,7 @@ import io.github.twping.ffm.UdpSocket;
 import io.github.twping.net.AddressText;
 import io.github.twping.report.HostInfo;
 import io.github.twping.report.Reports;
+import io.github.twping.report.results.ResultOutputs;
 import io.github.twping.schedule.ScheduleSlot;
 import io.github.twping.schedule.SendSchedule;
 import io.github.twping.schedule.StartTimes;
@@ -180,6 +181,10 @@ public final class StampRun {
             return TwpingRun.EXIT_INTERRUPTED;
         }
         printApproximately(slots, startTimeNtp, lossTimeoutNtp);
+        ResultOutputs results = ResultRun.create(run.options, run.program, run.out, run.err);
+        if (results != null) {
+            results.protocol(ResultRun.protocolName(run.options), StampTlvReport.packetSources(telemetry, stamp.tlvs()));
+        }
         TwpingOptions.Extras extras = run.options.extras();
         ClockErrorEstimate errors = ClockErrorEstimate.of(extras.assumeSynchronised(), extras.esterrorMicros());
         SendSchedule schedule = new SendSchedule(sid, slots, test.packetCount());
@@ -199,6 +204,8 @@ public final class StampRun {
         long startNanos = System.nanoTime() + NtpTime.signedDurationToNanos(startTimeNtp - run.clock.nowNtp());
         StampWarmUp.beforeSession(warm, reflector.getAddress(), spinNs, startNanos, run::cancelled).awaitStart();
         s.start();
+        ResultRun.startLive(results, file.channel(), header, writer, s, run.clock,
+                StartTimes.sessionDurationSeconds(test.packetCount(), slots, NtpTime.toDouble(lossTimeoutNtp), 0));
         if (run.cancelled()) {
             s.cancel();
         }
@@ -212,6 +219,7 @@ public final class StampRun {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             s.cancel();
+            stopResults(results);
             return TwpingRun.EXIT_INTERRUPTED;
         }
         SessionOutcome outcome = s.outcome();
@@ -219,13 +227,24 @@ public final class StampRun {
                 && io.github.twping.stamp.ClockSyncSource.detect();   // after the session: off its threads' way
         if (outcome == SessionOutcome.SEND_FAILED || outcome == SessionOutcome.RECEIVE_FAILED
                 || outcome == SessionOutcome.DATA_FILE_FAILED) {
+            stopResults(results);
             run.diag("Test session(s) Failed...");
             file.discard();
             return TwpingRun.EXIT_FAILURE;
         }
-        Reports.writeChannel(Outputs.of(run.options, run.program), file.channel(), hostInfo(header, local),
-                ScheduleDeltas.of(header), run.out, run.err);
+        HostInfo hosts = hostInfo(header, local);
+        Reports.writeChannel(Outputs.of(run.options, run.program), file.channel(), hosts, ScheduleDeltas.of(header),
+                run.out, run.err);
         run.out.flush();
+        if (results != null && telemetry != null && results.showsStampTlvs()) {
+            try {
+                results.stampTlvs(StampTlvReport.results(file.channel(), s.recordSources(), telemetry, stamp.tlvs(),
+                        test.dscp(), stamp.ecn(), ptpEvidence, null));
+            } catch (IOException e) {
+                run.diag("TLV results: " + Reports.strerror(e));
+            }
+        }
+        boolean written = ResultRun.finish(results, run.options, file.channel(), s, hosts, run.err, run.program);
         if (telemetry != null && !run.options.output().quiet()) {
             try {
                 StampTlvReport.write(run.out, file.channel(), s.recordSources(), telemetry, stamp.tlvs(),
@@ -237,7 +256,13 @@ public final class StampRun {
         if (reportSink != null) {
             reportSink.onSummary(file.channel(), header);
         }
-        return TwpingRun.EXIT_OK;
+        return written ? TwpingRun.EXIT_OK : ResultOutputs.EXIT_OUTPUT_FAILED;
+    }
+
+    private static void stopResults(ResultOutputs results) {
+        if (results != null) {
+            results.stopLive();
+        }
     }
 
     private void printApproximately(ScheduleSlot[] slots, long startTimeNtp, long lossTimeoutNtp) {

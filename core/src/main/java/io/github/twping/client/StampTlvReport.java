@@ -3,9 +3,14 @@ package io.github.twping.client;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.channels.FileChannel;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.BitSet;
+import java.util.List;
 import java.util.Locale;
+
+import io.github.twping.report.results.PacketTimestampSources;
+import io.github.twping.report.results.StampTlvResults;
 
 import io.github.twping.stamp.StampTelemetry;
 import io.github.twping.stamp.StampTlv;
@@ -60,6 +65,99 @@ final class StampTlvReport {
     static void write(PrintStream out, FileChannel channel, RecordSources sources, StampTelemetry telemetry,
                       StampTlvRequest tlvs, int senderDscp, int senderEcn, boolean senderPtp, boolean perPacket)
             throws IOException {
+        out.println();
+        out.println("--- STAMP TLVs (RFC 8972) ---");
+        StampTlvResults t = results(channel, sources, telemetry, tlvs, senderDscp, senderEcn, senderPtp,
+                perPacket ? out : null);
+        if (t == null) {
+            out.println("TLV report: the session data file cannot be read");
+            return;
+        }
+        out.printf(Locale.ROOT, "kernel timestamps: t1 %d, t2 %d, t3 %d, t4 %d, all four %d of %d replies%n",
+                t.kernelT1(), t.kernelT2(), t.kernelT3(), t.kernelT4(), t.allFourKernel(), t.replies());
+        if (t.senderSync() != null) {
+            out.printf(Locale.ROOT, "sender clock: sync %s%n", t.senderSync());
+        }
+        StampTlvResults.Timestamps ts = t.timestamps();
+        if (ts != null) {
+            out.printf(Locale.ROOT, "reflector clock: sync in %s, sync out %s; timestamp in %s, timestamp out %s"
+                            + " (%d replies, %d method changes, %d sub-TLVs)%n",
+                    ts.syncIn(), ts.syncOut(), ts.methodIn(), ts.methodOut(), ts.replies(), ts.methodChanges(),
+                    ts.subTlvs());
+        }
+        StampTlvResults.FollowUp f = t.followUp();
+        if (f != null) {
+            out.printf(Locale.ROOT, "follow-up telemetry: %d kernel t3 (%d unmatched)", f.kernelT3(), f.unmatched());
+            if (f.rtt() != null) {
+                out.printf(Locale.ROOT, "; rtt with kernel t3 min/median/max = %.3f/%.3f/%.3f ms;"
+                                + " kernel t3 - user t3 min/median/max = %.1f/%.1f/%.1f us",
+                        f.rtt().minNs() / 1e6, f.rtt().medianNs() / 1e6, f.rtt().maxNs() / 1e6,
+                        f.t3Lag().minNs() / 1e3, f.t3Lag().medianNs() / 1e3, f.t3Lag().maxNs() / 1e3);
+            }
+            out.println();
+        }
+        StampTlvResults.ClassOfService c = t.classOfService();
+        if (c != null) {
+            out.printf(Locale.ROOT, "class of service: requested reply DSCP %d, %d replies arrived with it, "
+                            + "%d not applied by the reflector; reflector received our DSCP %d in %d; "
+                            + "ECN %d: reflector received it in %d, replies arrived with it in %d%n",
+                    c.requestedDscp(), c.repliesWithRequestedDscp(), c.notApplied(), c.senderDscp(),
+                    c.reflectorReceivedSenderDscp(), c.senderEcn(), c.reflectorReceivedSenderEcn(),
+                    c.repliesWithSenderEcn());
+        }
+        StampTlvResults.Direct d = t.direct();
+        if (d != null) {
+            out.printf(Locale.ROOT, "direct measurement: at seq %d sender sent %d, reflector received %d, sent %d%n",
+                    d.seq(), d.senderSent(), d.reflectorReceived(), d.reflectorSent());
+        }
+        StampTlvResults.Location l = t.location();
+        if (l != null) {
+            out.printf(Locale.ROOT, "location: reflector saw source %s port %d, destination %s port %d (%d replies)%n",
+                    l.sourceAddress() == null ? "unknown" : l.sourceAddress(), l.sourcePort(),
+                    l.destinationAddress() == null ? "unknown" : l.destinationAddress(), l.destinationPort(),
+                    l.replies());
+        }
+        out.printf(Locale.ROOT, "TLV flags: U %d, M %d, I %d%n", t.unrecognised(), t.malformed(),
+                t.integrityFailed());
+        out.flush();
+    }
+
+    /** The TLVs asked for, by the names of the JSON output. */
+    private static List<String> requested(StampTlvRequest tlvs) {
+        List<String> names = new ArrayList<>();
+        if (tlvs.location()) {
+            names.add("location");
+        }
+        if (tlvs.timestampInformation()) {
+            names.add("timestamp_information");
+        }
+        if (tlvs.classOfServiceDscp() >= 0) {
+            names.add("class_of_service");
+        }
+        if (tlvs.directMeasurement()) {
+            names.add("direct_measurement");
+        }
+        if (tlvs.accessId() >= 0) {
+            names.add("access_report");
+        }
+        if (tlvs.followUpTelemetry()) {
+            names.add("follow_up_telemetry");
+        }
+        if (tlvs.hmac()) {
+            names.add("hmac");
+        }
+        return names;
+    }
+
+    /**
+     * One pass over the session data file after the session's threads ended: the values of the TLV report.
+     *
+     * @param perPacket where the {@code --tlv-packets} lines go, or null for none
+     * @return the results, or null when the data file cannot be read
+     */
+    static StampTlvResults results(FileChannel channel, RecordSources sources, StampTelemetry telemetry,
+                                   StampTlvRequest tlvs, int senderDscp, int senderEcn, boolean senderPtp,
+                                   PrintStream perPacket) throws IOException {
         long replies = 0;
         long[] kernel = new long[4];
         long allFour = 0;
@@ -77,8 +175,6 @@ final class StampTlvReport {
         long lastSeq = -1;
         int senderError = -1;
         BitSet seen = new BitSet();
-        out.println();
-        out.println("--- STAMP TLVs (RFC 8972) ---");
         try (SessionDataReader reader = SessionDataReader.open(channel)) {
             TwoWayRecord r = new TwoWayRecord();
             for (long i = 0; i < reader.recordCount(); i++) {
@@ -142,75 +238,81 @@ final class StampTlvReport {
                     lastRx = telemetry.reflectorRx(seq);
                     lastTx = telemetry.reflectorTx(seq);
                 }
-                if (perPacket) {
-                    out.printf(Locale.ROOT, "seq %d t1 %s t2 %s t3 %s t4 %s kernel %d/4", seq, sourceName(t1),
+                if (perPacket != null) {
+                    perPacket.printf(Locale.ROOT, "seq %d t1 %s t2 %s t3 %s t4 %s kernel %d/4", seq, sourceName(t1),
                             StampTlv.methodName(t2), StampTlv.methodName(t3), sourceName(t4), n);
                     if (rttNs >= 0) {
-                        out.printf(Locale.ROOT, " rtt_kernel_t3 %.3f ms", rttNs / 1e6);
+                        perPacket.printf(Locale.ROOT, " rtt_kernel_t3 %.3f ms", rttNs / 1e6);
                     }
                     if (telemetry.hasClassOfService(seq)) {
-                        out.printf(Locale.ROOT, " dscp_received %d ecn_received %d rp %d reply_dscp %d reply_ecn %d",
+                        perPacket.printf(Locale.ROOT, " dscp_received %d ecn_received %d rp %d reply_dscp %d reply_ecn %d",
                                 telemetry.receivedDscp(seq), telemetry.receivedEcn(seq), telemetry.reversePath(seq),
                                 replyDscp, replyEcn);
                     }
                     if (telemetry.hasDirectMeasurement(seq)) {
-                        out.printf(Locale.ROOT, " s_txc %d r_rxc %d r_txc %d", seq + 1,
+                        perPacket.printf(Locale.ROOT, " s_txc %d r_rxc %d r_txc %d", seq + 1,
                                 telemetry.reflectorRx(seq), telemetry.reflectorTx(seq));
                     }
-                    out.printf(Locale.ROOT, " flags %s%n", telemetry.flagLetters(seq));
+                    perPacket.printf(Locale.ROOT, " flags %s%n", telemetry.flagLetters(seq));
                 }
             }
         } catch (io.github.twping.stats.InvalidDataFileException e) {
-            out.println("TLV report: the session data file cannot be read");
-            return;
+            return null;
         }
-        out.printf(Locale.ROOT, "kernel timestamps: t1 %d, t2 %d, t3 %d, t4 %d, all four %d of %d replies%n",
-                kernel[0], kernel[1], kernel[2], kernel[3], allFour, replies);
-        if (senderError >= 0) {
-            out.printf(Locale.ROOT, "sender clock: sync %s%n", StampTlv.syncName(
-                    io.github.twping.stamp.ClockSyncSource.syncSource(senderPtp, senderError)));
-        }
+        StampTlvResults.Timestamps timestamps = null;
         if (tlvs.timestampInformation()) {
-            out.printf(Locale.ROOT, "reflector clock: sync in %s, sync out %s; timestamp in %s, timestamp out %s"
-                            + " (%d replies, %d method changes, %d sub-TLVs)%n",
-                    StampTlv.syncName(telemetry.syncIn()), StampTlv.syncName(telemetry.syncOut()),
-                    StampTlv.methodName(telemetry.lastMethodIn()), StampTlv.methodName(telemetry.lastMethodOut()),
-                    telemetry.timestampInformations(), telemetry.methodChanges(), telemetry.timestampSubTlvs());
+            timestamps = new StampTlvResults.Timestamps(StampTlv.syncName(telemetry.syncIn()),
+                    StampTlv.syncName(telemetry.syncOut()), StampTlv.methodName(telemetry.lastMethodIn()),
+                    StampTlv.methodName(telemetry.lastMethodOut()), telemetry.timestampInformations(),
+                    telemetry.methodChanges(), telemetry.timestampSubTlvs());
         }
+        StampTlvResults.FollowUp followUp = null;
         if (tlvs.followUpTelemetry()) {
-            out.printf(Locale.ROOT, "follow-up telemetry: %d kernel t3 (%d unmatched)", telemetry.followUps(),
-                    telemetry.followUpsUnmatched());
+            StampTlvResults.Range rtt = null;
+            StampTlvResults.Range lag = null;
             if (rttCount > 0) {
                 Arrays.sort(rttKernelNs, 0, rttCount);
                 Arrays.sort(t3LagNs, 0, lagCount);
-                out.printf(Locale.ROOT, "; rtt with kernel t3 min/median/max = %.3f/%.3f/%.3f ms;"
-                                + " kernel t3 - user t3 min/median/max = %.1f/%.1f/%.1f us",
-                        rttKernelNs[0] / 1e6, rttKernelNs[rttCount / 2] / 1e6, rttKernelNs[rttCount - 1] / 1e6,
-                        t3LagNs[0] / 1e3, t3LagNs[lagCount / 2] / 1e3, t3LagNs[lagCount - 1] / 1e3);
+                rtt = new StampTlvResults.Range(rttKernelNs[0], rttKernelNs[rttCount / 2], rttKernelNs[rttCount - 1]);
+                lag = new StampTlvResults.Range(t3LagNs[0], t3LagNs[lagCount / 2], t3LagNs[lagCount - 1]);
             }
-            out.println();
+            followUp = new StampTlvResults.FollowUp(telemetry.followUps(), telemetry.followUpsUnmatched(), rtt, lag);
         }
-        if (tlvs.classOfServiceDscp() >= 0) {
-            out.printf(Locale.ROOT, "class of service: requested reply DSCP %d, %d replies arrived with it, "
-                            + "%d not applied by the reflector; reflector received our DSCP %d in %d; "
-                            + "ECN %d: reflector received it in %d, replies arrived with it in %d%n",
-                    tlvs.classOfServiceDscp(), replyDscpRequested, rpNotUsed, senderDscp, dscpMatches, senderEcn,
-                    ecnMatches, replyEcnMatches);
-        }
-        if (tlvs.directMeasurement() && lastSeq >= 0) {
-            out.printf(Locale.ROOT, "direct measurement: at seq %d sender sent %d, reflector received %d, sent %d%n",
-                    lastSeq, lastSeq + 1, lastRx, lastTx);
-        }
+        StampTlvResults.ClassOfService cos = tlvs.classOfServiceDscp() < 0 ? null
+                : new StampTlvResults.ClassOfService(tlvs.classOfServiceDscp(), replyDscpRequested, rpNotUsed,
+                senderDscp, dscpMatches, senderEcn, ecnMatches, replyEcnMatches);
+        StampTlvResults.Direct direct = tlvs.directMeasurement() && lastSeq >= 0
+                ? new StampTlvResults.Direct(lastSeq, lastSeq + 1, lastRx, lastTx) : null;
+        StampTlvResults.Location location = null;
         if (tlvs.location()) {
             java.net.InetAddress source = telemetry.locationSource();
             java.net.InetAddress destination = telemetry.locationDestination();
-            out.printf(Locale.ROOT, "location: reflector saw source %s port %d, destination %s port %d (%d replies)%n",
-                    source == null ? "unknown" : source.getHostAddress(), telemetry.locationSourcePort(),
-                    destination == null ? "unknown" : destination.getHostAddress(),
+            location = new StampTlvResults.Location(source == null ? null : source.getHostAddress(),
+                    telemetry.locationSourcePort(), destination == null ? null : destination.getHostAddress(),
                     telemetry.locationDestinationPort(), telemetry.locations());
         }
-        out.printf(Locale.ROOT, "TLV flags: U %d, M %d, I %d%n", telemetry.unrecognised(), telemetry.malformed(),
-                telemetry.integrityFailed());
-        out.flush();
+        String senderSync = senderError < 0 ? null
+                : StampTlv.syncName(io.github.twping.stamp.ClockSyncSource.syncSource(senderPtp, senderError));
+        return new StampTlvResults(requested(tlvs), replies, kernel[0], kernel[1], kernel[2], kernel[3], allFour,
+                senderSync, timestamps, followUp, cos, direct, location, telemetry.unrecognised(),
+                telemetry.malformed(), telemetry.integrityFailed());
+    }
+
+    /** The reflector's t2/t3 sources of each reply, for the {@code packet} events (Timestamp Information). */
+    static PacketTimestampSources packetSources(StampTelemetry telemetry, StampTlvRequest tlvs) {
+        if (telemetry == null || !tlvs.timestampInformation()) {
+            return null;
+        }
+        return new PacketTimestampSources() {
+            @Override
+            public String t2Source(long seq) {
+                return StampTlv.methodName(telemetry.t2Method(seq));
+            }
+
+            @Override
+            public String t3Source(long seq) {
+                return StampTlv.methodName(telemetry.timestampOutMethod(seq));
+            }
+        };
     }
 }

@@ -69,6 +69,14 @@ public final class ExactStatistics {
         java.util.Arrays.fill(ipdvSeq, -1);
     }
 
+    /**
+     * @return the length of the IPDV pairing window and of the scheduled-time ring, in sequence numbers (a power
+     *         of two): the engine holds five {@code long} arrays of this length
+     */
+    public int window() {
+        return ipdvMask + 1;
+    }
+
     /** @return everything accepted so far */
     public ExactSummary total() {
         return total;

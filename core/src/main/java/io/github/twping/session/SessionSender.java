@@ -46,6 +46,11 @@ final class SessionSender implements Runnable {
 
     private long sentCount;
     private long skippedCount;
+    // the session's clock pairing and schedule position, carried from one sendOne to the next
+    private long baseMonoNs;
+    private long baseNtp;
+    private long offsetNtp;
+    private long previousDeadlineNs;
 
     SessionSender(UdpSocket socket, TestPacketCipher cipher, int packetLength, InetSocketAddress reflector,
                   SendSchedule schedule, long packetCount, long startTimeNtp,
@@ -104,45 +109,61 @@ final class SessionSender implements Runnable {
         // One pairing of the two clock domains per session: wall-clock NTP for the wire, monotonic for pacing;
         // the narrowest of several readings, as a preemption between two reads would shift every deadline.
         ClockPairing pairing = ClockPairing.of(clock);
-        long baseMonoNs = pairing.monoNs();
-        long baseNtp = pairing.ntp();
-        long offsetNtp = 0;
-        long previousDeadlineNs = baseMonoNs;
+        baseMonoNs = pairing.monoNs();
+        baseNtp = pairing.ntp();
+        offsetNtp = 0;
+        previousDeadlineNs = baseMonoNs;
         for (long seq = 0; seq < packetCount; seq++) {
-            offsetNtp += schedule.nextDeltaNtp();
-            long scheduledNtp = startTimeNtp + offsetNtp;
-            if (!log.awaitSlot(seq, running)) {
+            if (!sendOne(seq)) {
                 return;
             }
-            fillPadding();
-            sealHead(seq);
-            long deadlineNs = baseMonoNs + NtpTime.signedDurationToNanos(scheduledNtp - baseNtp);
-            long latenessNs = pacer.awaitDeadlineAfter(deadlineNs, previousDeadlineNs);
-            previousDeadlineNs = deadlineNs;
-            if (!control.running()) {
-                return;
-            }
-            long nowNtp = clock.nowNtp();
-            if (Long.compareUnsigned(nowNtp, scheduledNtp + lossTimeoutNtp) > 0) {
-                // More than L behind schedule: not sent, and in no statistic (docs/CLIENT.md step 3).
-                log.publishSkipped(seq, scheduledNtp);
-                skippedCount++;
-                continue;
-            }
-            sealTail(nowNtp);
-            // Published before the send: on loopback the reply can arrive before send() returns.
-            log.publishSent(seq, scheduledNtp, nowNtp, socket.sentPacketCount());
-            int retries = 0;
-            while (socket.send(packet, packetLength, reflector) == 0 && retries++ < SEND_RETRIES) {
-                // ENOBUFS/EAGAIN: rebuild with a fresh timestamp and retry at once, as C does.
-                Thread.onSpinWait();
-                nowNtp = clock.nowNtp();
-                sealHead(seq);
-                sealTail(nowNtp);
-            }
-            lateness.recordValue(Math.min(Math.max(latenessNs, 0), lateness.getHighestTrackableValue()));
-            sentCount++;
         }
+    }
+
+    /**
+     * Paces, stamps and sends packet {@code seq}; false when the session stopped. One method per packet, not
+     * the body of {@link #sendAll}'s loop: a loop entered once per session is compiled only by on-stack
+     * replacement, after tens of thousands of iterations, so a session of a few thousand packets ran that body
+     * in the interpreter, and at 500/s (its bytecodes and interpreter paths cold after each 2 ms sleep) the
+     * step from the end of the spin to the send stamp took 1.5-2.8 µs, the median of the send lateness; a
+     * method called per packet is compiled by its calls, which the engine warm-up makes
+     * (docs/PERFORMANCE.md, "Pacing").
+     */
+    private boolean sendOne(long seq) throws SocketException {
+        offsetNtp += schedule.nextDeltaNtp();
+        long scheduledNtp = startTimeNtp + offsetNtp;
+        if (!log.awaitSlot(seq, running)) {
+            return false;
+        }
+        fillPadding();
+        sealHead(seq);
+        long deadlineNs = baseMonoNs + NtpTime.signedDurationToNanos(scheduledNtp - baseNtp);
+        long latenessNs = pacer.awaitDeadlineAfter(deadlineNs, previousDeadlineNs);
+        previousDeadlineNs = deadlineNs;
+        if (!control.running()) {
+            return false;
+        }
+        long nowNtp = clock.nowNtp();
+        if (Long.compareUnsigned(nowNtp, scheduledNtp + lossTimeoutNtp) > 0) {
+            // More than L behind schedule: not sent, and in no statistic (docs/CLIENT.md step 3).
+            log.publishSkipped(seq, scheduledNtp);
+            skippedCount++;
+            return true;
+        }
+        sealTail(nowNtp);
+        // Published before the send: on loopback the reply can arrive before send() returns.
+        log.publishSent(seq, scheduledNtp, nowNtp, socket.sentPacketCount());
+        int retries = 0;
+        while (socket.send(packet, packetLength, reflector) == 0 && retries++ < SEND_RETRIES) {
+            // ENOBUFS/EAGAIN: rebuild with a fresh timestamp and retry at once, as C does.
+            Thread.onSpinWait();
+            nowNtp = clock.nowNtp();
+            sealHead(seq);
+            sealTail(nowNtp);
+        }
+        lateness.recordValue(Math.min(Math.max(latenessNs, 0), lateness.getHighestTrackableValue()));
+        sentCount++;
+        return true;
     }
 
     /** Step 1: sequence number and MBZ, then what the cipher protects before the timestamp. */

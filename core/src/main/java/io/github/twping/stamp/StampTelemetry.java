@@ -276,6 +276,15 @@ public final class StampTelemetry {
         return hasTimestampInformation(seq) ? t3Method[(int) seq] & 0xFF : 0;
     }
 
+    /**
+     * @return the Timestamp Information's method for the t3 carried in the reply to {@code seq} itself (not the
+     * Follow-Up Telemetry's, which a later reply brings), 0 = unknown; what the results writer thread reads for a
+     * record the data file has made visible
+     */
+    public int timestampOutMethod(long seq) {
+        return hasTimestampInformation(seq) ? t3Method[(int) seq] & 0xFF : 0;
+    }
+
     /** @return true when a later reply reported the kernel TX stamp of the reply to {@code seq} */
     public boolean hasFollowUp(long seq) {
         return kept(seq) && (flags[(int) seq] & HAS_FOLLOW_UP) != 0;

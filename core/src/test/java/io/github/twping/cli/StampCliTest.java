@@ -201,7 +201,7 @@ class StampCliTest {
                 List.of("--stamp", "127.0.0.1", "--light", "127.0.0.1"),
                 List.of("--stamp", "127.0.0.1", "-A", "A"),
                 List.of("--stamp", "127.0.0.1", "extra"),
-                List.of("--stamp", "127.0.0.1", "--json", "-"),
+                List.of("--stamp", "127.0.0.1", "--report", "saved.owp"),
                 List.of("--stamp", "127.0.0.1", "--tlv", "bogus"),
                 List.of("--stamp", "127.0.0.1", "--tlv", "cos=64"),
                 List.of("--stamp", "127.0.0.1", "--tlv", "hmac"),

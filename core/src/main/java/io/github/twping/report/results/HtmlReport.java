@@ -36,6 +36,15 @@ public final class HtmlReport {
 
     /** Writes the page for {@code results} from the records of {@code reader}. */
     public static void write(Writer w, SessionResults results, SessionDataReader reader) throws IOException {
+        write(w, results, reader, null, null);
+    }
+
+    /**
+     * Writes the page; {@code protocol} (or null: unknown) is a header row, {@code stamp} (or null) a table of
+     * the STAMP TLV results under the statistics.
+     */
+    public static void write(Writer w, SessionResults results, SessionDataReader reader, String protocol,
+                             StampTlvResults stamp) throws IOException {
         Series series = Series.collect(reader, results.header());
         StringBuilder sb = new StringBuilder(64 * 1024);
         SessionHeader h = results.header();
@@ -53,6 +62,9 @@ public final class HtmlReport {
         sb.append("<h1>twping session ").append(esc(h.sidHex())).append("</h1>\n<table>");
         row(sb, "from", results.hosts().fromHost() + " [" + results.hosts().fromAddr() + "]:" + results.hosts().fromServ());
         row(sb, "to", results.hosts().toHost() + " [" + results.hosts().toAddr() + "]:" + results.hosts().toServ());
+        if (protocol != null) {
+            row(sb, "protocol", protocol);
+        }
         row(sb, "start", ResultJson.time(h.startTimeNtp()));
         row(sb, "packets", h.packetCount() + " (" + s.sent() + " resolved, " + s.received() + " received, " + s.lost()
                 + " lost, " + s.duplicates() + " duplicates, " + s.reordered() + " reordered)");
@@ -67,6 +79,9 @@ public final class HtmlReport {
         statRow(sb, "round-trip IPDV", s.ipdvRoundTrip());
         statRow(sb, "send lateness", s.sendLateness());
         sb.append("</table>\n");
+        if (stamp != null) {
+            stampTable(sb, stamp);
+        }
 
         sb.append("<h2>Round-trip time over time</h2>\n");
         timeChart(sb, "rtt", series.t, new long[][] {series.rtt}, new String[] {"#1f77b4"}, series.lostT, series.span,
@@ -87,6 +102,58 @@ public final class HtmlReport {
                 + "document.body.setAttribute('data-charts',String(document.querySelectorAll('svg.chart').length));"
                 + "})();\n</script>\n</body></html>\n");
         w.append(sb);
+    }
+
+    /** The STAMP TLV results (the lines of the text report, docs/STAMP.md) as a two-column table. */
+    private static void stampTable(StringBuilder sb, StampTlvResults t) {
+        sb.append("<h2>STAMP TLVs (RFC 8972)</h2>\n<table class=\"stamp-tlvs\">");
+        row(sb, "TLVs", String.join(", ", t.requested()));
+        row(sb, "kernel timestamps", "t1 " + t.kernelT1() + ", t2 " + t.kernelT2() + ", t3 " + t.kernelT3() + ", t4 "
+                + t.kernelT4() + ", all four " + t.allFourKernel() + " of " + t.replies() + " replies");
+        if (t.senderSync() != null) {
+            row(sb, "sender clock", "sync " + t.senderSync());
+        }
+        StampTlvResults.Timestamps ts = t.timestamps();
+        if (ts != null) {
+            row(sb, "reflector clock", "sync in " + ts.syncIn() + ", sync out " + ts.syncOut() + "; timestamp in "
+                    + ts.methodIn() + ", timestamp out " + ts.methodOut() + " (" + ts.replies() + " replies)");
+        }
+        StampTlvResults.FollowUp f = t.followUp();
+        if (f != null) {
+            String v = f.kernelT3() + " kernel t3 (" + f.unmatched() + " unmatched)";
+            if (f.rtt() != null) {
+                v += "; rtt with kernel t3 min/median/max " + ms(f.rtt().minNs()) + "/" + ms(f.rtt().medianNs()) + "/"
+                        + ms(f.rtt().maxNs()) + " ms";
+            }
+            row(sb, "follow-up telemetry", v);
+        }
+        StampTlvResults.ClassOfService c = t.classOfService();
+        if (c != null) {
+            row(sb, "class of service", "reply DSCP " + c.requestedDscp() + " requested, " + c.repliesWithRequestedDscp()
+                    + " arrived with it, " + c.notApplied() + " not applied; our DSCP " + c.senderDscp() + " received "
+                    + c.reflectorReceivedSenderDscp() + "; ECN " + c.senderEcn() + " received "
+                    + c.reflectorReceivedSenderEcn() + ", back " + c.repliesWithSenderEcn());
+        }
+        StampTlvResults.Direct d = t.direct();
+        if (d != null) {
+            row(sb, "direct measurement", "at seq " + d.seq() + ": sent " + d.senderSent() + ", reflector received "
+                    + d.reflectorReceived() + ", sent " + d.reflectorSent());
+        }
+        StampTlvResults.Location l = t.location();
+        if (l != null) {
+            row(sb, "location", "reflector saw source " + orUnknown(l.sourceAddress()) + " port " + l.sourcePort()
+                    + ", destination " + orUnknown(l.destinationAddress()) + " port " + l.destinationPort());
+        }
+        row(sb, "TLV flags", "U " + t.unrecognised() + ", M " + t.malformed() + ", I " + t.integrityFailed());
+        sb.append("</table>\n");
+    }
+
+    private static String orUnknown(String s) {
+        return s == null ? "unknown" : s;
+    }
+
+    private static String ms(long ns) {
+        return String.format(Locale.ROOT, "%.3f", ns / 1e6);
     }
 
     private static void row(StringBuilder sb, String k, String v) {

@@ -39,14 +39,27 @@ public final class ResultJson {
     private ResultJson() {
     }
 
-    /** The {@code --json} document. */
+    /** The {@code --json} document without the protocol (a re-reported file, the agent's events). */
     public static ObjectNode document(SessionResults results) {
+        return document(results, null, null);
+    }
+
+    /**
+     * The {@code --json} document.
+     *
+     * @param protocol {@code twamp}, {@code stamp} or {@code light}, or null when unknown (no field)
+     * @param stamp    the STAMP TLV results, or null (no field)
+     */
+    public static ObjectNode document(SessionResults results, String protocol, StampTlvResults stamp) {
         ObjectNode doc = NODES.objectNode();
         doc.put("format", FORMAT);
         doc.put("format_version", FORMAT_VERSION);
         ObjectNode tool = doc.putObject("tool");
         tool.put("name", results.tool());
         tool.put("version", results.version());
+        if (protocol != null) {
+            doc.put("protocol", protocol);
+        }
         doc.set("session", session(results.header(), results));
         ExactStatistics e = results.exact();
         ObjectNode exact = summary(e.total());
@@ -62,6 +75,9 @@ public final class ResultJson {
         }
         doc.set("exact", exact);
         doc.set("owamp", owamp(results.owamp(), results.bucketWidthSeconds()));
+        if (stamp != null) {
+            doc.set("stamp", StampTlvJson.of(stamp));
+        }
         return doc;
     }
 
@@ -277,7 +293,8 @@ public final class ResultJson {
     }
 
     /** The {@code start} event. */
-    static ObjectNode startEvent(SessionHeader header, String tool, String version, double intervalSeconds) {
+    static ObjectNode startEvent(SessionHeader header, String tool, String version, double intervalSeconds,
+                                 String protocol) {
         ObjectNode o = NODES.objectNode();
         o.put("event", "start");
         o.put("format", FORMAT);
@@ -285,6 +302,9 @@ public final class ResultJson {
         ObjectNode t = o.putObject("tool");
         t.put("name", tool);
         t.put("version", version);
+        if (protocol != null) {
+            o.put("protocol", protocol);
+        }
         o.put("interval_ns", Math.round(intervalSeconds * 1e9));
         o.set("session", session(header, null));
         return o;
@@ -301,8 +321,12 @@ public final class ResultJson {
         return o;
     }
 
-    /** A {@code packet} event: one data-file record. */
-    static ObjectNode packetEvent(long index, TwoWayRecord r, short sources) {
+    /**
+     * A {@code packet} event: one data-file record.
+     *
+     * @param reflectorSources the reflector's t2/t3 sources of STAMP replies, or null (no such fields)
+     */
+    static ObjectNode packetEvent(long index, TwoWayRecord r, short sources, PacketTimestampSources reflectorSources) {
         ObjectNode o = NODES.objectNode();
         o.put("event", "packet");
         o.put("record", index);
@@ -329,16 +353,20 @@ public final class ResultJson {
             o.put("reply_dscp", dscp);
         }
         o.put("t1_source", RecordSources.name(RecordSources.sendSource(sources)));
+        if (reflectorSources != null) {
+            o.put("t2_source", reflectorSources.t2Source(r.sentSeq));
+            o.put("t3_source", reflectorSources.t3Source(r.sentSeq));
+        }
         o.put("t4_source", RecordSources.name(RecordSources.receiveSource(sources)));
         o.put("synchronised", ErrorEstimate.isSynchronised(r.sentSendErr) && ErrorEstimate.isSynchronised(r.sentRecvErr));
         return o;
     }
 
     /** The {@code end} event: the {@code --json} document with {@code "event": "end"} first. */
-    static ObjectNode endEvent(SessionResults results) {
+    static ObjectNode endEvent(SessionResults results, String protocol, StampTlvResults stamp) {
         ObjectNode o = NODES.objectNode();
         o.put("event", "end");
-        o.setAll(document(results));
+        o.setAll(document(results, protocol, stamp));
         return o;
     }
 }

@@ -38,6 +38,9 @@ public final class ResultOutputs {
     private OutputTarget streamTarget;
     private StreamState stream;
     private LiveResults live;
+    private String protocol;
+    private PacketTimestampSources reflectorSources;
+    private StampTlvResults stampTlvs;
 
     /**
      * @param humanSummary    the C human summary is printed (the {@code --exact} block goes under it)
@@ -55,6 +58,29 @@ public final class ResultOutputs {
         this.err = err;
         this.progress = options.progress() != null ? options.progress()
                 : !machineOrQuiet && err == System.err && Terminal.isTerminal(2);
+    }
+
+    /**
+     * Names the protocol of a measurement in the JSON outputs and the HTML page; call before {@link #startLive}.
+     *
+     * @param protocol         {@code twamp}, {@code stamp} or {@code light}
+     * @param reflectorSources the reflector's t2/t3 sources for the packet events (STAMP), or null
+     */
+    public ResultOutputs protocol(String protocol, PacketTimestampSources reflectorSources) {
+        this.protocol = protocol;
+        this.reflectorSources = reflectorSources;
+        return this;
+    }
+
+    /** The STAMP TLV results for {@code --json}, the {@code end} event and {@code --html}; call before {@link #finish}. */
+    public ResultOutputs stampTlvs(StampTlvResults results) {
+        this.stampTlvs = results;
+        return this;
+    }
+
+    /** @return true when {@code --json}, {@code --json-stream} or {@code --html} is written (they show the TLVs) */
+    public boolean showsStampTlvs() {
+        return options.json() != null || options.jsonStream() != null || options.html() != null;
     }
 
     /** @return true when the progress line is drawn */
@@ -86,7 +112,8 @@ public final class ResultOutputs {
         if (options.jsonStream() != null) {
             streamTarget = OutputTarget.open(options.jsonStream(), out);
         }
-        stream = new StreamState(header, streamTarget, options.streamPackets(), options.intervalSeconds());
+        stream = new StreamState(header, streamTarget, options.streamPackets(), options.intervalSeconds(), protocol,
+                reflectorSources);
         stream.start(program, version, options.intervalSeconds());
     }
 
@@ -132,7 +159,7 @@ public final class ResultOutputs {
                 }
             }
             stream.emitInterval();
-            stream.end(results);
+            stream.end(results, stampTlvs);
             streamTarget.close();
             addFailure(failures, streamTarget);
         }
@@ -141,7 +168,7 @@ public final class ResultOutputs {
             if (!t.failed()) {
                 try {
                     byte[] doc = ResultJson.MAPPER.writerWithDefaultPrettyPrinter()
-                            .writeValueAsBytes(ResultJson.document(results));
+                            .writeValueAsBytes(ResultJson.document(results, protocol, stampTlvs));
                     t.write(doc, false);
                     t.write(new byte[] {'\n'}, true);
                 } catch (IOException e) {
@@ -167,7 +194,7 @@ public final class ResultOutputs {
             OutputTarget t = OutputTarget.open(options.html(), out);
             if (!t.failed()) {
                 try (java.io.Writer w = t.writer()) {
-                    HtmlReport.write(w, results, reader);
+                    HtmlReport.write(w, results, reader, protocol, stampTlvs);
                 } catch (IOException e) {
                     throw new IllegalStateException(e);
                 }

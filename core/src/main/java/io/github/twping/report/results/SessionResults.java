@@ -42,7 +42,7 @@ public record SessionResults(SessionHeader header, HostInfo hosts, ExactStatisti
     public static SessionResults compute(SessionDataReader reader, RecordSources sources, HostInfo hosts, String origin,
                                          String dataFile, String tool, String version, float bucketWidthSeconds) {
         SessionHeader header = reader.header();
-        ExactStatistics exact = new ExactStatistics(header);
+        ExactStatistics exact = ExactStatistics.sizedForSession(header);
         TwoWayRecord r = new TwoWayRecord();
         long count = reader.recordCount();
         for (long i = 0; i < count; i++) {

@@ -23,13 +23,26 @@ final class StreamState {
     private final boolean packets;
     private final long intervalNtp;
     private final long startNtp;
+    private final String protocol;
+    private final PacketTimestampSources reflectorSources;
     private long index;
     private long lastP50 = -1;
     private long lastP99 = -1;
 
     StreamState(SessionHeader header, OutputTarget target, boolean packets, double intervalSeconds) {
+        this(header, target, packets, intervalSeconds, null, null);
+    }
+
+    /**
+     * @param protocol         the {@code protocol} of the start and end events, or null (none)
+     * @param reflectorSources the packet events' t2/t3 sources, or null (none)
+     */
+    StreamState(SessionHeader header, OutputTarget target, boolean packets, double intervalSeconds, String protocol,
+                PacketTimestampSources reflectorSources) {
+        this.protocol = protocol;
+        this.reflectorSources = reflectorSources;
         this.header = header;
-        this.engine = new ExactStatistics(header);
+        this.engine = ExactStatistics.sizedForSession(header);
         this.target = target;
         this.packets = packets;
         this.intervalNtp = Math.max(1, NtpTime.fromSeconds(intervalSeconds));
@@ -41,7 +54,7 @@ final class StreamState {
     }
 
     void start(String tool, String version, double intervalSeconds) {
-        emit(ResultJson.startEvent(header, tool, version, intervalSeconds));
+        emit(ResultJson.startEvent(header, tool, version, intervalSeconds, protocol));
     }
 
     /** One record (in data-file order). */
@@ -50,7 +63,7 @@ final class StreamState {
         advanceTo(eventNtp);
         engine.accept(r, sources);
         if (packets) {
-            emit(ResultJson.packetEvent(recordIndex, r, sources));
+            emit(ResultJson.packetEvent(recordIndex, r, sources, reflectorSources));
         }
     }
 
@@ -93,8 +106,8 @@ final class StreamState {
         return s.roundTrip().count() > 0 ? s.roundTrip().percentile(99) : lastP99;
     }
 
-    void end(SessionResults results) {
-        emit(ResultJson.endEvent(results));
+    void end(SessionResults results, StampTlvResults stamp) {
+        emit(ResultJson.endEvent(results, protocol, stamp));
     }
 
     private void emit(ObjectNode event) {

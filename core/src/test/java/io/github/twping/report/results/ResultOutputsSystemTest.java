@@ -57,6 +57,8 @@ class ResultOutputsSystemTest {
         assertValid(text);
         JsonNode doc = JSON.readTree(text);
         assertEquals("measurement", doc.at("/session/origin").asText());
+        assertEquals("twamp", doc.get("protocol").asText());
+        assertFalse(doc.has("stamp"), "TWAMP: no STAMP TLV results");
         assertEquals(40, doc.at("/session/packet_count").asLong());
         JsonNode packets = doc.at("/exact/packets");
         assertEquals(40, packets.get("sent").asLong());
@@ -150,6 +152,7 @@ class ResultOutputsSystemTest {
         JsonNode a = JSON.readTree(dir.resolve("r.json").toFile());
         JsonNode b = JSON.readTree(again.toFile());
         assertEquals("file", b.at("/session/origin").asText());
+        assertFalse(b.has("protocol"), "the data file does not record the protocol");
         assertEquals(a.at("/exact/delays"), b.at("/exact/delays"));
         assertEquals(a.at("/exact/packets"), b.at("/exact/packets"));
         assertEquals(a.at("/owamp"), b.at("/owamp"));
