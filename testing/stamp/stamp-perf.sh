@@ -29,6 +29,7 @@ case $rounds$seconds in *[!0-9]*) echo "stamp-perf.sh: --rounds and --seconds ta
 [ -f "$root/core/target/twping.jar" ] || { echo "stamp-perf.sh: build core/target/twping.jar first" >&2; exit 2; }
 work=$(mktemp -d "${TMPDIR:-/tmp}/stamp-perf.XXXXXX")
 pid=""
+# shellcheck disable=SC2317  # run by the EXIT trap
 cleanup() {
     if [ -n "$pid" ]; then
         kill -TERM "$pid" 2>/dev/null || true

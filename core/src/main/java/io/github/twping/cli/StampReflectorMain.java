@@ -16,10 +16,12 @@ import java.util.concurrent.TimeUnit;
 import io.github.twping.client.HostPort;
 import io.github.twping.config.PassphraseStore;
 import io.github.twping.getopt.GetOpt;
+import io.github.twping.stamp.ClockSyncSource;
 import io.github.twping.stamp.SourceNetwork;
 import io.github.twping.stamp.StampLayouts;
 import io.github.twping.stamp.StampReflector;
 import io.github.twping.stamp.StampReflectorSpec;
+import io.github.twping.stamp.StampWarmUp;
 import io.github.twping.stamp.TimestampFormat;
 
 /**
@@ -44,7 +46,7 @@ final class StampReflectorMain {
                -a authmode       [A]uthenticated (needs -u and -k) or [O]pen (default)
                -u identity       Identity whose pass-phrase in the key file is the HMAC key
                -k keyfile        Key file (pfs format: identity hex-pass-phrase)
-               -v                Print the reflector's counters when it stops
+               -v                Print what the start-up warm-up did, and the counters when it stops
                --metrics-listen addr:port  Prometheus metrics on http://addr:port/metrics
                -h                Print this message and exit
             """;
@@ -69,6 +71,7 @@ final class StampReflectorMain {
 
     private final CountDownLatch stopped = new CountDownLatch(1);
     private volatile StampReflector reflector;
+    private volatile StampWarmUp.Result warmUp;
     private volatile io.github.twping.metrics.StampReflectorMetrics metrics;
 
     /** Counts into {@code m} ({@code --metrics-listen}); set before {@link #execute}. */
@@ -132,8 +135,17 @@ final class StampReflectorMain {
             metrics.reflector(r, p.spec.light() ? "light" : "stamp");
         }
         reflector = r;
-        try (r) {
-            r.ptpEvidence(io.github.twping.stamp.ClockSyncSource.detect());
+        // compile the reflector's per-packet code before the first session (docs/STAMP.md, "Warm-up")
+        warmUp = StampWarmUp.reflector(p.spec, bind.getAddress(), StampWarmUp.REFLECTOR_PACKETS, StampWarmUp.REFLECTOR_MAX_NS,
+                () -> stopped.getCount() == 0);
+        if (p.verbose) {
+            StampWarmUp.Result w = warmUp;
+            err.println("twampd: warm-up: " + w.packets() + " packets, " + w.reflected() + " replies, "
+                    + w.followUps() + " follow-ups in " + w.elapsedNs() / 1_000_000 + " ms"
+                    + (w.completed() ? "" : " (ended early)"));
+        }
+        try (r; ClockSyncSource.Refresher sync = ClockSyncSource.refresh(ClockSyncSource.system(),
+                ClockSyncSource.REFRESH_PERIOD_NS, r::ptpEvidence)) {
             r.start();
             InetSocketAddress local = r.localAddress();
             err.println("twampd: " + (p.spec.light() ? "TWAMP-Light" : "STAMP") + " reflector on ["
@@ -167,6 +179,11 @@ final class StampReflectorMain {
         err.println("twampd: reflector stopped");
         err.flush();
         return 0;
+    }
+
+    /** What the start-up warm-up did, or null before it ran (tests). */
+    StampWarmUp.Result warmUp() {
+        return warmUp;
     }
 
     /** The running reflector's local address, or null before it is bound (tests). */

@@ -28,6 +28,7 @@ import io.github.twping.stamp.StampLayouts;
 import io.github.twping.stamp.StampSenderSession;
 import io.github.twping.stamp.StampSenderSpec;
 import io.github.twping.stamp.StampTelemetry;
+import io.github.twping.stamp.StampWarmUp;
 import io.github.twping.stamp.TimestampFormat;
 import io.github.twping.stats.ScheduleDeltas;
 import io.github.twping.stats.SessionDataWriter;
@@ -196,6 +197,12 @@ public final class StampRun {
                 stamp.authenticated() ? run.options.connection().passphrase() : null);
         s.cpus(extras.cpus()).rtPriority(extras.rtPriority());
         session = s;
+        // compile the engine while the start time approaches; the threads start 150 ms before it (docs/STAMP.md)
+        StampWarmUp.Sender warm = spec != null ? StampWarmUp.Sender.stamp(spec, telemetry != null)
+                : StampWarmUp.Sender.light(padding,
+                        stamp.authenticated() ? run.options.connection().passphrase() : null);
+        long startNanos = System.nanoTime() + NtpTime.signedDurationToNanos(startTimeNtp - run.clock.nowNtp());
+        StampWarmUp.beforeSession(warm, reflector.getAddress(), spinNs, startNanos, run::cancelled).awaitStart();
         s.start();
         ResultRun.startLive(results, file.channel(), header, writer, s, run.clock,
                 StartTimes.sessionDurationSeconds(test.packetCount(), slots, NtpTime.toDouble(lossTimeoutNtp), 0));

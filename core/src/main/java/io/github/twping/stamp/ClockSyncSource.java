@@ -19,8 +19,9 @@ import java.nio.file.Path;
  *
  * PTP evidence: a PTP hardware clock ({@code /dev/ptpN}) and a running {@code phc2sys} (which steers the system
  * clock from it), or a running {@code ptp4l} started with {@code -S} (software timestamping: it steers the system
- * clock itself). The evidence is looked up once ({@link #detect}), not per packet; a daemon started or stopped
- * later is not seen until the next lookup.
+ * clock itself). The evidence is looked up off the packet path: once ({@link #detect}), or every
+ * {@link #REFRESH_PERIOD_NS} on a thread of its own for a long-running reflector ({@link #refresh}); a daemon
+ * started or stopped is seen at the next lookup.
  */
 public final class ClockSyncSource {
     /** What the rule looks at; the system's is {@link #system()}, tests give their own. */
@@ -32,7 +33,85 @@ public final class ClockSyncSource {
         boolean processRunning(String command, String argument);
     }
 
+    /** How often a running reflector looks the evidence up again: 10 s. */
+    public static final long REFRESH_PERIOD_NS = java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
+
+    /** Receives each lookup's answer ({@link #ptpEvidence}) on the refresher's thread. */
+    @FunctionalInterface
+    public interface EvidenceSink {
+        void accept(boolean ptpEvidence);
+    }
+
     private ClockSyncSource() {
+    }
+
+    /**
+     * Looks {@code evidence} up now on the calling thread, hands the answer to {@code sink}, then again every
+     * {@code periodNs} on a daemon thread ({@code stamp-clock-sync}) until {@link Refresher#close}. A lookup that
+     * fails counts as no evidence ({@link #under} never throws); a sink that throws ends the refreshing.
+     */
+    public static Refresher refresh(Evidence evidence, long periodNs, EvidenceSink sink) {
+        if (periodNs <= 0) {
+            throw new IllegalArgumentException("refresh period must be > 0: " + periodNs);
+        }
+        Refresher r = new Refresher(evidence, periodNs, sink);
+        r.lookUp();
+        r.thread.start();
+        return r;
+    }
+
+    /** The periodic lookup of {@link #refresh}; {@link #close} ends its thread (idempotent, any thread). */
+    public static final class Refresher implements AutoCloseable {
+        private final Evidence evidence;
+        private final long periodNs;
+        private final EvidenceSink sink;
+        private final java.util.concurrent.CountDownLatch closed = new java.util.concurrent.CountDownLatch(1);
+        private final Thread thread;
+        private volatile long lookups;
+
+        private Refresher(Evidence evidence, long periodNs, EvidenceSink sink) {
+            this.evidence = evidence;
+            this.periodNs = periodNs;
+            this.sink = sink;
+            this.thread = Thread.ofPlatform().daemon(true).name("stamp-clock-sync").unstarted(this::run);
+        }
+
+        private void lookUp() {
+            sink.accept(ptpEvidence(evidence));
+            lookups++;                                 // one writer at a time: the caller, then the thread
+        }
+
+        private void run() {
+            try {
+                while (!closed.await(periodNs, java.util.concurrent.TimeUnit.NANOSECONDS)) {
+                    lookUp();
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } catch (RuntimeException e) {
+                // the sink refused: keep the last answer
+            }
+        }
+
+        /** Lookups made so far (the first one in {@link #refresh} included). */
+        public long lookups() {
+            return lookups;
+        }
+
+        /** Whether the refresher's thread is still running. */
+        public boolean running() {
+            return thread.isAlive();
+        }
+
+        @Override
+        public void close() {
+            closed.countDown();
+            try {
+                thread.join(java.time.Duration.ofSeconds(5));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
     }
 
     /** @return true when {@code evidence} shows PTP steering the system clock (see the class comment) */

@@ -75,7 +75,8 @@ public final class StampReflector implements AutoCloseable {
     private int locationFlags;
 
     private java.util.function.LongConsumer processingTimeNs = ns -> { };
-    private boolean ptpEvidence;                  // set before start(): the thread start publishes it
+    /** Read by the reflector thread per Timestamp Information TLV (a plain load on x86); set by any thread. */
+    private volatile boolean ptpEvidence;
     private volatile boolean stopRequested;
     private volatile Thread thread;
     private volatile IOException failure;
@@ -184,7 +185,8 @@ public final class StampReflector implements AutoCloseable {
 
     /**
      * Whether PTP steers this host's clock ({@link ClockSyncSource#ptpEvidence}): the Timestamp Information TLV
-     * then reports PTP instead of NTP while the kernel says the clock is synchronized. Set before {@link #start}.
+     * then reports PTP instead of NTP while the kernel says the clock is synchronized. Any thread, also while the
+     * reflector runs ({@link ClockSyncSource#refresh}); replies after the call report the new source.
      */
     public StampReflector ptpEvidence(boolean evidence) {
         this.ptpEvidence = evidence;
@@ -253,17 +255,27 @@ public final class StampReflector implements AutoCloseable {
                 if (n == UdpSocket.CLOSED) {
                     return;
                 }
-                for (int i = 0; i < n && !stopRequested; i++) {
-                    int length = batch.length(i);
-                    MemorySegment.copy(batch.buffer(i), 0, request, 0, Math.min(length, MAX_DATAGRAM + 1));
-                    meta = batch.meta(i);
-                    handle(length);
-                }
+                handleBatch(batch, n);
             }
         } catch (IOException e) {
             failure = e;
         } catch (RuntimeException e) {
             failure = new IOException("reflector: " + e, e);
+        }
+    }
+
+    /**
+     * The {@code n} datagrams of one receive call. A method of its own, not the body of {@link #run}'s loop: a
+     * reflector's {@code run} is entered once and stays in the interpreter until on-stack replacement after tens of
+     * thousands of loop turns, whereas this is compiled after a few thousand calls, which the start-up warm-up of
+     * another instance makes ({@link StampWarmUp}).
+     */
+    private void handleBatch(io.github.twping.ffm.DatagramBatch batch, int n) throws IOException {
+        for (int i = 0; i < n && !stopRequested; i++) {
+            int length = batch.length(i);
+            MemorySegment.copy(batch.buffer(i), 0, request, 0, Math.min(length, MAX_DATAGRAM + 1));
+            meta = batch.meta(i);
+            handle(length);
         }
     }
 

@@ -107,6 +107,87 @@ class ClockSyncSourceTest {
         }
     }
 
+    /** Polls {@code condition} until it holds or 30 s have passed (the refresher runs every 20 ms here). */
+    private static boolean eventually(java.util.function.BooleanSupplier condition) throws InterruptedException {
+        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(30);
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() - deadline >= 0) {
+                return false;
+            }
+            Thread.sleep(5);
+        }
+        return true;
+    }
+
+    @Test
+    void refresherFollowsTheTreeUntilClosed() throws Exception {
+        tree();
+        java.util.concurrent.atomic.AtomicInteger answer = new java.util.concurrent.atomic.AtomicInteger(-1);
+        ClockSyncSource.Refresher r = ClockSyncSource.refresh(ClockSyncSource.under(dev, proc), 20_000_000L,
+                e -> answer.set(e ? 1 : 0));
+        try {
+            assertEquals(0, answer.get(), "the first lookup is made before refresh returns");
+            assertTrue(r.lookups() >= 1);
+            process(200, "phc2sys", "phc2sys", "-a", "-r");
+            Files.createFile(dev.resolve("ptp0"));
+            assertTrue(eventually(() -> answer.get() == 1), "phc2sys started later is seen");
+            try (var files = Files.walk(proc.resolve("200"))) {
+                files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+            }
+            assertTrue(eventually(() -> answer.get() == 0), "phc2sys ended is seen");
+        } finally {
+            r.close();
+        }
+        assertFalse(r.running(), "closed: its thread has ended");
+        long after = r.lookups();
+        process(201, "ptp4l", "ptp4l", "-S");
+        assertEquals(after, r.lookups(), "no lookup after close");
+        assertEquals(0, answer.get());
+        assertTrue(ClockSyncSource.REFRESH_PERIOD_NS == 10_000_000_000L, "the documented period (docs/STAMP.md)");
+        org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                () -> ClockSyncSource.refresh(ClockSyncSource.under(dev, proc), 0, e -> { }));
+    }
+
+    @Test
+    void runningReflectorReportsTheRefreshedSource() throws Exception {
+        tree();
+        StampReflectorSpec spec = new StampReflectorSpec(false, false, null, false, TimestampFormat.NTP,
+                java.util.List.of(), 0, 16);
+        try (StampReflector reflector = new StampReflector(spec, StampReflector.openSocket(
+                new java.net.InetSocketAddress(java.net.InetAddress.getLoopbackAddress(), 0), 0),
+                io.github.twping.session.ReflectorClock.of(io.github.twping.time.WallClock.system(), SYNCHRONIZED));
+             ClockSyncSource.Refresher refresher = ClockSyncSource.refresh(ClockSyncSource.under(dev, proc),
+                     20_000_000L, reflector::ptpEvidence);
+             java.net.DatagramSocket client = new java.net.DatagramSocket(
+                     new java.net.InetSocketAddress(java.net.InetAddress.getLoopbackAddress(), 0))) {
+            reflector.start();
+            client.setSoTimeout(10_000);
+            assertEquals(StampTlv.SYNC_NTP, syncSourceIn(client, reflector), "no PTP evidence yet");
+            process(300, "ptp4l", "ptp4l", "-S", "-i", "eth0");
+            assertTrue(eventually(() -> {
+                try {
+                    return syncSourceIn(client, reflector) == StampTlv.SYNC_PTP;
+                } catch (Exception e) {
+                    throw new AssertionError(e);
+                }
+            }), "ptp4l -S started while the reflector runs: PTP in the replies");
+            assertTrue(refresher.lookups() >= 2);
+        }
+    }
+
+    /** One request with a Timestamp Information TLV; @return the reply's Sync Src In */
+    private static int syncSourceIn(java.net.DatagramSocket client, StampReflector reflector) throws Exception {
+        byte[] request = new byte[44 + 8];
+        ByteBuffer.wrap(request).put(44, (byte) StampTlv.FLAG_U).put(45, (byte) StampTlv.TIMESTAMP_INFORMATION)
+                .putShort(46, (short) 4);
+        client.send(new java.net.DatagramPacket(request, request.length, reflector.localAddress()));
+        byte[] buffer = new byte[128];
+        java.net.DatagramPacket p = new java.net.DatagramPacket(buffer, buffer.length);
+        client.receive(p);
+        assertEquals(buffer[48], buffer[50], "Sync Src In and Out");
+        return buffer[48];
+    }
+
     @Test
     void senderReadsTheTimestampInformationFieldsAndCountsSubTlvs() {
         StampTlvRequest ts = new StampTlvRequest(true, -1, false, -1, 0, false, false);
