@@ -174,7 +174,12 @@ final class StampReflectorMain {
                     + ", unknown TLVs " + r.unknownTlvs() + ", malformed TLVs " + r.malformedTlvs()
                     + ", bad HMAC TLVs " + r.badTlvHmac() + ", follow-ups " + r.followUpsReported()
                     + ", class of service " + r.classOfServiceApplied() + " applied " + r.classOfServiceRefused()
-                    + " refused, access reports " + r.accessReports());
+                    + " refused, access reports " + r.accessReports() + ", kernel drops "
+                    + (r.kernelDrops() < 0 ? "unknown" : Long.toString(r.kernelDrops())));
+        }
+        if (r.kernelDrops() > 0) {
+            err.println("twampd: the kernel dropped " + r.kernelDrops()
+                    + " datagrams at the reflector's socket (receive buffer full): lost in this host, not on the network");
         }
         err.println("twampd: reflector stopped");
         err.flush();

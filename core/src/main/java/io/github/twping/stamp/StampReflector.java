@@ -80,6 +80,7 @@ public final class StampReflector implements AutoCloseable {
     private volatile boolean stopRequested;
     private volatile Thread thread;
     private volatile IOException failure;
+    private volatile long kernelDrops = -1;
     private boolean closed;
 
     // counters: written by the reflector thread only; read after awaitEnd() (or racy while running)
@@ -261,6 +262,8 @@ public final class StampReflector implements AutoCloseable {
             failure = e;
         } catch (RuntimeException e) {
             failure = new IOException("reflector: " + e, e);
+        } finally {
+            kernelDrops = socket.kernelDrops(); // before close() releases the socket
         }
     }
 
@@ -667,6 +670,15 @@ public final class StampReflector implements AutoCloseable {
     /** Replies sent. */
     public long reflected() {
         return reflected;
+    }
+
+    /**
+     * Datagrams the kernel dropped at the reflector's socket because its receive buffer was full (loss inside
+     * this host, not on the network), read when the reflector thread ends; -1 while it runs or when the socket
+     * cannot tell (NIO fallback).
+     */
+    public long kernelDrops() {
+        return kernelDrops;
     }
 
     /** Datagrams shorter than the base sender packet (dropped). */

@@ -1,6 +1,7 @@
 package io.github.twping.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayOutputStream;
@@ -70,6 +71,8 @@ class StampCliTest {
         assertTrue(r.out().contains("round-trip time min/median/max = "), r.out());
         assertTrue(r.reflectorErr().contains("twampd: STAMP reflector on [127.0.0.1]:"), r.reflectorErr());
         assertTrue(r.reflectorErr().contains("twampd: reflected 20,"), r.reflectorErr());
+        assertTrue(r.reflectorErr().contains(", kernel drops 0\n"), r.reflectorErr());
+        assertFalse(r.reflectorErr().contains("the kernel dropped"), r.reflectorErr());
     }
 
     @Test

@@ -128,6 +128,17 @@ class StampReflectorTest {
     }
 
     @Test
+    void kernelDropsAreReadWhenTheReflectorThreadEnds() throws Exception {
+        InetSocketAddress to = start(spec(false, false, TimestampFormat.NTP));
+        assertEquals(-1, reflector.kernelDrops(), "unknown while the reflector runs");
+        assertEquals(44, exchange(to, unauthenticated(1, 1, 1, 0, 44)).length);
+        reflector.stop();
+        assertTrue(reflector.awaitEnd(TimeUnit.SECONDS.toNanos(10)), "reflector thread ended");
+        // the FFM socket reads SO_MEMINFO's drop counter: nothing was dropped by one answered datagram
+        assertEquals(0, reflector.kernelDrops());
+    }
+
+    @Test
     void ttlIsCopiedFromTheReceivedPacket() throws Exception {
         InetSocketAddress to = start(spec(false, false, TimestampFormat.NTP));
         try (UdpSocket s = UdpSocket.open(UdpSocketOptions.builder().bindAddress(InetAddress.getLoopbackAddress())
