@@ -6,12 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -25,44 +22,15 @@ class StampCliEcnLocationTest {
     @TempDir
     Path dir;
 
-    private final ByteArrayOutputStream dOut = new ByteArrayOutputStream();
-    private final ByteArrayOutputStream dErr = new ByteArrayOutputStream();
 
-    /** Starts the reflector with {@code args}, runs twping with {@code twpingArgs} + the port, stops it. */
-    private Result exchange(List<String> reflectorArgs, List<String> twpingArgs, String flag) throws Exception {
-        StampReflectorMain main = new StampReflectorMain();
-        Path ready = dir.resolve("ready");
-        PrintStream out = new PrintStream(dOut, true, StandardCharsets.UTF_8);
-        PrintStream err = new PrintStream(dErr, true, StandardCharsets.UTF_8);
-        CompletableFuture<Integer> reflector = CompletableFuture.supplyAsync(
-                () -> main.execute(reflectorArgs.toArray(String[]::new), out, err, ready.toString()));
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (!(Files.exists(ready) && Files.size(ready) > 0) && !reflector.isDone()
-                && System.nanoTime() < deadline) {
-            Thread.onSpinWait();
-        }
-        assertTrue(Files.exists(ready), "reflector not ready: " + dErr.toString(StandardCharsets.UTF_8));
-        int port = Integer.parseInt(Files.readString(ready).strip());
-        ByteArrayOutputStream tOut = new ByteArrayOutputStream();
-        ByteArrayOutputStream tErr = new ByteArrayOutputStream();
-        List<String> args = new java.util.ArrayList<>(twpingArgs);
-        args.add(flag);
-        args.add("127.0.0.1:" + port);
-        int status = Twping.create(args, "twping", new PrintStream(tOut, true, StandardCharsets.UTF_8),
-                new PrintStream(tErr, true, StandardCharsets.UTF_8), System.in, Map.of("TMPDIR", dir.toString()))
-                .run();
-        main.stop();
-        assertEquals(0, reflector.get(30, TimeUnit.SECONDS));
-        return new Result(status, tOut.toString(StandardCharsets.UTF_8), tErr.toString(StandardCharsets.UTF_8),
-                dErr.toString(StandardCharsets.UTF_8), port);
+    private StampCliExchange.Result exchange(List<String> reflectorArgs, List<String> twpingArgs, String flag) throws Exception {
+        return StampCliExchange.run(dir, reflectorArgs, twpingArgs, flag);
     }
 
-    private record Result(int status, String out, String err, String reflectorErr, int port) {
-    }
 
     @Test
     void ecnAndLocationInTheTlvReport() throws Exception {
-        Result r = exchange(List.of("--stamp", "127.0.0.1:0", "-v"), List.of("-c", "8", "-i", "0.005f", "-D", "10",
+        StampCliExchange.Result r = exchange(List.of("--stamp", "127.0.0.1:0", "-v"), List.of("-c", "8", "-i", "0.005f", "-D", "10",
                 "--ecn", "1", "--tlv", "cos=34,loc", "--tlv-packets"), "--stamp");
         assertEquals(0, r.status(), r.err());
         assertTrue(r.out().contains("8 sent, 0 lost (0.000%)"), r.out());

@@ -11,8 +11,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -27,44 +25,15 @@ class StampCliTest {
     @TempDir
     Path dir;
 
-    private final ByteArrayOutputStream dOut = new ByteArrayOutputStream();
-    private final ByteArrayOutputStream dErr = new ByteArrayOutputStream();
 
-    /** Starts the reflector with {@code args}, runs twping with {@code twpingArgs} + the port, stops it. */
-    private Result exchange(List<String> reflectorArgs, List<String> twpingArgs, String flag) throws Exception {
-        StampReflectorMain main = new StampReflectorMain();
-        Path ready = dir.resolve("ready");
-        PrintStream out = new PrintStream(dOut, true, StandardCharsets.UTF_8);
-        PrintStream err = new PrintStream(dErr, true, StandardCharsets.UTF_8);
-        CompletableFuture<Integer> reflector = CompletableFuture.supplyAsync(
-                () -> main.execute(reflectorArgs.toArray(String[]::new), out, err, ready.toString()));
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (!(Files.exists(ready) && Files.size(ready) > 0) && !reflector.isDone()
-                && System.nanoTime() < deadline) {
-            Thread.onSpinWait();
-        }
-        assertTrue(Files.exists(ready), "reflector not ready: " + dErr.toString(StandardCharsets.UTF_8));
-        int port = Integer.parseInt(Files.readString(ready).strip());
-        ByteArrayOutputStream tOut = new ByteArrayOutputStream();
-        ByteArrayOutputStream tErr = new ByteArrayOutputStream();
-        List<String> args = new java.util.ArrayList<>(twpingArgs);
-        args.add(flag);
-        args.add("127.0.0.1:" + port);
-        int status = Twping.create(args, "twping", new PrintStream(tOut, true, StandardCharsets.UTF_8),
-                new PrintStream(tErr, true, StandardCharsets.UTF_8), System.in, Map.of("TMPDIR", dir.toString()))
-                .run();
-        main.stop();
-        assertEquals(0, reflector.get(30, TimeUnit.SECONDS));
-        return new Result(status, tOut.toString(StandardCharsets.UTF_8), tErr.toString(StandardCharsets.UTF_8),
-                dErr.toString(StandardCharsets.UTF_8));
+    private StampCliExchange.Result exchange(List<String> reflectorArgs, List<String> twpingArgs, String flag) throws Exception {
+        return StampCliExchange.run(dir, reflectorArgs, twpingArgs, flag);
     }
 
-    private record Result(int status, String out, String err, String reflectorErr) {
-    }
 
     @Test
     void stampSummaryLikeTwamp() throws Exception {
-        Result r = exchange(List.of("--stamp", "127.0.0.1:0", "-v"), List.of("-c", "20", "-i", "0.005f"),
+        StampCliExchange.Result r = exchange(List.of("--stamp", "127.0.0.1:0", "-v"), List.of("-c", "20", "-i", "0.005f"),
                 "--stamp");
         assertEquals(0, r.status(), r.err());
         assertTrue(r.out().contains("20 sent, 0 lost (0.000%), 0 send duplicates, 0 reflect duplicates"), r.out());
@@ -79,7 +48,7 @@ class StampCliTest {
     void authenticatedStatefulPtpMachineReadable() throws Exception {
         Path keys = dir.resolve("keys.pfs");
         Files.writeString(keys, KEY_LINE);
-        Result r = exchange(List.of("--stamp", "127.0.0.1:0", "--stateful", "--ptp", "-a", "A", "-u", "alice",
+        StampCliExchange.Result r = exchange(List.of("--stamp", "127.0.0.1:0", "--stateful", "--ptp", "-a", "A", "-u", "alice",
                         "-k", keys.toString()),
                 List.of("-c", "10", "-i", "0.005f", "-M", "-A", "A", "-u", "alice", "-k", keys.toString(), "--ptp",
                         "--ssid", "7", "-s", "50"), "--stamp");
@@ -93,7 +62,7 @@ class StampCliTest {
     void wrongKeyLosesEveryPacket() throws Exception {
         Path keys = dir.resolve("keys.pfs");
         Files.writeString(keys, KEY_LINE + "bob 6f74686572\n");
-        Result r = exchange(List.of("--stamp", "127.0.0.1:0", "-a", "A", "-u", "alice", "-k", keys.toString(), "-v"),
+        StampCliExchange.Result r = exchange(List.of("--stamp", "127.0.0.1:0", "-a", "A", "-u", "alice", "-k", keys.toString(), "-v"),
                 List.of("-c", "5", "-i", "0.005f", "-L", "0.5", "-M", "-A", "A", "-u", "bob", "-k", keys.toString()),
                 "--stamp");
         assertEquals(0, r.status(), r.err());
@@ -105,7 +74,7 @@ class StampCliTest {
     void tlvReportSaysWhichTimestampsWereKernelStamps() throws Exception {
         Path keys = dir.resolve("keys.pfs");
         Files.writeString(keys, KEY_LINE);
-        Result r = exchange(List.of("--stamp", "127.0.0.1:0", "-a", "A", "-u", "alice", "-k", keys.toString(), "-v"),
+        StampCliExchange.Result r = exchange(List.of("--stamp", "127.0.0.1:0", "-a", "A", "-u", "alice", "-k", keys.toString(), "-v"),
                 List.of("-c", "10", "-i", "0.005f", "-D", "10", "-A", "A", "-u", "alice", "-k", keys.toString(),
                         "--tlv", "all,cos=34,ar=2:1", "--tlv-packets"), "--stamp");
         assertEquals(0, r.status(), r.err());
@@ -139,7 +108,7 @@ class StampCliTest {
         Path keys = dir.resolve("light.pfs");
         String hex = "00112233445566778899aabbccddeeff".repeat(3);
         Files.writeString(keys, "carol " + hex + "\nalice 73656372657421\n");
-        Result r = exchange(List.of("--light", "127.0.0.1:0", "-a", "A", "-u", "carol", "-k", keys.toString(), "-v"),
+        StampCliExchange.Result r = exchange(List.of("--light", "127.0.0.1:0", "-a", "A", "-u", "carol", "-k", keys.toString(), "-v"),
                 List.of("-c", "10", "-i", "0.005f", "-M", "-A", "A", "-u", "carol", "-k", keys.toString()), "--light");
         assertEquals(0, r.status(), r.err());
         assertTrue(r.out().contains("\nSENT\t10\n"), r.out());
@@ -163,7 +132,7 @@ class StampCliTest {
 
     @Test
     void twampLightRawRecords() throws Exception {
-        Result r = exchange(List.of("--light", "127.0.0.1:0"), List.of("-c", "5", "-i", "0.005f", "-R"), "--light");
+        StampCliExchange.Result r = exchange(List.of("--light", "127.0.0.1:0"), List.of("-c", "5", "-i", "0.005f", "-R"), "--light");
         assertEquals(0, r.status(), r.err());
         String[] lines = r.out().strip().split("\n");
         assertEquals(5, lines.length, r.out());

@@ -5,16 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -49,40 +44,11 @@ class StampResultOutputsTest {
     @TempDir
     static Path dir;
     private static Schema schema;
-    private static Result stamp;
+    private static StampCliExchange.Result stamp;
 
-    private record Result(int status, String out, String err, String reflectorErr, int port) {
-    }
 
-    /** Starts {@code twampd} with {@code reflectorArgs}, runs twping with {@code twpingArgs} + FLAG HOST:PORT. */
-    private static Result exchange(List<String> reflectorArgs, List<String> twpingArgs, String flag) throws Exception {
-        StampReflectorMain main = new StampReflectorMain();
-        Path ready = Files.createTempFile(dir, "ready", "");
-        Files.delete(ready);
-        ByteArrayOutputStream dErr = new ByteArrayOutputStream();
-        PrintStream err = new PrintStream(dErr, true, StandardCharsets.UTF_8);
-        CompletableFuture<Integer> reflector = CompletableFuture.supplyAsync(() -> main.execute(
-                reflectorArgs.toArray(String[]::new), new PrintStream(new ByteArrayOutputStream()), err,
-                ready.toString()));
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (!(Files.exists(ready) && Files.size(ready) > 0) && !reflector.isDone()
-                && System.nanoTime() < deadline) {
-            Thread.onSpinWait();
-        }
-        assertTrue(Files.exists(ready), "reflector not ready: " + dErr.toString(StandardCharsets.UTF_8));
-        int port = Integer.parseInt(Files.readString(ready).strip());
-        ByteArrayOutputStream tOut = new ByteArrayOutputStream();
-        ByteArrayOutputStream tErr = new ByteArrayOutputStream();
-        List<String> args = new ArrayList<>(twpingArgs);
-        args.add(flag);
-        args.add("127.0.0.1:" + port);
-        int status = Twping.create(args, "twping", new PrintStream(tOut, true, StandardCharsets.UTF_8),
-                new PrintStream(tErr, true, StandardCharsets.UTF_8), System.in, Map.of("TMPDIR", dir.toString()))
-                .run();
-        main.stop();
-        assertEquals(0, reflector.get(30, TimeUnit.SECONDS));
-        return new Result(status, tOut.toString(StandardCharsets.UTF_8), tErr.toString(StandardCharsets.UTF_8),
-                dErr.toString(StandardCharsets.UTF_8), port);
+    private static StampCliExchange.Result exchange(List<String> reflectorArgs, List<String> twpingArgs, String flag) throws Exception {
+        return StampCliExchange.run(dir, reflectorArgs, twpingArgs, flag);
     }
 
     private static Path docs() {
@@ -292,7 +258,7 @@ class StampResultOutputsTest {
 
     @Test
     void lightJsonSaysLightAndHasNoTlvs() throws Exception {
-        Result r = exchange(List.of("--light", "127.0.0.1:0"), List.of("-c", "10", "-i", "0.005f", "-Q", "--json",
+        StampCliExchange.Result r = exchange(List.of("--light", "127.0.0.1:0"), List.of("-c", "10", "-i", "0.005f", "-Q", "--json",
                 "-"), "--light");
         assertEquals(0, r.status(), r.err());
         assertValid(r.out());
@@ -307,7 +273,7 @@ class StampResultOutputsTest {
     void stampWithoutTlvsHasTheProtocolOnlyAndAnUnwritableOutputExitsFour() throws Exception {
         Path missing = dir.resolve("no-such-dir").resolve("x.csv");
         Path json = dir.resolve("plain.json");
-        Result r = exchange(List.of("--stamp", "127.0.0.1:0"), List.of("-c", "5", "-i", "0.005f", "--json",
+        StampCliExchange.Result r = exchange(List.of("--stamp", "127.0.0.1:0"), List.of("-c", "5", "-i", "0.005f", "--json",
                 json.toString(), "--csv", missing.toString()), "--stamp");
         assertEquals(ResultOutputs.EXIT_OUTPUT_FAILED, r.status(), r.err());
         assertTrue(r.out().contains("5 sent, "), "the C summary is still printed: " + r.out());
