@@ -116,14 +116,7 @@ public final class EngineWarmUp {
                         ClockErrorEstimate.of(false, 0), line -> { });
                 session.start();
                 try {
-                    while (!session.await(POLL_NS)) {
-                        if (stop.getAsBoolean() || System.nanoTime() - startNs >= maxNs) {
-                            session.cancel();
-                            session.await(TimeUnit.MILLISECONDS.toNanos(JOIN_MS));
-                            break;
-                        }
-                    }
-                    completed = session.isDone() && session.sequencesHandled() >= packets;
+                    completed = runToEnd(session, packets, startNs, maxNs, stop);
                 } finally {
                     session.cancel();
                     session.join(JOIN_MS);
@@ -158,5 +151,23 @@ public final class EngineWarmUp {
         random.nextBytes(aes);
         random.nextBytes(hmac);
         return TestSessionKeys.of(aes, hmac);
+    }
+
+    /**
+     * Waits for a started warm-up session to end, cancelling it when {@code stop} is true or {@code maxNs} have
+     * passed since {@code startNs}; the caller still cancels and joins it afterwards (the STAMP warm-up shares it).
+     *
+     * @return true when it ended by itself with all {@code packets} handled
+     */
+    public static boolean runToEnd(ClientTestSession session, long packets, long startNs, long maxNs,
+                                   BooleanSupplier stop) throws InterruptedException {
+        while (!session.await(POLL_NS)) {
+            if (stop.getAsBoolean() || System.nanoTime() - startNs >= maxNs) {
+                session.cancel();
+                session.await(TimeUnit.MILLISECONDS.toNanos(JOIN_MS));
+                break;
+            }
+        }
+        return session.isDone() && session.sequencesHandled() >= packets;
     }
 }

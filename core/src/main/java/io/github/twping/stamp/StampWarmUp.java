@@ -428,14 +428,7 @@ public final class StampWarmUp {
             session.start();
             boolean completed;
             try {
-                while (!session.await(POLL_NS)) {
-                    if (stop.getAsBoolean() || System.nanoTime() - startNs >= maxNs) {
-                        session.cancel();
-                        session.await(TimeUnit.MILLISECONDS.toNanos(JOIN_MS));
-                        break;
-                    }
-                }
-                completed = session.isDone() && session.sequencesHandled() >= packets;
+                completed = io.github.twping.session.EngineWarmUp.runToEnd(session, packets, startNs, maxNs, stop);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 completed = false;
