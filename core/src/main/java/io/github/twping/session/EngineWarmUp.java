@@ -135,7 +135,11 @@ public final class EngineWarmUp {
         return new Result(handled, System.nanoTime() - startNs, completed);
     }
 
-    private static ScheduleSlot[] slots(long shortNtp, int shortCount, long gapNtp) {
+    /**
+     * A warm-up schedule: {@code shortCount} fixed intervals of {@code shortNtp} (shorter than the spin window)
+     * then one of {@code gapNtp} (longer: the pacer sleeps), repeated; shared with the STAMP warm-up.
+     */
+    public static ScheduleSlot[] slots(long shortNtp, int shortCount, long gapNtp) {
         ScheduleSlot[] slots = new ScheduleSlot[shortCount + 1];
         for (int i = 0; i < shortCount; i++) {
             slots[i] = ScheduleSlot.fixedOffset(shortNtp);

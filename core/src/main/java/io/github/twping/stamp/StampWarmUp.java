@@ -60,7 +60,8 @@ public final class StampWarmUp {
     static final long START_LATEST_NS = TimeUnit.MILLISECONDS.toNanos(50);
 
     /** Five packets 20 µs apart, then a gap longer than the pacer's spin window: 66.7 µs on average. */
-    private static final ScheduleSlot[] SLOTS = slots(NtpTime.fromSeconds(0.00002), 5, NtpTime.fromSeconds(0.0003));
+    private static final ScheduleSlot[] SLOTS = io.github.twping.session.EngineWarmUp.slots(
+            NtpTime.fromSeconds(0.00002), 5, NtpTime.fromSeconds(0.0003));
     /**
      * The reflector warm-up sends from a new source port every this many bursts, about 40 times per phase: with one
      * source the peer table's miss was seen twice, before the profiles C2 compiles with, C2 left it out, and the
@@ -485,12 +486,4 @@ public final class StampWarmUp {
         }
     }
 
-    private static ScheduleSlot[] slots(long shortNtp, int shortCount, long gapNtp) {
-        ScheduleSlot[] slots = new ScheduleSlot[shortCount + 1];
-        for (int i = 0; i < shortCount; i++) {
-            slots[i] = ScheduleSlot.fixedOffset(shortNtp);
-        }
-        slots[shortCount] = ScheduleSlot.fixedOffset(gapNtp);
-        return slots;
-    }
 }
