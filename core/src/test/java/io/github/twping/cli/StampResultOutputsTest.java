@@ -24,6 +24,7 @@ import com.networknt.schema.SpecificationVersion;
 
 import io.github.twping.report.results.CsvWriter;
 import io.github.twping.report.results.ResultOutputs;
+import io.github.twping.report.results.ResultRuns;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -46,26 +47,14 @@ class StampResultOutputsTest {
     private static Schema schema;
     private static StampCliExchange.Result stamp;
 
-
     private static StampCliExchange.Result exchange(List<String> reflectorArgs, List<String> twpingArgs, String flag) throws Exception {
         return StampCliExchange.run(dir, reflectorArgs, twpingArgs, flag);
-    }
-
-    private static Path docs() {
-        Path p = Path.of("").toAbsolutePath();
-        while (p != null) {
-            if (Files.isRegularFile(p.resolve("docs/twping-result.schema.json"))) {
-                return p.resolve("docs");
-            }
-            p = p.getParent();
-        }
-        throw new AssertionError("docs/twping-result.schema.json not found");
     }
 
     @BeforeAll
     static void measureOnce() throws Exception {
         schema = SchemaRegistry.withDefaultDialect(SpecificationVersion.DRAFT_2020_12).getSchema(
-                Files.readString(docs().resolve("twping-result.schema.json")), InputFormat.JSON);
+                Files.readString(ResultRuns.docs().resolve("twping-result.schema.json")), InputFormat.JSON);
         stamp = exchange(List.of("--stamp", "127.0.0.1:0"), List.of("-c", Integer.toString(COUNT), "-i", "0.005f",
                 "-D", "10", "--tlv", "loc,ts,cos=0,fut", "--exact", "--json", dir.resolve("s.json").toString(),
                 "--json-stream", dir.resolve("s.ndjson").toString(), "--json-stream-packets",

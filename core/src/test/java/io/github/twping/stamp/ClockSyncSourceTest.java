@@ -93,13 +93,7 @@ class ClockSyncSourceTest {
                          new java.net.InetSocketAddress(java.net.InetAddress.getLoopbackAddress(), 0))) {
                 reflector.ptpEvidence(true).start();
                 client.setSoTimeout(10_000);
-                byte[] request = new byte[44 + 8];
-                ByteBuffer.wrap(request).put(44, (byte) StampTlv.FLAG_U).put(45, (byte) StampTlv.TIMESTAMP_INFORMATION)
-                        .putShort(46, (short) 4);
-                client.send(new java.net.DatagramPacket(request, request.length, reflector.localAddress()));
-                byte[] buffer = new byte[128];
-                java.net.DatagramPacket p = new java.net.DatagramPacket(buffer, buffer.length);
-                client.receive(p);
+                byte[] buffer = timestampInformationReply(client, reflector);
                 int want = error == SYNCHRONIZED ? StampTlv.SYNC_PTP : StampTlv.SYNC_FREE_RUNNING;
                 assertEquals(want, buffer[48], "Sync Src In");
                 assertEquals(want, buffer[50], "Sync Src Out");
@@ -175,15 +169,21 @@ class ClockSyncSourceTest {
         }
     }
 
-    /** One request with a Timestamp Information TLV; @return the reply's Sync Src In */
-    private static int syncSourceIn(java.net.DatagramSocket client, StampReflector reflector) throws Exception {
+    /** Sends one unauthenticated request with a Timestamp Information TLV; @return the reply's bytes */
+    private static byte[] timestampInformationReply(java.net.DatagramSocket client, StampReflector reflector)
+            throws Exception {
         byte[] request = new byte[44 + 8];
         ByteBuffer.wrap(request).put(44, (byte) StampTlv.FLAG_U).put(45, (byte) StampTlv.TIMESTAMP_INFORMATION)
                 .putShort(46, (short) 4);
         client.send(new java.net.DatagramPacket(request, request.length, reflector.localAddress()));
         byte[] buffer = new byte[128];
-        java.net.DatagramPacket p = new java.net.DatagramPacket(buffer, buffer.length);
-        client.receive(p);
+        client.receive(new java.net.DatagramPacket(buffer, buffer.length));
+        return buffer;
+    }
+
+    /** One request with a Timestamp Information TLV; @return the reply's Sync Src In */
+    private static int syncSourceIn(java.net.DatagramSocket client, StampReflector reflector) throws Exception {
+        byte[] buffer = timestampInformationReply(client, reflector);
         assertEquals(buffer[48], buffer[50], "Sync Src In and Out");
         return buffer[48];
     }

@@ -16,7 +16,7 @@ import java.util.concurrent.TimeUnit;
 import io.github.twping.cli.Twping;
 
 /** Runs twping in-process (the library entry point) for the result-output tests. */
-final class ResultRuns {
+public final class ResultRuns {
     private static final long DEADLINE_MS = 90_000;
 
     private ResultRuns() {
@@ -42,7 +42,7 @@ final class ResultRuns {
     }
 
     /** The repository's docs directory (found upwards from the working directory). */
-    static Path docs() {
+    public static Path docs() {
         Path p = Path.of("").toAbsolutePath();
         while (p != null) {
             if (Files.isRegularFile(p.resolve("docs/twping-result.schema.json"))) {

@@ -253,9 +253,14 @@ public final class CompareRunner {
                 Thread.sleep(100); // polling a port that is not open yet; bounded by the deadline
             }
         }
+        return notReady(name, p, "did not start listening");
+    }
+
+    /** A reflector that was not ready in time: stopped, its first log lines reported, the run marked failed. */
+    private Reflector notReady(String name, Process p, String what) throws IOException {
         p.destroyForcibly();
         String tail = String.join(" | ", Files.readAllLines(work.resolve(name + ".log")).stream().limit(5).toList());
-        skipped.add(name + ": did not start listening within " + SERVER_START_MS / 1000 + " s (" + tail + ")");
+        skipped.add(name + ": " + what + " within " + SERVER_START_MS / 1000 + " s (" + tail + ")");
         serverFailed = true;
         return null;
     }
@@ -288,11 +293,7 @@ public final class CompareRunner {
             }
             Thread.sleep(100); // polling for the ready file; bounded by the deadline
         }
-        p.destroyForcibly();
-        String tail = String.join(" | ", Files.readAllLines(work.resolve(name + ".log")).stream().limit(5).toList());
-        skipped.add(name + ": did not write its port within " + SERVER_START_MS / 1000 + " s (" + tail + ")");
-        serverFailed = true;
-        return null;
+        return notReady(name, p, "did not write its port");
     }
 
     /**
