@@ -357,8 +357,9 @@ public final class TwpingRun {
     private void startWarmUp(Mode mode) {
         int padding = run.test().paddingBytes();
         long spinNs = run.options.extras().spinNs();
+        boolean kernelTxStamps = run.options.extras().kernelSendStamps();
         warmUp = Thread.ofPlatform().daemon(true).name("twping-warmup").start(() -> EngineWarmUp.run(mode,
-                padding, spinNs, EngineWarmUp.DEFAULT_PACKETS, WARM_UP_MAX_NS, () -> warmUpDone));
+                padding, spinNs, kernelTxStamps, EngineWarmUp.DEFAULT_PACKETS, WARM_UP_MAX_NS, () -> warmUpDone));
     }
 
     /**

@@ -90,7 +90,7 @@ public final class Twampd {
             for (Mode m : new Mode[] {Mode.OPEN, Mode.AUTHENTICATED, Mode.ENCRYPTED}) {
                 long left = until - System.nanoTime();
                 if (m.isIn(offered) && left > 0) {
-                    EngineWarmUp.run(m, 0, 0, EngineWarmUp.DEFAULT_PACKETS, left, () -> false);
+                    EngineWarmUp.run(m, 0, 0, true, EngineWarmUp.DEFAULT_PACKETS, left, () -> false);
                 }
             }
         });

@@ -53,11 +53,19 @@ public final class EngineWarmUp {
     private static final long LOSS_TIMEOUT_NTP = NtpTime.fromSeconds(0.05);
     private static final long POLL_NS = TimeUnit.MILLISECONDS.toNanos(10);
     private static final long JOIN_MS = 300;
-    /** Modes a warm-up has completed in this JVM: compiled code stays, so later sessions skip it. */
-    private static final java.util.Set<Mode> WARM = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    private static final int WARM_UP_BUFFER_BYTES = 1 << 20;
+    /**
+     * Mode and send-stamp choice of each warm-up completed in this JVM ({@code "OPEN/kernel"}): compiled code
+     * stays, so later sessions of the same kind skip it.
+     */
+    private static final java.util.Set<String> WARM = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
-    /** What a warm-up did: packets the sender handled and how long it took. */
-    public record Result(long packets, long elapsedNs, boolean completed) {
+    /**
+     * What a warm-up did: packets the sender handled, how long it took, and on how many sockets the client side
+     * ran (2: a sending socket beside the receiving one, as a session with kernel TX stamps; 0: skipped or no
+     * socket opened).
+     */
+    public record Result(long packets, long elapsedNs, boolean completed, int sockets) {
     }
 
     private EngineWarmUp() {
@@ -69,36 +77,58 @@ public final class EngineWarmUp {
      * in this JVM before (a library user or the agent running many sessions pays for it once). Then runs the socket warm-up for the calls a session does
      * not make (batch calls) with what time is left.
      *
-     * @param mode         the mode of the session that follows (its packet layouts and ciphers)
-     * @param paddingBytes its padding
-     * @param spinNs       its pacer's spin window
+     * @param mode           the mode of the session that follows (its packet layouts and ciphers)
+     * @param paddingBytes   its padding
+     * @param spinNs         its pacer's spin window
+     * @param kernelTxStamps its send time: the kernel's TX stamp, sent through a second socket on the same port
+     *                       as the real session does where the socket supports it (docs/CLIENT.md, "Two
+     *                       sockets"), or the stamp in the packet on one socket ({@code --send-stamp user}). A
+     *                       warm-up of the other kind compiled a receiver whose branch on it failed in the first
+     *                       0.1 s of the session, and left the one-socket send to be compiled 1.4 s into it
+     *                       (docs/PERFORMANCE.md, "Pacing at 10,000/s: a warm-up of the other send path")
      */
-    public static Result run(Mode mode, int paddingBytes, long spinNs, long packets, long maxNs, BooleanSupplier stop) {
-        if (WARM.contains(mode)) {
-            return new Result(0, 0, true);
+    public static Result run(Mode mode, int paddingBytes, long spinNs, boolean kernelTxStamps, long packets, long maxNs,
+                             BooleanSupplier stop) {
+        String kind = kind(mode, kernelTxStamps);
+        if (WARM.contains(kind)) {
+            return new Result(0, 0, true, 0);
         }
-        Result r = runOnce(mode, paddingBytes, spinNs, packets, maxNs, stop);
+        Result r = runOnce(mode, paddingBytes, spinNs, kernelTxStamps, packets, maxNs, stop);
         if (r.completed()) {
-            WARM.add(mode);
+            WARM.add(kind);
         }
         return r;
     }
 
+    /** @return whether a warm-up of this kind has completed in this JVM (so {@link #run} skips it) */
+    static boolean isWarm(Mode mode, boolean kernelTxStamps) {
+        return WARM.contains(kind(mode, kernelTxStamps));
+    }
+
+    private static String kind(Mode mode, boolean kernelTxStamps) {
+        return mode + (kernelTxStamps ? "/kernel" : "/user");
+    }
+
     /** One warm-up session, whether or not this JVM has run one before (tests). */
-    static Result runOnce(Mode mode, int paddingBytes, long spinNs, long packets, long maxNs, BooleanSupplier stop) {
+    static Result runOnce(Mode mode, int paddingBytes, long spinNs, boolean kernelTxStamps, long packets, long maxNs,
+                          BooleanSupplier stop) {
         long startNs = System.nanoTime();
         long handled = 0;
         boolean completed = false;
+        int sockets = 0;
         InetAddress loopback = InetAddress.getLoopbackAddress();
         TestSessionKeys keys = mode.authenticatedTestPackets() ? randomKeys() : null;
         UdpSocketOptions clientOptions = UdpSocketOptions.builder().bindAddress(loopback).unicastTtl(255)
-                .receiveTtl(true).receiveTos(true).timestamping(Timestamping.RX_TX_SOFTWARE)
-                .receiveBufferBytes(1 << 20).sendBufferBytes(1 << 20).build();
+                .receiveTtl(true).receiveTos(true).reusePort(kernelTxStamps)
+                .timestamping(kernelTxStamps ? Timestamping.RX_TX_SOFTWARE : Timestamping.RX_SOFTWARE)
+                .receiveBufferBytes(WARM_UP_BUFFER_BYTES).sendBufferBytes(WARM_UP_BUFFER_BYTES).build();
         try (UdpSocket client = UdpSocket.open(clientOptions);
              SessionReflector reflector = new SessionReflector(
                      new ReflectorSessionSpec(mode, client.localAddress(), paddingBytes, 0, keys),
                      SessionReflector.openSocket(new InetSocketAddress(loopback, 0), 0), null, null);
+             UdpSocket sendSocket = kernelTxStamps ? splitSender(client, reflector.localAddress()) : null;
              FileChannel channel = SessionDataWriter.openAnonymousTempFile(null)) {
+            sockets = sendSocket == null ? 1 : 2;
             reflector.start();
             WallClock clock = WallClock.system();
             byte[] sid = new byte[16];
@@ -112,7 +142,7 @@ public final class EngineWarmUp {
             try (SessionDataWriter writer = SessionDataWriter.onChannel(channel, header, 256)) {
                 ClientTestSession session = new ClientTestSession(new ClientTestSession.Parameters(
                         reflector.localAddress(), new SendSchedule(sid, slots, packets), packets, paddingBytes,
-                        startNtp, LOSS_TIMEOUT_NTP, spinNs, true), client, mode, keys, writer, clock,
+                        startNtp, LOSS_TIMEOUT_NTP, spinNs, kernelTxStamps), client, sendSocket, mode, keys, writer, clock,
                         ClockErrorEstimate.of(false, 0), line -> { });
                 session.start();
                 try {
@@ -132,7 +162,33 @@ public final class EngineWarmUp {
         if (leftNs > 0 && !stop.getAsBoolean() && !Thread.currentThread().isInterrupted()) {
             SocketWarmUp.run(SocketWarmUp.DEFAULT_ROUND_TRIPS / 4, leftNs, stop);
         }
-        return new Result(handled, System.nanoTime() - startNs, completed);
+        return new Result(handled, System.nanoTime() - startNs, completed, sockets);
+    }
+
+    /**
+     * The sending socket of a session with kernel TX stamps, as the client opens it (docs/CLIENT.md, "Two
+     * sockets"): same address and port, every datagram arriving for it dropped, and {@code client} connected to
+     * the reflector so that the replies reach it; null (one socket sends and receives, as in a session that
+     * could not split) when the socket cannot.
+     */
+    private static UdpSocket splitSender(UdpSocket client, InetSocketAddress reflector) {
+        if (!client.isNative() || !client.capabilities().txTimestamps()) {
+            return null;
+        }
+        UdpSocket sender = null;
+        try {
+            sender = UdpSocket.open(UdpSocketOptions.builder().bindAddress(client.localAddress().getAddress())
+                    .port(client.localAddress().getPort()).reusePort(true).dropReceived(true).unicastTtl(255)
+                    .sendBufferBytes(WARM_UP_BUFFER_BYTES).receiveBufferBytes(WARM_UP_BUFFER_BYTES)
+                    .timestamping(Timestamping.RX_TX_SOFTWARE).build());
+            client.connect(reflector);
+            return sender;
+        } catch (IOException | RuntimeException e) {
+            if (sender != null) {
+                sender.close();
+            }
+            return null;
+        }
     }
 
     /**

@@ -7,9 +7,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
+import java.net.InetAddress;
+
+import io.github.twping.ffm.Timestamping;
+import io.github.twping.ffm.UdpSocket;
+import io.github.twping.ffm.UdpSocketOptions;
 import io.github.twping.protocol.Mode;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.api.Test;
 
 /** The throw-away loopback session that compiles the engine before a measurement. */
@@ -17,20 +22,52 @@ class EngineWarmUpTest {
     private static final long GENEROUS_NS = TimeUnit.SECONDS.toNanos(60);
 
     @ParameterizedTest
-    @EnumSource(value = Mode.class, names = {"OPEN", "AUTHENTICATED", "ENCRYPTED"})
-    void runsEveryPacketThroughTheRealEngine(Mode mode) {
-        EngineWarmUp.Result r = EngineWarmUp.runOnce(mode, 27, 0, 600, GENEROUS_NS, () -> false);
+    @CsvSource({"OPEN,true", "OPEN,false", "AUTHENTICATED,true", "ENCRYPTED,false", "ENCRYPTED,true"})
+    void runsEveryPacketThroughTheRealEngine(Mode mode, boolean kernel) {
+        EngineWarmUp.Result r = EngineWarmUp.runOnce(mode, 27, 0, kernel, 600, GENEROUS_NS, () -> false);
         assertTrue(r.completed(), "completed: " + r);
         assertEquals(600, r.packets());
+    }
+
+    /** The warm-up runs the socket arrangement of the session that follows (docs/CLIENT.md, "Two sockets"). */
+    @Test
+    void kernelSendStampsWarmUpTheSplitSenderAndUserStampsOneSocket() throws Exception {
+        boolean canSplit;
+        try (UdpSocket probe = UdpSocket.open(UdpSocketOptions.builder()
+                .bindAddress(InetAddress.getLoopbackAddress()).timestamping(Timestamping.RX_TX_SOFTWARE).build())) {
+            canSplit = probe.isNative() && probe.capabilities().txTimestamps();
+        }
+        EngineWarmUp.Result kernel = EngineWarmUp.runOnce(Mode.OPEN, 0, 0, true, 200, GENEROUS_NS, () -> false);
+        assertTrue(kernel.completed(), "completed: " + kernel);
+        assertEquals(canSplit ? 2 : 1, kernel.sockets());
+        EngineWarmUp.Result user = EngineWarmUp.runOnce(Mode.OPEN, 0, 0, false, 200, GENEROUS_NS, () -> false);
+        assertTrue(user.completed(), "completed: " + user);
+        assertEquals(1, user.sockets());
+    }
+
+    @Test
+    void aWarmUpOfOneSendStampDoesNotStandForTheOther() {
+        boolean userBefore = EngineWarmUp.isWarm(Mode.ENCRYPTED, false);
+        EngineWarmUp.Result kernel = EngineWarmUp.run(Mode.ENCRYPTED, 0, 0, true, 300, GENEROUS_NS, () -> false);
+        assertTrue(kernel.completed(), "completed: " + kernel);
+        assertTrue(EngineWarmUp.isWarm(Mode.ENCRYPTED, true));
+        assertEquals(0, EngineWarmUp.run(Mode.ENCRYPTED, 0, 0, true, 300, GENEROUS_NS, () -> false).packets());
+        assertEquals(userBefore, EngineWarmUp.isWarm(Mode.ENCRYPTED, false), "the kernel kind marked the user kind");
+        EngineWarmUp.Result user = EngineWarmUp.run(Mode.ENCRYPTED, 0, 0, false, 300, GENEROUS_NS, () -> false);
+        assertTrue(user.completed(), "completed: " + user);
+        if (!userBefore) {
+            assertEquals(300, user.packets(), "the user-stamp kind ran although the kernel kind was warm");
+        }
+        assertTrue(EngineWarmUp.isWarm(Mode.ENCRYPTED, false));
     }
 
     @Test
     void stopsWhenAskedAndWhenTheTimeIsUp() {
         AtomicBoolean stop = new AtomicBoolean(true);
-        EngineWarmUp.Result stopped = EngineWarmUp.runOnce(Mode.OPEN, 0, 0, 1_000_000, GENEROUS_NS, stop::get);
+        EngineWarmUp.Result stopped = EngineWarmUp.runOnce(Mode.OPEN, 0, 0, true, 1_000_000, GENEROUS_NS, stop::get);
         assertFalse(stopped.completed());
         assertTrue(stopped.packets() < 1_000_000);
-        EngineWarmUp.Result timedOut = EngineWarmUp.runOnce(Mode.OPEN, 0, 0, 1_000_000,
+        EngineWarmUp.Result timedOut = EngineWarmUp.runOnce(Mode.OPEN, 0, 0, true, 1_000_000,
                 TimeUnit.MILLISECONDS.toNanos(200), () -> false);
         assertFalse(timedOut.completed());
         assertTrue(timedOut.packets() < 1_000_000);
@@ -38,9 +75,9 @@ class EngineWarmUpTest {
 
     @Test
     void aCompletedModeIsNotWarmedAgainInTheSameJvm() {
-        EngineWarmUp.Result first = EngineWarmUp.run(Mode.MIXED, 0, 0, 300, GENEROUS_NS, () -> false);
+        EngineWarmUp.Result first = EngineWarmUp.run(Mode.MIXED, 0, 0, true, 300, GENEROUS_NS, () -> false);
         assertTrue(first.completed(), "completed: " + first);  // ran, or a warm-up of MIXED ran before in this JVM
-        EngineWarmUp.Result second = EngineWarmUp.run(Mode.MIXED, 0, 0, 300, GENEROUS_NS, () -> false);
+        EngineWarmUp.Result second = EngineWarmUp.run(Mode.MIXED, 0, 0, true, 300, GENEROUS_NS, () -> false);
         assertTrue(second.completed());
         assertEquals(0, second.packets(), "skipped");
     }
