@@ -6,6 +6,11 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.github.twping.report.HostInfo;
 import io.github.twping.report.results.ResultJson;
 import io.github.twping.report.results.SessionResults;
+import io.github.twping.report.results.StampTlvAnalysis;
+import io.github.twping.report.results.StampTlvResults;
+import io.github.twping.stamp.ClockSyncSource;
+import io.github.twping.stamp.StampTelemetry;
+import io.github.twping.stamp.StampTlvRequest;
 import io.github.twping.stats.RecordSources;
 import io.github.twping.stats.SessionDataReader;
 import java.io.IOException;
@@ -19,7 +24,8 @@ import java.util.function.Consumer;
  * the {@code interval} events of {@link SessionIntervals} while it runs, then one {@code end} line, written and
  * flushed when the session's statistics are done: the {@code end} event of twping's {@code --json-stream} (the
  * {@code --json} document, docs/twping-result.schema.json) with two more fields first: {@code target} (the
- * configured name) and {@code protocol} ({@code twamp}, {@code stamp}, {@code light}).
+ * configured name) and {@code protocol} ({@code twamp}, {@code stamp}, {@code light}); a STAMP target with
+ * {@code tlv} also has twping's {@code stamp} object (the values of the TLV report, {@link StampTlvAnalysis}).
  *
  * <p>Runs off the packet path (the targets' loop threads); the lines of concurrent targets never interleave. A write error
  * is reported once and ends the stream (the measurements and metrics go on).
@@ -51,29 +57,55 @@ final class AgentJsonStream implements AutoCloseable {
         this.version = v != null ? v : "dev";
     }
 
-    /** Builds the line of one session from its data file. */
-    static ObjectNode event(TargetConfig target, FileChannel data, RecordSources sources, String version)
-            throws IOException {
+    /**
+     * Builds the line of one session from its data file.
+     *
+     * @param telemetry what the replies' RFC 8972 TLVs reported (a STAMP target with {@code tlv}), or null: then
+     *                  the line has no {@code stamp} object, as twping's {@code end} event without {@code --tlv}
+     */
+    static ObjectNode event(TargetConfig target, FileChannel data, RecordSources sources, StampTelemetry telemetry,
+                            String version) throws IOException {
+        SessionResults results;
         try (SessionDataReader reader = SessionDataReader.open(data)) {
             HostInfo numeric = HostInfo.numericFrom(reader.header());
             HostInfo hosts = new HostInfo(numeric.fromHost(), numeric.fromServ(), numeric.fromAddr(), target.host(),
                     numeric.toServ(), numeric.toAddr());
-            SessionResults results = SessionResults.compute(reader, sources, hosts, SessionResults.MEASUREMENT, null,
+            results = SessionResults.compute(reader, sources, hosts, SessionResults.MEASUREMENT, null,
                     "twping", version, BUCKET_WIDTH);
-            ObjectNode o = JsonNodeFactory.instance.objectNode();
-            o.put("event", "end");
-            o.put("target", target.name());
-            o.put("protocol", target.protocol().configName());
-            o.setAll(ResultJson.document(results));
-            return o;
         }
+        ObjectNode o = JsonNodeFactory.instance.objectNode();
+        o.put("event", "end");
+        o.put("target", target.name());
+        o.put("protocol", target.protocol().configName());
+        o.setAll(ResultJson.document(results, null, stampResults(target, data, sources, telemetry)));
+        return o;
+    }
+
+    /**
+     * The {@code stamp} object's values, as twping's {@code --stamp --tlv} computes them (the same builder, the
+     * same PTP evidence lookup when Timestamp Information was asked for); the agent's requests carry the target's
+     * DSCP and ECN 0. Null without telemetry or when the data file cannot be read (no {@code stamp} object).
+     */
+    private static StampTlvResults stampResults(TargetConfig target, FileChannel data, RecordSources sources,
+                                                StampTelemetry telemetry) throws IOException {
+        if (telemetry == null) {
+            return null;
+        }
+        StampTlvRequest tlvs = target.stamp().tlvs();
+        boolean ptpEvidence = tlvs.timestampInformation() && ClockSyncSource.detect();
+        return StampTlvAnalysis.results(data, sources, telemetry, tlvs, target.dscp(), 0, ptpEvidence, null);
     }
 
     /** Writes the line of one session; never throws. */
     void session(TargetConfig target, FileChannel data, RecordSources sources) {
+        session(target, data, sources, null);
+    }
+
+    /** Writes the line of one session, with a {@code stamp} object when {@code telemetry} is not null; never throws. */
+    void session(TargetConfig target, FileChannel data, RecordSources sources, StampTelemetry telemetry) {
         ObjectNode event;
         try {
-            event = event(target, data, sources, version);
+            event = event(target, data, sources, telemetry, version);
         } catch (IOException | RuntimeException e) {
             log.accept("--json-stream: target " + target.name() + ": " + e.getMessage());
             return;

@@ -14,6 +14,7 @@ import io.github.twping.session.SessionOutcome;
 import io.github.twping.stamp.StampReflectorSpec;
 import io.github.twping.stamp.StampSenderSession;
 import io.github.twping.stamp.StampSenderSpec;
+import io.github.twping.stamp.StampTelemetry;
 import io.github.twping.stats.SessionDataWriter;
 import io.github.twping.stats.SessionHeader;
 import io.github.twping.time.NtpTime;
@@ -37,7 +38,9 @@ import java.util.function.Consumer;
  * back-to-back sessions from one UDP test socket on the {@code stamp} package's Session-Sender
  * ({@link StampSenderSession}: {@link ClientTestSession} with the STAMP or open TWAMP-Test layouts, so the same
  * pacing, kernel stamps and session data file as {@code twping --stamp/--light}), each analysed by the same
- * statistics engine and recorded in the metrics with {@code protocol="stamp"} or {@code "light"}.
+ * statistics engine and recorded in the metrics with {@code protocol="stamp"} or {@code "light"}. With
+ * {@code --json-stream}, a STAMP target with {@code tlv} keeps the replies' TLVs of each session in a
+ * {@link StampTelemetry} (as {@code twping --stamp --tlv} does) for the {@code stamp} object of its {@code end} line.
  *
  * <p>Without a control connection nothing tells the sender that the reflector is gone: a session in which not
  * one packet was answered counts its packets (all lost) but is no completed session; it is a failure
@@ -170,12 +173,16 @@ final class ConnectionlessRunner extends TargetLoop {
         long lossNtp = NtpTime.fromSeconds(cfg.lossTimeoutSeconds());
         long count = cfg.packetCount();
         StampSenderSpec spec = null;
+        StampTelemetry telemetry = null;
         int padding;
         StampOptions options = cfg.stamp();
         if (cfg.protocol() == Protocol.STAMP) {
             spec = new StampSenderSpec(key != null, key, options.format(), options.ssid(),
                     Math.max(0, cfg.paddingBytes()), options.tlvs());
             padding = spec.tlvBytes();
+            if (stream != null && options.tlvs().any()) {
+                telemetry = new StampTelemetry(count, options.tlvs());   // only the end line reads it
+            }
         } else {
             padding = cfg.paddingBytes() >= 0 ? cfg.paddingBytes() : lightDefaultPadding(options, key != null);
         }
@@ -202,7 +209,7 @@ final class ConnectionlessRunner extends TargetLoop {
         long spinNs = TimeUnit.MICROSECONDS.toNanos(cfg.spinMicros());
         ClientTestSession s = spec != null
                 ? StampSenderSession.create(socket, reflector, spec, schedule, count, startNtp, lossNtp, spinNs,
-                writer, clock, ClockErrorEstimate.fromKernel(), diag)
+                writer, clock, ClockErrorEstimate.fromKernel(), diag, telemetry)
                 : StampSenderSession.createLight(socket, reflector, padding, schedule, count, startNtp, lossNtp,
                 spinNs, writer, clock, ClockErrorEstimate.fromKernel(), diag, key);
         running = s;
@@ -249,7 +256,7 @@ final class ConnectionlessRunner extends TargetLoop {
             intervals.finish();
         }
         if (stream != null) {
-            stream.session(cfg, data, s.recordSources());
+            stream.session(cfg, data, s.recordSources(), telemetry);
         }
         if (unanswered) {
             return new Failure(FailureReason.NO_REPLY, "no reply to any of the " + sample.sent() + " packets", false);

@@ -18,6 +18,7 @@ import io.github.twping.net.AddressText;
 import io.github.twping.report.HostInfo;
 import io.github.twping.report.Reports;
 import io.github.twping.report.results.ResultOutputs;
+import io.github.twping.report.results.StampTlvAnalysis;
 import io.github.twping.schedule.ScheduleSlot;
 import io.github.twping.schedule.SendSchedule;
 import io.github.twping.schedule.StartTimes;
@@ -238,7 +239,7 @@ public final class StampRun {
         run.out.flush();
         if (results != null && telemetry != null && results.showsStampTlvs()) {
             try {
-                results.stampTlvs(StampTlvReport.results(file.channel(), s.recordSources(), telemetry, stamp.tlvs(),
+                results.stampTlvs(StampTlvAnalysis.results(file.channel(), s.recordSources(), telemetry, stamp.tlvs(),
                         test.dscp(), stamp.ecn(), ptpEvidence, null));
             } catch (IOException e) {
                 run.diag("TLV results: " + Reports.strerror(e));

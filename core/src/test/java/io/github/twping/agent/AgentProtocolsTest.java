@@ -276,6 +276,88 @@ class AgentProtocolsTest {
         assertEquals("", reflectorNames);
     }
 
+    /**
+     * A STAMP target with TLVs: its {@code end} lines carry twping's {@code stamp} object with the values the replies'
+     * TLVs reported; a STAMP target without TLVs and a TWAMP target have none.
+     */
+    @Test
+    void stampTargetWithTlvsHasTheStampObjectOfTwpingsEndEventAndOtherTargetsHaveNone() throws Exception {
+        TwampdMain stamp = reflector("--stamp", "127.0.0.1:0");
+        TwampdMain twamp = twampServer();
+        Path stream = dir.resolve("tlvs.ndjson");
+        int sp = stamp.stampAddress().getPort();
+        AgentCommand agent = agent("""
+                defaults: {rate: 50, session: 0.4, loss_timeout: 0.3, spin_us: 0}
+                targets:
+                  - {name: tlv, protocol: stamp, host: "127.0.0.1:%d", dscp: 10, tlv: "ts,cos=34,dm,fut"}
+                  - {name: plain, protocol: stamp, host: "127.0.0.1:%d"}
+                  - {name: t, host: "127.0.0.1:%d"}
+                """.formatted(sp, sp, twamp.port()), "--json-stream", stream.toString(), "--interval", "0");
+        waitFor("two sessions per target", () -> agent.agent().sessionsDone("tlv") >= 2
+                && agent.agent().sessionsDone("plain") >= 2 && agent.agent().sessionsDone("t") >= 2);
+        agent.stop();
+        waitFor("agent stopped", () -> agentLog.toString(StandardCharsets.UTF_8).contains("agent: stopped"));
+
+        Schema schema = resultSchema();
+        Schema streamSchema = SessionIntervalsTest.streamSchema();
+        Map<String, Integer> ends = new HashMap<>();
+        long fullSessions = 0;
+        for (String line : Files.readAllLines(stream)) {
+            List<Error> streamErrors = streamSchema.validate(line, InputFormat.JSON);
+            assertTrue(streamErrors.isEmpty(), () -> "stream schema errors: " + streamErrors + "\nin " + line);
+            List<Error> errors = schema.validate(line, InputFormat.JSON);
+            assertTrue(errors.isEmpty(), () -> "schema errors: " + errors + "\nin " + line);
+            JsonNode o = JSON.readTree(line);
+            assertEquals("end", o.path("event").asText(), line);
+            String target = o.path("target").asText();
+            ends.merge(target, 1, Integer::sum);
+            if (!target.equals("tlv")) {
+                assertTrue(o.path("stamp").isMissingNode(), "no stamp object without TLVs: " + line);
+                continue;
+            }
+            JsonNode s = o.path("stamp");
+            assertEquals(List.of("timestamp_information", "class_of_service", "direct_measurement",
+                    "follow_up_telemetry"), JSON.convertValue(s.path("tlvs"), List.class), line);
+            JsonNode packets = o.path("exact").path("packets");
+            long received = packets.path("received").asLong();
+            assertEquals(received, s.path("replies").asLong(), "one TLV record per first reply: " + line);
+            JsonNode ts = s.path("timestamp_information");
+            assertEquals(received, ts.path("replies").asLong(), "every reply carried Timestamp Information: " + line);
+            assertEquals(received > 0, s.path("sender_sync").isTextual(), "our clock's source, null without replies: "
+                    + line);
+            JsonNode cos = s.path("class_of_service");
+            assertEquals(34, cos.path("requested_dscp").asInt(), line);
+            assertEquals(10, cos.path("sender_dscp").asInt(), line);
+            assertEquals(received, cos.path("reflector_received_sender_dscp").asLong(),
+                    "the reflector saw our DSCP 10 in every request: " + line);
+            assertEquals(0, cos.path("not_applied").asLong(), line);
+            JsonNode dm = s.path("direct_measurement");
+            assertEquals(received == 0, dm.isNull(), "null when no reply carried it: " + line);
+            assertTrue(dm.path("reflector_received").asLong() >= dm.path("sender_sent").asLong(),
+                    "the reflector's counters of our socket run over its sessions: " + line);
+            JsonNode fut = s.path("follow_up_telemetry");
+            long kernelT3 = fut.path("kernel_t3").asLong();
+            // each reply reports the kernel TX stamp of the reflector's previous reply to our socket: the session's
+            // first reply has none of this session (a later session's names the previous session's last packet,
+            // which this session has not sent: unmatched); the session a stop cancels may have sent nothing
+            assertTrue(fut.path("unmatched").asLong() <= 1, line);
+            assertTrue(kernelT3 <= Math.max(0, received - 1) && s.path("kernel_timestamps").path("t3").asLong() >= kernelT3, line);
+            if (packets.path("lost").asLong() == 0
+                    && packets.path("sent").asLong() == o.path("session").path("packet_count").asLong(-1)) {
+                assertEquals(received - 1, kernelT3, "a follow-up for every reply but the last: " + line);
+                JsonNode rtt = fut.path("rtt_kernel_t3");
+                assertTrue(rtt.path("min_ns").asLong() <= rtt.path("median_ns").asLong()
+                        && rtt.path("median_ns").asLong() <= rtt.path("max_ns").asLong(), line);
+                fullSessions++;
+            }
+        }
+        assertTrue(ends.getOrDefault("tlv", 0) >= 2 && ends.getOrDefault("plain", 0) >= 2
+                && ends.getOrDefault("t", 0) >= 2, "end lines per target: " + ends);
+        assertTrue(fullSessions >= 1, "no complete loss-free session of target tlv");
+        String m = scrape(stamp.metricsPort());
+        assertTrue(value(m, "twampd_packets_reflected_total", "") > 0, m);
+    }
+
     @Test
     void keyedTwampAndAuthenticatedStampTargetsMeasureWhileAWrongKeyFailsAndIsRetried() throws Exception {
         Files.writeString(dir.resolve("good.pfs"), GOOD_PFS);
