@@ -84,8 +84,8 @@ public final class EngineWarmUp {
      *                       as the real session does where the socket supports it (docs/CLIENT.md, "Two
      *                       sockets"), or the stamp in the packet on one socket ({@code --send-stamp user}). A
      *                       warm-up of the other kind compiled a receiver whose branch on it failed in the first
-     *                       0.1 s of the session, and left the one-socket send to be compiled 1.4 s into it
-     *                       (docs/PERFORMANCE.md, "Pacing at 10,000/s: a warm-up of the other send path")
+     *                       0.1 s of the session (docs/PERFORMANCE.md, "Pacing at 10,000/s: a warm-up of the
+     *                       other send path")
      */
     public static Result run(Mode mode, int paddingBytes, long spinNs, boolean kernelTxStamps, long packets, long maxNs,
                              BooleanSupplier stop) {
