@@ -23,6 +23,7 @@ import io.github.twping.schedule.ScheduleSlot;
 import io.github.twping.schedule.SendSchedule;
 import io.github.twping.schedule.StartTimes;
 import io.github.twping.session.ClientTestSession;
+import io.github.twping.session.SplitTestSocket;
 import io.github.twping.session.ClockErrorEstimate;
 import io.github.twping.session.SessionOutcome;
 import io.github.twping.stamp.StampLayouts;
@@ -203,7 +204,8 @@ public final class StampRun {
                 : StampWarmUp.Sender.light(padding,
                         stamp.authenticated() ? run.options.connection().passphrase() : null);
         long startNanos = System.nanoTime() + NtpTime.signedDurationToNanos(startTimeNtp - run.clock.nowNtp());
-        StampWarmUp.beforeSession(warm, reflector.getAddress(), spinNs, startNanos, run::cancelled).awaitStart();
+        StampWarmUp.beforeSession(warm, reflector.getAddress(), spinNs, run.options.extras().kernelSendStamps(),
+                startNanos, run::cancelled).awaitStart();
         s.start();
         ResultRun.startLive(results, file.channel(), header, writer, s, run.clock,
                 StartTimes.sessionDurationSeconds(test.packetCount(), slots, NtpTime.toDouble(lossTimeoutNtp), 0));

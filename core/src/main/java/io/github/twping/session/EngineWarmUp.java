@@ -169,9 +169,9 @@ public final class EngineWarmUp {
      * The sending socket of a session with kernel TX stamps, as the client opens it (docs/CLIENT.md, "Two
      * sockets"): same address and port, every datagram arriving for it dropped, and {@code client} connected to
      * the reflector so that the replies reach it; null (one socket sends and receives, as in a session that
-     * could not split) when the socket cannot.
+     * could not split) when the socket cannot. Shared with the STAMP sender's warm-up ({@link SplitTestSocket}).
      */
-    private static UdpSocket splitSender(UdpSocket client, InetSocketAddress reflector) {
+    public static UdpSocket splitSender(UdpSocket client, InetSocketAddress reflector) {
         if (!client.isNative() || !client.capabilities().txTimestamps()) {
             return null;
         }

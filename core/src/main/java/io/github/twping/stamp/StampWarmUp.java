@@ -108,9 +108,11 @@ public final class StampWarmUp {
      *                  reflector socket's error queue
      * @param elapsedNs how long it took
      * @param completed every phase ran all its packets
+     * @param sockets   the senders' sockets: 2 when a receiving and a sending socket ran as one split test socket
+     *                  (kernel TX stamps), 1 for one socket, 0 for the reflector's warm-up or none run
      */
-    public record Result(long packets, long reflected, long followUps, long elapsedNs, boolean completed) {
-        static final Result NONE = new Result(0, 0, 0, 0, false);
+    public record Result(long packets, long reflected, long followUps, long elapsedNs, boolean completed, int sockets) {
+        static final Result NONE = new Result(0, 0, 0, 0, false, 0);
     }
 
     /**
@@ -253,7 +255,7 @@ public final class StampWarmUp {
             Thread.currentThread().interrupt();
             completed = false;
         }
-        return new Result(sent, reflected, followUps, System.nanoTime() - startNs, completed);
+        return new Result(sent, reflected, followUps, System.nanoTime() - startNs, completed, 0);
     }
 
     /**
@@ -261,11 +263,14 @@ public final class StampWarmUp {
      * ({@link System#nanoTime()} scale): at most {@link #SENDER_MAX_NS}, ended {@link #SENDER_MARGIN_NS} before the
      * start or when {@code stop} returns true. Nothing runs when less time than the margin is left.
      *
-     * @param peer   the session's reflector (for its address family; the warm-up stays on loopback)
-     * @param spinNs the session's pacer spin window
+     * @param peer           the session's reflector (for its address family; the warm-up stays on loopback)
+     * @param spinNs         the session's pacer spin window
+     * @param kernelTxStamps the session's send stamp: kernel TX stamps on a receiving and a sending socket as one
+     *                       {@link io.github.twping.session.SplitTestSocket} (docs/CLIENT.md, "Two sockets"),
+     *                       or one socket without TX stamps ({@code --send-stamp user}); the warm-up runs the same
      */
-    public static SenderWarmUp beforeSession(Sender sender, InetAddress peer, long spinNs, long startNanoTime,
-                                             BooleanSupplier stop) {
+    public static SenderWarmUp beforeSession(Sender sender, InetAddress peer, long spinNs, boolean kernelTxStamps,
+                                             long startNanoTime, BooleanSupplier stop) {
         long endNs = startNanoTime - SENDER_MARGIN_NS;
         long maxNs = Math.min(SENDER_MAX_NS, endNs - System.nanoTime());
         if (maxNs <= 0) {
@@ -274,7 +279,8 @@ public final class StampWarmUp {
         InetAddress loopback = loopback(peer);
         BooleanSupplier ended = () -> stop.getAsBoolean() || System.nanoTime() - endNs >= 0;
         Thread t = Thread.ofPlatform().daemon(true).name("twping-warmup").start(() ->
-                run(sender.reflectorSpec(), new Sender[] {sender}, loopback, spinNs, DEFAULT_PACKETS, maxNs, ended));
+                run(sender.reflectorSpec(), new Sender[] {sender}, loopback, spinNs, kernelTxStamps, DEFAULT_PACKETS,
+                        maxNs, ended));
         return new SenderWarmUp(t, startNanoTime, stop);
     }
 
@@ -338,13 +344,14 @@ public final class StampWarmUp {
      * between them; package-private for the tests.
      */
     static Result run(StampReflectorSpec reflectorSpec, Sender[] phases, InetAddress loopback, long spinNs,
-                      long packets, long maxNs, BooleanSupplier stop) {
+                      boolean kernelTxStamps, long packets, long maxNs, BooleanSupplier stop) {
         ScheduleSlot[] slots = SLOTS;
         long startNs = System.nanoTime();
         packets = Math.min(packets, MAX_PACKETS);
         long handled = 0;
         long reflected = 0;
         long followUps = 0;
+        int sockets = 0;
         boolean completed = loopback != null;
         if (loopback == null) {
             return Result.NONE;
@@ -358,10 +365,11 @@ public final class StampWarmUp {
                     completed = false;
                     break;
                 }
-                long[] phaseHandled = new long[1];
-                completed &= phase(sender, reflector.localAddress(), loopback, spinNs, slots, perPhase,
+                long[] phaseHandled = new long[2];
+                completed &= phase(sender, reflector.localAddress(), loopback, spinNs, kernelTxStamps, slots, perPhase,
                         maxNs - (System.nanoTime() - startNs), stop, phaseHandled);
                 handled += phaseHandled[0];
+                sockets = (int) Math.max(sockets, phaseHandled[1]);
             }
             reflected = reflector.reflected();
             followUps = reflector.followUpsReported();
@@ -369,20 +377,26 @@ public final class StampWarmUp {
             // an optimisation only: the measurement that follows reports its own socket errors
             completed = false;
         }
-        return new Result(handled, reflected, followUps, System.nanoTime() - startNs, completed);
+        return new Result(handled, reflected, followUps, System.nanoTime() - startNs, completed, sockets);
     }
 
     private static boolean phase(Sender sender, InetSocketAddress reflector, InetAddress loopback, long spinNs,
-                                 ScheduleSlot[] slots,
+                                 boolean kernelTxStamps, ScheduleSlot[] slots,
                                  long packets, long maxNs, BooleanSupplier stop, long[] handled) throws IOException {
         long startNs = System.nanoTime();
         UdpSocketOptions options = UdpSocketOptions.builder().bindAddress(loopback).unicastTtl(255)
-                .receiveTtl(true).receiveTos(true).timestamping(Timestamping.RX_TX_SOFTWARE)
+                .receiveTtl(true).receiveTos(true).reusePort(kernelTxStamps)
+                .timestamping(kernelTxStamps ? Timestamping.RX_TX_SOFTWARE : Timestamping.RX_SOFTWARE)
                 .receiveBufferBytes(1 << 20).sendBufferBytes(1 << 20).build();
-        try (UdpSocket client = UdpSocket.open(options)) {
+        try (UdpSocket client = UdpSocket.open(options);
+             UdpSocket sending = kernelTxStamps ? io.github.twping.session.EngineWarmUp.splitSender(client, reflector)
+                     : null) {
+            // the session's own arrangement: a SplitTestSocket over the two, as StampRun opens it
+            UdpSocket socket = sending == null ? client : new io.github.twping.session.SplitTestSocket(client, sending);
+            handled[1] = sending == null ? 1 : 2;
             for (int attempt = 0; attempt < BUILD_ATTEMPTS; attempt++) {
                 try (FileChannel channel = SessionDataWriter.openAnonymousTempFile(null)) {
-                    Boolean completed = session(sender, client, channel, reflector, loopback, spinNs, slots, packets,
+                    Boolean completed = session(sender, socket, channel, reflector, loopback, spinNs, slots, packets,
                             startNs, maxNs, stop, handled);
                     if (completed != null) {
                         return completed;

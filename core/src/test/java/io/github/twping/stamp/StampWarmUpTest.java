@@ -117,7 +117,7 @@ class StampWarmUpTest {
         InetAddress notLocal = InetAddress.getByName("192.0.2.77");
         StampWarmUp.Result r = StampWarmUp.run(spec(false, false, false, TimestampFormat.NTP, false),
                 new StampWarmUp.Sender[] {StampWarmUp.Sender.stamp(new StampSenderSpec(false, null,
-                        TimestampFormat.NTP, 0, 0), false)}, notLocal, 0, 100, GENEROUS_NS, () -> false);
+                        TimestampFormat.NTP, 0, 0), false)}, notLocal, 0, true, 100, GENEROUS_NS, () -> false);
         assertFalse(r.completed());
         assertEquals(0, r.packets());
         assertEquals(0, r.reflected());
@@ -130,7 +130,7 @@ class StampWarmUpTest {
         // a light sender whose key is unusable for the reflector's (it is rejected): no exception, nothing done
         StampWarmUp.Result bad = StampWarmUp.run(spec(true, false, false, TimestampFormat.NTP, false),
                 new StampWarmUp.Sender[] {StampWarmUp.Sender.light(0, new byte[3])},
-                StampWarmUp.loopback(null), 0, 100, GENEROUS_NS, () -> false);
+                StampWarmUp.loopback(null), 0, true, 100, GENEROUS_NS, () -> false);
         assertFalse(bad.completed());
         assertEquals(0, bad.reflected());
     }
@@ -141,14 +141,35 @@ class StampWarmUpTest {
         StampWarmUp.Sender sender = StampWarmUp.Sender.stamp(new StampSenderSpec(false, null, TimestampFormat.PTP,
                 7, 32, tlvs), true);
         StampWarmUp.Result r = StampWarmUp.run(sender.reflectorSpec(), new StampWarmUp.Sender[] {sender},
-                StampWarmUp.loopback(null), 0, PACKETS, GENEROUS_NS, () -> false);
+                StampWarmUp.loopback(null), 0, true, PACKETS, GENEROUS_NS, () -> false);
         assertTrue(r.completed(), r.toString());
         assertTrue(r.reflected() > 0 && r.followUps() > 0, r.toString());
 
         StampWarmUp.Sender light = StampWarmUp.Sender.light(24, LIGHT_KEY);
         StampWarmUp.Result l = StampWarmUp.run(light.reflectorSpec(), new StampWarmUp.Sender[] {light},
-                StampWarmUp.loopback(null), 0, PACKETS, GENEROUS_NS, () -> false);
+                StampWarmUp.loopback(null), 0, true, PACKETS, GENEROUS_NS, () -> false);
         assertTrue(l.completed() && l.reflected() > 0, "authenticated light: " + l);
+    }
+
+    /** The sender's warm-up runs the socket arrangement of the session that follows (docs/CLIENT.md, "Two sockets"). */
+    @Test
+    void senderWarmUpRunsTheSessionsSockets() throws Exception {
+        boolean canSplit;
+        try (io.github.twping.ffm.UdpSocket probe = io.github.twping.ffm.UdpSocket.open(
+                io.github.twping.ffm.UdpSocketOptions.builder().bindAddress(InetAddress.getLoopbackAddress())
+                        .timestamping(io.github.twping.ffm.Timestamping.RX_TX_SOFTWARE).build())) {
+            canSplit = probe.isNative() && probe.capabilities().txTimestamps();
+        }
+        StampWarmUp.Sender sender = StampWarmUp.Sender.stamp(new StampSenderSpec(false, null, TimestampFormat.NTP,
+                0, 0), false);
+        StampWarmUp.Result kernel = StampWarmUp.run(sender.reflectorSpec(), new StampWarmUp.Sender[] {sender},
+                StampWarmUp.loopback(null), 0, true, 200, GENEROUS_NS, () -> false);
+        assertTrue(kernel.completed() && kernel.reflected() > 0, kernel.toString());
+        assertEquals(canSplit ? 2 : 1, kernel.sockets(), "kernel TX stamps: a sending socket beside the receiving one");
+        StampWarmUp.Result user = StampWarmUp.run(sender.reflectorSpec(), new StampWarmUp.Sender[] {sender},
+                StampWarmUp.loopback(null), 0, false, 200, GENEROUS_NS, () -> false);
+        assertTrue(user.completed() && user.reflected() > 0, user.toString());
+        assertEquals(1, user.sockets(), "--send-stamp user: one socket");
     }
 
     @Test
@@ -177,7 +198,7 @@ class StampWarmUpTest {
             stuck.join(5_000);
         }
         // the start time too close for a warm-up: none is started, the session starts at once
-        StampWarmUp.SenderWarmUp none = StampWarmUp.beforeSession(StampWarmUp.Sender.light(0, null), null, 0,
+        StampWarmUp.SenderWarmUp none = StampWarmUp.beforeSession(StampWarmUp.Sender.light(0, null), null, 0, true,
                 System.nanoTime() + StampWarmUp.SENDER_MARGIN_NS / 2, () -> false);
         assertFalse(none.started());
         assertTrue(none.ended());
@@ -210,7 +231,7 @@ class StampWarmUpTest {
                         new SendSchedule(sid, slots, packets), packets, startNtp, lossNtp, 0, writer, clock,
                         ClockErrorEstimate.of(false, 0), line -> { });
                 StampWarmUp.SenderWarmUp warm = StampWarmUp.beforeSession(StampWarmUp.Sender.stamp(spec, false),
-                        InetAddress.getLoopbackAddress(), 0, startNanos, () -> false);
+                        InetAddress.getLoopbackAddress(), 0, true, startNanos, () -> false);
                 assertTrue(warm.started(), "1 s before the start: a warm-up runs");
                 warm.awaitStart();
                 s.start();

@@ -1,4 +1,4 @@
-package io.github.twping.client;
+package io.github.twping.session;
 
 import java.lang.foreign.MemorySegment;
 import java.net.InetSocketAddress;
@@ -17,12 +17,12 @@ import io.github.twping.ffm.UdpSocket;
  * it dropped by its filter), so the kernel TX stamps do not wake the receiving thread. {@link #close()} closes the
  * sending socket only; the receiving one stays its owner's.
  */
-final class SplitTestSocket implements UdpSocket {
+public final class SplitTestSocket implements UdpSocket {
     private final UdpSocket receiving;
     private final UdpSocket sending;
     private final Capabilities capabilities;
 
-    SplitTestSocket(UdpSocket receiving, UdpSocket sending) {
+    public SplitTestSocket(UdpSocket receiving, UdpSocket sending) {
         this.receiving = receiving;
         this.sending = sending;
         Capabilities r = receiving.capabilities();

@@ -1,4 +1,4 @@
-package io.github.twping.client;
+package io.github.twping.session;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
