@@ -7,6 +7,7 @@ import io.github.twping.ffm.SocketException;
 import io.github.twping.ffm.Timestamping;
 import io.github.twping.ffm.UdpSocket;
 import io.github.twping.ffm.UdpSocketOptions;
+import io.github.twping.session.SplitTestSocket;
 import io.github.twping.schedule.StartTimes;
 
 /**
@@ -50,47 +51,25 @@ final class TestSocketSetup {
     }
 
     /**
-     * With kernel TX stamps on the FFM socket: a second socket for sending on the same port ({@link #openSender}),
-     * and {@code socket} connected to the reflector (docs/CLIENT.md, "Two sockets"); null when that is not
-     * possible or not wanted ({@code --send-stamp user}), and one socket then sends and receives.
+     * With kernel TX stamps on the FFM socket: a second socket for sending on the same port
+     * ({@link SplitTestSocket#openSender}, with {@code -D}, {@code -B} and the buffers of the test socket), and
+     * {@code socket} connected to the reflector (docs/CLIENT.md, "Two sockets"); null when that is not possible or
+     * not wanted ({@code --send-stamp user}), and one socket then sends and receives.
      */
     static UdpSocket openSplitSender(UdpSocket socket, java.net.InetSocketAddress reflector, TwpingOptions options) {
-        if (!options.extras().kernelSendStamps() || !socket.isNative() || !socket.capabilities().txTimestamps()) {
+        if (!options.extras().kernelSendStamps()) {
             return null;
         }
-        UdpSocket sender = null;
-        try {
-            sender = openSender(socket, options);
-            socket.connect(reflector);
-            return sender;
-        } catch (SocketException | RuntimeException e) {
-            if (sender != null) {
-                sender.close();
-            }
-            return null;
-        }
-    }
-
-    /**
-     * The sending socket beside {@code receiving} (docs/CLIENT.md, "Two sockets"): bound to the same address and
-     * port (SO_REUSEPORT, set on both), TTL 255, {@code -D} and {@code -B} as the test socket, kernel TX
-     * timestamps, and a filter that drops every datagram arriving for it, so that the replies go to the
-     * receiving socket (connected to the reflector, which the kernel prefers) and the TX timestamps queue where
-     * no thread sleeps.
-     */
-    static UdpSocket openSender(UdpSocket receiving, TwpingOptions options) throws SocketException {
         TwpingOptions.Test test = options.test();
         int buffer = bufferBytes(test.paddingBytes(), StartTimes.packetRate(test.scheduleSlots()));
-        UdpSocketOptions.Builder b = UdpSocketOptions.builder().bindAddress(receiving.localAddress().getAddress())
-                .port(receiving.localAddress().getPort()).reusePort(true).dropReceived(true).unicastTtl(255)
-                .sendBufferBytes(buffer).receiveBufferBytes(buffer).timestamping(Timestamping.RX_TX_SOFTWARE);
+        UdpSocketOptions.Builder b = UdpSocketOptions.builder().sendBufferBytes(buffer).receiveBufferBytes(buffer);
         if (tos(options) != 0) {
             b.tos(tos(options));
         }
         if (options.connection().bindInterface() != null) {
             b.bindToDevice(options.connection().bindInterface());
         }
-        return UdpSocket.open(b.build());
+        return SplitTestSocket.openSender(socket, reflector, b);
     }
 
     /** The TOS byte of the test packets: {@code -D} as DSCP, {@code --ecn} (STAMP, TWAMP-Light) as ECN. */

@@ -126,7 +126,9 @@ public final class EngineWarmUp {
              SessionReflector reflector = new SessionReflector(
                      new ReflectorSessionSpec(mode, client.localAddress(), paddingBytes, 0, keys),
                      SessionReflector.openSocket(new InetSocketAddress(loopback, 0), 0), null, null);
-             UdpSocket sendSocket = kernelTxStamps ? splitSender(client, reflector.localAddress()) : null;
+             UdpSocket sendSocket = kernelTxStamps ? SplitTestSocket.openSender(client, reflector.localAddress(),
+                     UdpSocketOptions.builder().sendBufferBytes(WARM_UP_BUFFER_BYTES)
+                             .receiveBufferBytes(WARM_UP_BUFFER_BYTES)) : null;
              FileChannel channel = SessionDataWriter.openAnonymousTempFile(null)) {
             sockets = sendSocket == null ? 1 : 2;
             reflector.start();
@@ -163,32 +165,6 @@ public final class EngineWarmUp {
             SocketWarmUp.run(SocketWarmUp.DEFAULT_ROUND_TRIPS / 4, leftNs, stop);
         }
         return new Result(handled, System.nanoTime() - startNs, completed, sockets);
-    }
-
-    /**
-     * The sending socket of a session with kernel TX stamps, as the client opens it (docs/CLIENT.md, "Two
-     * sockets"): same address and port, every datagram arriving for it dropped, and {@code client} connected to
-     * the reflector so that the replies reach it; null (one socket sends and receives, as in a session that
-     * could not split) when the socket cannot. Shared with the STAMP sender's warm-up ({@link SplitTestSocket}).
-     */
-    public static UdpSocket splitSender(UdpSocket client, InetSocketAddress reflector) {
-        if (!client.isNative() || !client.capabilities().txTimestamps()) {
-            return null;
-        }
-        UdpSocket sender = null;
-        try {
-            sender = UdpSocket.open(UdpSocketOptions.builder().bindAddress(client.localAddress().getAddress())
-                    .port(client.localAddress().getPort()).reusePort(true).dropReceived(true).unicastTtl(255)
-                    .sendBufferBytes(WARM_UP_BUFFER_BYTES).receiveBufferBytes(WARM_UP_BUFFER_BYTES)
-                    .timestamping(Timestamping.RX_TX_SOFTWARE).build());
-            client.connect(reflector);
-            return sender;
-        } catch (IOException | RuntimeException e) {
-            if (sender != null) {
-                sender.close();
-            }
-            return null;
-        }
     }
 
     /**

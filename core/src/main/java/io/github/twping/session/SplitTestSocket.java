@@ -7,8 +7,10 @@ import io.github.twping.ffm.Capabilities;
 import io.github.twping.ffm.DatagramBatch;
 import io.github.twping.ffm.ReceivedPacket;
 import io.github.twping.ffm.SocketException;
+import io.github.twping.ffm.Timestamping;
 import io.github.twping.ffm.TxTimestampHandler;
 import io.github.twping.ffm.UdpSocket;
+import io.github.twping.ffm.UdpSocketOptions;
 
 /**
  * The two test sockets of docs/CLIENT.md ("Two sockets") as one {@link UdpSocket}, for a session engine that takes
@@ -21,6 +23,37 @@ public final class SplitTestSocket implements UdpSocket {
     private final UdpSocket receiving;
     private final UdpSocket sending;
     private final Capabilities capabilities;
+
+    /**
+     * Opens the sending socket beside {@code receiving} and connects {@code receiving} to {@code reflector}
+     * (docs/CLIENT.md, "Two sockets"): bound to the same address and port (SO_REUSEPORT, which {@code receiving}
+     * must have set too), TTL 255, kernel TX timestamps and a filter that drops every datagram arriving for it,
+     * so that the replies go to the connected receiving socket (which the kernel prefers) and the TX stamps queue
+     * where no thread sleeps. One definition for the client's sessions and the warm-ups that run them.
+     *
+     * @param sending the sending socket's other options (buffers, TOS, device); address, port, SO_REUSEPORT, the
+     *                filter, TTL and timestamping are set here
+     * @return the sending socket, or null (one socket then sends and receives) when {@code receiving} is not an
+     *         FFM socket with TX timestamps, or opening or connecting failed
+     */
+    public static UdpSocket openSender(UdpSocket receiving, InetSocketAddress reflector, UdpSocketOptions.Builder sending) {
+        if (!receiving.isNative() || !receiving.capabilities().txTimestamps()) {
+            return null;
+        }
+        UdpSocket sender = null;
+        try {
+            sender = UdpSocket.open(sending.bindAddress(receiving.localAddress().getAddress())
+                    .port(receiving.localAddress().getPort()).reusePort(true).dropReceived(true).unicastTtl(255)
+                    .timestamping(Timestamping.RX_TX_SOFTWARE).build());
+            receiving.connect(reflector);
+            return sender;
+        } catch (SocketException | RuntimeException e) {
+            if (sender != null) {
+                sender.close();
+            }
+            return null;
+        }
+    }
 
     public SplitTestSocket(UdpSocket receiving, UdpSocket sending) {
         this.receiving = receiving;

@@ -389,8 +389,8 @@ public final class StampWarmUp {
                 .timestamping(kernelTxStamps ? Timestamping.RX_TX_SOFTWARE : Timestamping.RX_SOFTWARE)
                 .receiveBufferBytes(1 << 20).sendBufferBytes(1 << 20).build();
         try (UdpSocket client = UdpSocket.open(options);
-             UdpSocket sending = kernelTxStamps ? io.github.twping.session.EngineWarmUp.splitSender(client, reflector)
-                     : null) {
+             UdpSocket sending = kernelTxStamps ? io.github.twping.session.SplitTestSocket.openSender(client, reflector,
+                     UdpSocketOptions.builder().receiveBufferBytes(1 << 20).sendBufferBytes(1 << 20)) : null) {
             // the session's own arrangement: a SplitTestSocket over the two, as StampRun opens it
             UdpSocket socket = sending == null ? client : new io.github.twping.session.SplitTestSocket(client, sending);
             handled[1] = sending == null ? 1 : 2;
