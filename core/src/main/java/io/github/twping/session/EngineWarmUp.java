@@ -24,8 +24,9 @@ import io.github.twping.time.WallClock;
 /**
  * Compiles the whole session engine before a measurement: a throw-away session of the real classes
  * ({@link ClientTestSession}'s sender, receiver and data-file writer against an in-process
- * {@link SessionReflector}) between two loopback sockets, in the mode, padding and timestamping of the
- * session that follows, on a schedule that exercises both the pacer's spin and its sleep.
+ * {@link SessionReflector}) on loopback, in the mode, padding, send stamp and sockets of the session that
+ * follows (two client sockets with kernel TX stamps, {@link SplitTestSocket#openSender}), on a schedule that
+ * exercises both the pacer's spin and its sleep.
  *
  * <p>Why: the socket warm-up alone ({@link SocketWarmUp}) left the session's own per-packet methods to be
  * compiled during the session; at high rates the C2 compiler thread then took a CPU for seconds while the
@@ -74,7 +75,7 @@ public final class EngineWarmUp {
     /**
      * Runs one throw-away session of up to {@code packets} packets for at most {@code maxNs}, ending early once
      * {@code stop} returns true (checked every 10 ms); does nothing when a warm-up of {@code mode} has completed
-     * in this JVM before (a library user or the agent running many sessions pays for it once). Then runs the socket warm-up for the calls a session does
+     * in this JVM before (a library user running many sessions pays for it once). Then runs the socket warm-up for the calls a session does
      * not make (batch calls) with what time is left.
      *
      * @param mode           the mode of the session that follows (its packet layouts and ciphers)
