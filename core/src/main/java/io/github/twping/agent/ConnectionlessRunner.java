@@ -11,6 +11,7 @@ import io.github.twping.schedule.StartTimes;
 import io.github.twping.session.ClientTestSession;
 import io.github.twping.session.ClockErrorEstimate;
 import io.github.twping.session.SessionOutcome;
+import io.github.twping.session.SplitTestSocket;
 import io.github.twping.stamp.StampReflectorSpec;
 import io.github.twping.stamp.StampSenderSession;
 import io.github.twping.stamp.StampSenderSpec;
@@ -117,9 +118,13 @@ final class ConnectionlessRunner extends TargetLoop {
             return new Failure(FailureReason.SOCKET, "test socket: " + e.getMessage(), false);
         }
         boolean measured = false;
-        try (socket; FileChannel data = SessionDataWriter.openAnonymousTempFile(null)) {
+        // a sending socket beside the test socket, connected to the one reflector of this loop (docs/CLIENT.md,
+        // "Two sockets"), the two as one socket for the session engine, as twping --stamp/--light does
+        UdpSocket sending = TargetRunner.sendSocket(socket, reflector, cfg);
+        UdpSocket test = sending == null ? socket : new SplitTestSocket(socket, sending);
+        try (socket; sending; FileChannel data = SessionDataWriter.openAnonymousTempFile(null)) {
             while (!retiring) {
-                Failure f = oneSession(socket, data, reflector, key, config);
+                Failure f = oneSession(test, data, reflector, key, config);
                 if (f != null) {
                     return new Failure(f.reason(), f.message(), measured);
                 }

@@ -19,6 +19,7 @@ import io.github.twping.schedule.ScheduleSlot;
 import io.github.twping.schedule.SendSchedule;
 import io.github.twping.schedule.StartTimes;
 import io.github.twping.session.ClientTestSession;
+import io.github.twping.session.SplitTestSocket;
 import io.github.twping.session.ClockErrorEstimate;
 import io.github.twping.session.SessionOutcome;
 import io.github.twping.stats.SessionDataWriter;
@@ -180,11 +181,35 @@ final class TargetRunner extends TargetLoop {
     static UdpSocket openSocket(InetAddress local, TargetConfig cfg) throws io.github.twping.ffm.SocketException {
         UdpSocketOptions.Builder b = UdpSocketOptions.builder().bindAddress(local).portRange(0, 0, 0)
                 .unicastTtl(255).receiveTtl(true).receiveBufferBytes(1 << 20).sendBufferBytes(1 << 20)
+                .reusePort(true) // for the sending socket beside it (sendSocket)
                 .timestamping(Timestamping.RX_TX_SOFTWARE);
         if (cfg.dscp() != 0) {
             b.tos(cfg.dscp() << 2);
         }
         return UdpSocket.open(b.build());
+    }
+
+    /**
+     * The sending socket beside the target's test socket, as twping opens it (docs/CLIENT.md, "Two sockets"):
+     * sends and their kernel TX stamps on it, replies on the test socket connected to {@code reflector}, so that
+     * no TX stamp wakes the receiver while a reflector on the path is woken for the packet; null (one socket
+     * sends and receives) where the socket cannot.
+     */
+    static UdpSocket sendSocket(UdpSocket socket, InetSocketAddress reflector, TargetConfig cfg) {
+        UdpSocketOptions.Builder b = UdpSocketOptions.builder().receiveBufferBytes(1 << 20).sendBufferBytes(1 << 20);
+        if (cfg.dscp() != 0) {
+            b.tos(cfg.dscp() << 2);
+        }
+        UdpSocket sender = SplitTestSocket.openSender(socket, reflector, b);
+        if (sender == null && socket.isNative()) {
+            // one socket this time: still connected to this session's reflector, not to an earlier session's
+            try {
+                socket.connect(reflector);
+            } catch (io.github.twping.ffm.SocketException | RuntimeException e) {
+                // it stays as it was; a session whose replies do not arrive is reported as such
+            }
+        }
+        return sender;
     }
 
     private Failure oneSession(ControlClient c, UdpSocket socket, FileChannel data, InetAddress local,
@@ -225,11 +250,27 @@ final class TargetRunner extends TargetLoop {
         } catch (ControlException e) {
             return new Failure(FailureReason.CONTROL, describe(e, "Start-Sessions"), false);
         }
+        InetSocketAddress reflector = new InetSocketAddress(remote, acceptance.port());
+        UdpSocket sendSocket = sendSocket(socket, reflector, cfg);   // a new reflector port each session
+        try {
+            return measure(c, socket, sendSocket, reflector, data, cfg, mode, keys, writer, header, sid, slots, count,
+                    padding, startNtp, lossNtp, setupStartNs);
+        } finally {
+            if (sendSocket != null) {
+                sendSocket.close();
+            }
+        }
+    }
+
+    private Failure measure(ControlClient c, UdpSocket socket, UdpSocket sendSocket, InetSocketAddress reflector,
+                            FileChannel data, TargetConfig cfg, Mode mode, TestSessionKeys keys,
+                            SessionDataWriter writer, SessionHeader header, byte[] sid, ScheduleSlot[] slots,
+                            long count, int padding, long startNtp, long lossNtp, long setupStartNs) {
         List<String> diagnostics = new ArrayList<>();
         ClientTestSession s = new ClientTestSession(new ClientTestSession.Parameters(
-                new InetSocketAddress(remote, acceptance.port()), new SendSchedule(sid, slots, count), count, padding,
+                reflector, new SendSchedule(sid, slots, count), count, padding,
                 startNtp, lossNtp, TimeUnit.MICROSECONDS.toNanos(cfg.spinMicros()), true),
-                socket, mode, keys, writer, clock, ClockErrorEstimate.fromKernel(), line -> {
+                socket, sendSocket, mode, keys, writer, clock, ClockErrorEstimate.fromKernel(), line -> {
                     synchronized (diagnostics) {
                         if (diagnostics.size() < 16) {
                             diagnostics.add(line);
