@@ -251,75 +251,63 @@ final class TargetRunner extends TargetLoop {
             return new Failure(FailureReason.CONTROL, describe(e, "Start-Sessions"), false);
         }
         InetSocketAddress reflector = new InetSocketAddress(remote, acceptance.port());
-        UdpSocket sendSocket = sendSocket(socket, reflector, cfg);   // a new reflector port each session
-        try {
-            return measure(c, socket, sendSocket, reflector, data, cfg, mode, keys, writer, header, sid, slots, count,
-                    padding, startNtp, lossNtp, setupStartNs);
-        } finally {
-            if (sendSocket != null) {
-                sendSocket.close();
-            }
-        }
-    }
-
-    private Failure measure(ControlClient c, UdpSocket socket, UdpSocket sendSocket, InetSocketAddress reflector,
-                            FileChannel data, TargetConfig cfg, Mode mode, TestSessionKeys keys,
-                            SessionDataWriter writer, SessionHeader header, byte[] sid, ScheduleSlot[] slots,
-                            long count, int padding, long startNtp, long lossNtp, long setupStartNs) {
-        List<String> diagnostics = new ArrayList<>();
-        ClientTestSession s = new ClientTestSession(new ClientTestSession.Parameters(
-                reflector, new SendSchedule(sid, slots, count), count, padding,
-                startNtp, lossNtp, TimeUnit.MICROSECONDS.toNanos(cfg.spinMicros()), true),
-                socket, sendSocket, mode, keys, writer, clock, ClockErrorEstimate.fromKernel(), line -> {
-                    synchronized (diagnostics) {
-                        if (diagnostics.size() < 16) {
-                            diagnostics.add(line);
+        // a sending socket for this session: a new reflector port each session
+        try (UdpSocket sendSocket = sendSocket(socket, reflector, cfg)) {
+            List<String> diagnostics = new ArrayList<>();
+            ClientTestSession s = new ClientTestSession(new ClientTestSession.Parameters(
+                    reflector, new SendSchedule(sid, slots, count), count, padding,
+                    startNtp, lossNtp, TimeUnit.MICROSECONDS.toNanos(cfg.spinMicros()), true),
+                    socket, sendSocket, mode, keys, writer, clock, ClockErrorEstimate.fromKernel(), line -> {
+                        synchronized (diagnostics) {
+                            if (diagnostics.size() < 16) {
+                                diagnostics.add(line);
+                            }
                         }
-                    }
-                });
-        running = s;
-        s.start();
-        SessionIntervals intervals = intervals(cfg, data, writer, header, s);
-        // The next start leaves twice this session's set-up time (request to threads started) plus 0.5 s;
-        // the first session of the process pays class loading and gets FIRST_START_DELAY_S.
-        startDelaySeconds = Math.min(FIRST_START_DELAY_S, 0.5 + 2e-9 * (System.nanoTime() - setupStartNs));
-        if (stopping) {
-            s.cancel();
+                    });
+            running = s;
+            s.start();
+            SessionIntervals intervals = intervals(cfg, data, writer, header, s);
+            // The next start leaves twice this session's set-up time (request to threads started) plus 0.5 s;
+            // the first session of the process pays class loading and gets FIRST_START_DELAY_S.
+            startDelaySeconds = Math.min(FIRST_START_DELAY_S, 0.5 + 2e-9 * (System.nanoTime() - setupStartNs));
+            if (stopping) {
+                s.cancel();
+            }
+            boolean controlLost = watch(c, s, intervals);
+            running = null;
+            SessionOutcome outcome = s.outcome();
+            if (controlLost) {
+                return new Failure(FailureReason.CONTROL, "control connection lost during the test session", false);
+            }
+            try {
+                c.stopSessions(outcome == null ? 2 : outcome.stopSessionsAccept());
+            } catch (ControlException e) {
+                return new Failure(FailureReason.CONTROL, describe(e, "Stop-Sessions"), false);
+            }
+            Failure failed = sessionFailure(cfg, s, FAILING, diagnostics);
+            if (failed != null) {
+                return failed;
+            }
+            boolean completed = outcome == SessionOutcome.COMPLETED;
+            SessionSample sample;
+            try {
+                sample = SessionAnalysis.analyse(data, s.sentCount(), s.skippedCount(), s.counters(), completed,
+                        new ArrayList<>());
+            } catch (IOException e) {
+                return new Failure(FailureReason.TEST, "statistics: " + e.getMessage(), false);
+            }
+            metrics.recordSession(cfg.name(), sample);
+            if (intervals != null) {
+                intervals.finish();
+            }
+            if (stream != null) {
+                stream.session(cfg, data, s.recordSources());
+            }
+            if (completed) {
+                sessionsDone++;
+            }
+            return null;
         }
-        boolean controlLost = watch(c, s, intervals);
-        running = null;
-        SessionOutcome outcome = s.outcome();
-        if (controlLost) {
-            return new Failure(FailureReason.CONTROL, "control connection lost during the test session", false);
-        }
-        try {
-            c.stopSessions(outcome == null ? 2 : outcome.stopSessionsAccept());
-        } catch (ControlException e) {
-            return new Failure(FailureReason.CONTROL, describe(e, "Stop-Sessions"), false);
-        }
-        Failure failed = sessionFailure(cfg, s, FAILING, diagnostics);
-        if (failed != null) {
-            return failed;
-        }
-        boolean completed = outcome == SessionOutcome.COMPLETED;
-        SessionSample sample;
-        try {
-            sample = SessionAnalysis.analyse(data, s.sentCount(), s.skippedCount(), s.counters(), completed,
-                    new ArrayList<>());
-        } catch (IOException e) {
-            return new Failure(FailureReason.TEST, "statistics: " + e.getMessage(), false);
-        }
-        metrics.recordSession(cfg.name(), sample);
-        if (intervals != null) {
-            intervals.finish();
-        }
-        if (stream != null) {
-            stream.session(cfg, data, s.recordSources());
-        }
-        if (completed) {
-            sessionsDone++;
-        }
-        return null;
     }
 
     /**
