@@ -9,8 +9,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
 /**
- * The continuous measurement agent: one runner per configured target, all in this process ({@link TargetRunner}
- * for TWAMP, {@link ConnectionlessRunner} for STAMP and TWAMP-Light; a reload that changes a target's protocol
+ * The continuous measurement agent: one runner per configured target, all in this process ({@link TwampTargetRunner}
+ * for TWAMP, {@link StampTargetRunner} for STAMP and TWAMP-Light; a reload that changes a target's protocol
  * replaces its runner once the running session ended).
  * {@link #reload} applies a new target list without dropping running sessions (changed targets switch at their
  * next session boundary, removed ones end after their running session, new ones start at once);
@@ -52,8 +52,8 @@ public final class Agent implements AutoCloseable {
     }
 
     private void startRunner(TargetConfig t) {
-        Runner r = t.protocol().controlled() ? new TargetRunner(t, config, metrics, stream, log, clock)
-                : new ConnectionlessRunner(t, config, metrics, stream, log, clock);
+        Runner r = t.protocol().controlled() ? new TwampTargetRunner(t, config, metrics, stream, log, clock)
+                : new StampTargetRunner(t, config, metrics, stream, log, clock);
         runners.put(t.name(), r);
         r.start();
     }

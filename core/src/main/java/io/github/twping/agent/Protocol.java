@@ -5,8 +5,8 @@ package io.github.twping.agent;
  * supervisor asks {@link #controlled()} whether back-to-back sessions share a control connection.
  *
  * <p>STAMP (RFC 8762) and TWAMP-Light (RFC 5357 Appendix I) have no control connection: their targets run on
- * {@code ConnectionlessRunner} with the {@code stamp} package's Session-Sender; TWAMP targets on
- * {@code TargetRunner}. The configuration name is also the {@code protocol} label of the agent's metrics.
+ * {@code StampTargetRunner} with the {@code stamp} package's Session-Sender; TWAMP targets on
+ * {@code TwampTargetRunner}. The configuration name is also the {@code protocol} label of the agent's metrics.
  */
 public enum Protocol {
     /** Full TWAMP: TWAMP-Control over TCP, several Request-TW-Session on one connection. */

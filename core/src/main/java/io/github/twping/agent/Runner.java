@@ -1,8 +1,8 @@
 package io.github.twping.agent;
 
 /**
- * What the {@link Agent} needs of one target's measurement loop, whichever the protocol: {@link TargetRunner}
- * for TWAMP (a control connection), {@link ConnectionlessRunner} for STAMP and TWAMP-Light.
+ * What the {@link Agent} needs of one target's measurement loop, whichever the protocol: {@link TwampTargetRunner}
+ * for TWAMP (a control connection), {@link StampTargetRunner} for STAMP and TWAMP-Light.
  */
 interface Runner {
     /** Starts the loop on a virtual thread. */

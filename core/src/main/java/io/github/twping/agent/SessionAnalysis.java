@@ -2,12 +2,12 @@ package io.github.twping.agent;
 
 import io.github.twping.metrics.SessionSample;
 import io.github.twping.session.ReceiverCounters;
-import io.github.twping.stats.ScheduleDeltas;
-import io.github.twping.stats.SessionDataReader;
-import io.github.twping.stats.SessionHeader;
-import io.github.twping.stats.SummaryResult;
-import io.github.twping.stats.TwoWayRecord;
-import io.github.twping.stats.TwoWayStatistics;
+import io.github.twping.datafile.ScheduleDeltas;
+import io.github.twping.datafile.SessionDataReader;
+import io.github.twping.datafile.SessionHeader;
+import io.github.twping.stats.owamp.SummaryResult;
+import io.github.twping.datafile.TwoWayRecord;
+import io.github.twping.stats.owamp.TwoWayStatistics;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.util.ArrayList;
@@ -80,7 +80,7 @@ final class SessionAnalysis {
     }
 
     /** Collects the delays of first copies and the sequence numbers for reordering. */
-    private static final class Delays implements io.github.twping.stats.RecordListener {
+    private static final class Delays implements io.github.twping.stats.owamp.RecordListener {
         final Growable rtt;
         final Growable fwd;
         final Growable bck;

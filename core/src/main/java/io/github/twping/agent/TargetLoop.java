@@ -15,8 +15,8 @@ import java.util.function.Consumer;
  * One target's measurement loop, whatever its protocol: attempts one after another on a virtual thread, a
  * failure counted, logged and retried with a jittered exponential backoff (reset once an attempt had measured),
  * a configuration change applied at the next attempt, and the lifecycle the {@link Agent} drives (retire after
- * the running session, stop now, wait). The protocol's attempt is {@link #attempt}: {@link TargetRunner} for
- * TWAMP (one control connection, back-to-back sessions), {@link ConnectionlessRunner} for STAMP and
+ * the running session, stop now, wait). The protocol's attempt is {@link #attempt}: {@link TwampTargetRunner} for
+ * TWAMP (one control connection, back-to-back sessions), {@link StampTargetRunner} for STAMP and
  * TWAMP-Light.
  */
 abstract class TargetLoop implements Runner {
@@ -60,8 +60,8 @@ abstract class TargetLoop implements Runner {
      * {@code json_stream_interval: 0}.
      */
     final SessionIntervals intervals(TargetConfig cfg, java.nio.channels.FileChannel data,
-                                     io.github.twping.stats.SessionDataWriter writer,
-                                     io.github.twping.stats.SessionHeader header, ClientTestSession s) {
+                                     io.github.twping.datafile.SessionDataWriter writer,
+                                     io.github.twping.datafile.SessionHeader header, ClientTestSession s) {
         if (stream == null || intervalSeconds <= 0) {
             return null;
         }

@@ -8,10 +8,10 @@ import java.util.BitSet;
 import java.util.Locale;
 
 import io.github.twping.client.TwpingOptions;
-import io.github.twping.client.TwpingRun;
-import io.github.twping.stats.SessionDataReader;
-import io.github.twping.stats.SessionHeader;
-import io.github.twping.stats.TwoWayRecord;
+import io.github.twping.client.TwampRun;
+import io.github.twping.datafile.SessionDataReader;
+import io.github.twping.datafile.SessionHeader;
+import io.github.twping.datafile.TwoWayRecord;
 import io.github.twping.time.NtpTime;
 
 /**
@@ -19,7 +19,7 @@ import io.github.twping.time.NtpTime;
  * the loss and the exact median round-trip time (from the records, not the histogram) are checked, and the
  * run exits with status 3 when a limit is exceeded.
  */
-final class GateCheck implements TwpingRun.ReportSink {
+final class GateCheck implements TwampRun.ReportSink {
     private final double maxLossPercent;
     private final double maxMedianRttMillis;
     private long sent;
@@ -74,24 +74,24 @@ final class GateCheck implements TwpingRun.ReportSink {
         }
     }
 
-    /** @return 0 when every gate holds, {@link TwpingRun#EXIT_GATE_FAILED} otherwise (with one line per failure). */
+    /** @return 0 when every gate holds, {@link TwampRun#EXIT_GATE_FAILED} otherwise (with one line per failure). */
     int verdict(PrintStream err, String program) {
         if (!evaluated) {
             err.println(program + ": gate: no results to check");
-            return TwpingRun.EXIT_GATE_FAILED;
+            return TwampRun.EXIT_GATE_FAILED;
         }
-        int status = TwpingRun.EXIT_OK;
+        int status = TwampRun.EXIT_OK;
         double lossPercent = sent == 0 ? 100.0 : 100.0 * lost / sent;
         if (!Double.isNaN(maxLossPercent) && lossPercent > maxLossPercent) {
             err.println(String.format(Locale.ROOT, "%s: gate: loss %.3f%% exceeds --max-loss %s%%", program,
                     lossPercent, trim(maxLossPercent)));
-            status = TwpingRun.EXIT_GATE_FAILED;
+            status = TwampRun.EXIT_GATE_FAILED;
         }
         if (!Double.isNaN(maxMedianRttMillis) && !(medianRttMillis <= maxMedianRttMillis)) {
             err.println(String.format(Locale.ROOT, "%s: gate: median round-trip time %s ms exceeds --max-median-rtt %s ms",
                     program, Double.isNaN(medianRttMillis) ? "nan" : String.format(Locale.ROOT, "%.3f", medianRttMillis),
                     trim(maxMedianRttMillis)));
-            status = TwpingRun.EXIT_GATE_FAILED;
+            status = TwampRun.EXIT_GATE_FAILED;
         }
         return status;
     }

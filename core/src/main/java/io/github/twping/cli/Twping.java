@@ -10,11 +10,11 @@ import java.util.Map;
 import io.github.twping.client.HostPort;
 import io.github.twping.client.StampRun;
 import io.github.twping.client.TwpingOptions;
-import io.github.twping.client.TwpingRun;
+import io.github.twping.client.TwampRun;
 import io.github.twping.ffm.ClockStatus;
 import io.github.twping.ffm.SocketException;
 import io.github.twping.ffm.TimestampingProbe;
-import io.github.twping.report.results.ResultOutputs;
+import io.github.twping.report.extended.ResultOutputs;
 import io.github.twping.server.EmbeddedServer;
 import io.github.twping.time.DebugTimeOffset;
 import io.github.twping.time.WallClock;
@@ -35,7 +35,7 @@ public final class Twping {
     private final PrintStream err;
     private final InputStream stdin;
     private final Map<String, String> environment;
-    private volatile TwpingRun current;
+    private volatile TwampRun current;
     private volatile StampRun currentStamp;
     private volatile boolean cancelled;
 
@@ -77,7 +77,7 @@ public final class Twping {
     /** Stops a running measurement from another thread: partial results are printed (exit 0), or exit 2 before the test. */
     public void cancel() {
         cancelled = true;
-        TwpingRun r = current;
+        TwampRun r = current;
         if (r != null) {
             r.cancel();
         }
@@ -101,7 +101,7 @@ public final class Twping {
                 for (String line : DebugTimeOffset.INIT_FAILURE_LINES) {
                     err.println(program + ": " + line);
                 }
-                return TwpingRun.EXIT_FAILURE;
+                return TwampRun.EXIT_FAILURE;
             }
             if (!offset.isZero()) {
                 err.println(program + ": " + offset.startupLine());
@@ -119,7 +119,7 @@ public final class Twping {
             return probe(program, options);
         }
         if (cancelled) {
-            return TwpingRun.EXIT_INTERRUPTED;
+            return TwampRun.EXIT_INTERRUPTED;
         }
         if (options.extras().results().reportFile() != null) {
             return io.github.twping.client.ResultRun.report(options, program, out, err);
@@ -137,13 +137,13 @@ public final class Twping {
     private int measureStamp(String program, TwpingOptions options, DebugTimeOffset offset) {
         GateCheck gates = GateCheck.of(options);
         StampRun run = new StampRun(options, out, err, program, WallClock.system(offset), gates,
-                TwpingRun.tempDirectory(environment));
+                TwampRun.tempDirectory(environment));
         currentStamp = run;
         if (cancelled) {
             run.cancel();
         }
         int status = run.execute();
-        if (status == TwpingRun.EXIT_OK && gates != null) {
+        if (status == TwampRun.EXIT_OK && gates != null) {
             status = gates.verdict(err, program);
         }
         return status;
@@ -151,16 +151,16 @@ public final class Twping {
 
     private int measure(String program, TwpingOptions options, DebugTimeOffset offset) {
         GateCheck gates = GateCheck.of(options);
-        TwpingRun run = new TwpingRun(options, out, err, program, WallClock.system(offset), gates,
-                TwpingRun.tempDirectory(environment));
+        TwampRun run = new TwampRun(options, out, err, program, WallClock.system(offset), gates,
+                TwampRun.tempDirectory(environment));
         current = run;
         if (cancelled) {
             run.cancel();
         }
         int status = run.execute();
-        if ((status == TwpingRun.EXIT_OK || status == ResultOutputs.EXIT_OUTPUT_FAILED) && gates != null) {
+        if ((status == TwampRun.EXIT_OK || status == ResultOutputs.EXIT_OUTPUT_FAILED) && gates != null) {
             int verdict = gates.verdict(err, program);
-            status = verdict != TwpingRun.EXIT_OK ? verdict : status;
+            status = verdict != TwampRun.EXIT_OK ? verdict : status;
         }
         return status;
     }
@@ -186,7 +186,7 @@ public final class Twping {
             return measure(program, options.withAddresses(address, address), offset);
         } catch (java.io.IOException e) {
             err.println(program + ": loopback server: " + e.getMessage());
-            return TwpingRun.EXIT_FAILURE;
+            return TwampRun.EXIT_FAILURE;
         }
     }
 
@@ -208,13 +208,13 @@ public final class Twping {
             InetAddress target = options.testAddress() == null ? null
                     : HostPort.resolve(options.testAddress().node())[0];
             TimestampingProbe.run(target, out);
-            return TwpingRun.EXIT_OK;
+            return TwampRun.EXIT_OK;
         } catch (UnknownHostException e) {
             err.println(program + ": getaddrinfo(): Name or service not known");
-            return TwpingRun.EXIT_FAILURE;
+            return TwampRun.EXIT_FAILURE;
         } catch (SocketException e) {
             err.println(program + ": " + e.getMessage());
-            return TwpingRun.EXIT_FAILURE;
+            return TwampRun.EXIT_FAILURE;
         }
     }
 }

@@ -10,7 +10,7 @@ import io.github.twping.config.PortRange;
 import io.github.twping.config.ScheduleSpec;
 import io.github.twping.getopt.GetOpt;
 import io.github.twping.protocol.Mode;
-import io.github.twping.report.results.ResultOptions;
+import io.github.twping.report.extended.ResultOptions;
 
 import java.io.IOException;
 import java.io.InputStream;

@@ -2,8 +2,8 @@ package io.github.twping.client;
 
 import java.time.ZoneId;
 
-import io.github.twping.report.Language;
-import io.github.twping.report.OutputOptions;
+import io.github.twping.report.owamp.Language;
+import io.github.twping.report.owamp.OutputOptions;
 
 /** Maps the CLI's output options onto the report writers' options. */
 final class Outputs {

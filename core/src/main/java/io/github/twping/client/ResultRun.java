@@ -6,16 +6,16 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 
 
-import io.github.twping.report.HostInfo;
-import io.github.twping.report.OutputOptions;
-import io.github.twping.report.Reports;
-import io.github.twping.report.results.ResultOptions;
-import io.github.twping.report.results.ResultOutputs;
-import io.github.twping.report.results.SessionResults;
+import io.github.twping.report.owamp.HostInfo;
+import io.github.twping.report.owamp.OutputOptions;
+import io.github.twping.report.owamp.Reports;
+import io.github.twping.report.extended.ResultOptions;
+import io.github.twping.report.extended.ResultOutputs;
+import io.github.twping.report.extended.SessionResults;
 import io.github.twping.session.ClientTestSession;
-import io.github.twping.stats.SessionDataReader;
-import io.github.twping.stats.SessionDataWriter;
-import io.github.twping.stats.SessionHeader;
+import io.github.twping.datafile.SessionDataReader;
+import io.github.twping.datafile.SessionDataWriter;
+import io.github.twping.datafile.SessionHeader;
 import io.github.twping.time.WallClock;
 
 /**
@@ -87,20 +87,20 @@ public final class ResultRun {
         String file = options.extras().results().reportFile();
         OutputOptions o = Outputs.of(options, program);
         if (!Reports.writeFile(o, Path.of(file), null, out, err)) {
-            return TwpingRun.EXIT_FAILURE;
+            return TwampRun.EXIT_FAILURE;
         }
         out.flush();
         ResultOutputs outputs = create(options, program, out, err);
         if (outputs == null) {
-            return TwpingRun.EXIT_OK;
+            return TwampRun.EXIT_OK;
         }
         try (SessionDataReader reader = SessionDataReader.open(Path.of(file))) {
             boolean ok = outputs.finish(reader, null, HostInfo.numericFrom(reader.header()), SessionResults.FILE, file,
                     options.output().bucketWidthSeconds());
-            return ok ? TwpingRun.EXIT_OK : ResultOutputs.EXIT_OUTPUT_FAILED;
+            return ok ? TwampRun.EXIT_OK : ResultOutputs.EXIT_OUTPUT_FAILED;
         } catch (IOException e) {
             err.print(program + ": " + file + ": " + Reports.strerror(e) + "\n");
-            return TwpingRun.EXIT_FAILURE;
+            return TwampRun.EXIT_FAILURE;
         }
     }
 }

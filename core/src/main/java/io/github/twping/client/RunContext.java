@@ -5,7 +5,7 @@ import java.io.PrintStream;
 import io.github.twping.time.WallClock;
 
 /**
- * What every step of a {@link TwpingRun} shares: the options, the output streams, the clock, the language of
+ * What every step of a {@link TwampRun} shares: the options, the output streams, the clock, the language of
  * the diagnostics and the cancellation flag.
  */
 final class RunContext {
@@ -39,12 +39,12 @@ final class RunContext {
         err.println(program + ": " + texts.line(line));
     }
 
-    /** Prints the lines as diagnostics; @return {@link TwpingRun#EXIT_FAILURE} */
+    /** Prints the lines as diagnostics; @return {@link TwampRun#EXIT_FAILURE} */
     int fail(String... lines) {
         for (String line : lines) {
             diag(line);
         }
-        return TwpingRun.EXIT_FAILURE;
+        return TwampRun.EXIT_FAILURE;
     }
 
     void cancel() {

@@ -3,7 +3,7 @@ package io.github.twping.client;
 import java.util.Locale;
 import java.util.Map;
 
-import io.github.twping.report.Language;
+import io.github.twping.report.owamp.Language;
 
 /**
  * The run's own diagnostic lines and the "Approximately" line in the language of {@code --lang}.

@@ -9,8 +9,8 @@ import java.nio.file.StandardOpenOption;
 import java.util.Map;
 
 import io.github.twping.schedule.ScheduleSlot;
-import io.github.twping.stats.SessionDataWriter;
-import io.github.twping.stats.SessionHeader;
+import io.github.twping.datafile.SessionDataWriter;
+import io.github.twping.datafile.SessionHeader;
 
 /**
  * The run's session data file (docs/STATISTICS.md, data file): {@code -F} or an anonymous temporary file
@@ -52,8 +52,8 @@ final class SessionDataFile implements AutoCloseable {
             return new SessionDataFile(channel, saveFile);
         } catch (IOException e) {
             run.diag(saveFile != null
-                    ? "fopen(" + name + "): " + TwpingRun.strerror(e)
-                    : "mkstemp(" + tempDirectory.resolve("owamp.XXXXXX") + "): " + TwpingRun.strerror(e));
+                    ? "fopen(" + name + "): " + TwampRun.strerror(e)
+                    : "mkstemp(" + tempDirectory.resolve("owamp.XXXXXX") + "): " + TwampRun.strerror(e));
             return null;
         }
     }
@@ -79,7 +79,7 @@ final class SessionDataFile implements AutoCloseable {
             return SessionDataWriter.onChannel(channel, header, SessionDataWriter.DEFAULT_BATCH_RECORDS);
         } catch (IOException e) {
             // C's texts for a failed write (e.g. -F /dev/full) are not recorded: the nearest C-style line first
-            run.diag("OWPWriteDataHeader: fwrite(): " + TwpingRun.strerror(e));
+            run.diag("OWPWriteDataHeader: fwrite(): " + TwampRun.strerror(e));
             run.diag("run_tw_test: Unable to write data file header");
             return null;
         }

@@ -15,10 +15,10 @@ import java.util.concurrent.TimeUnit;
 
 import io.github.twping.ffm.UdpSocket;
 import io.github.twping.net.AddressText;
-import io.github.twping.report.HostInfo;
-import io.github.twping.report.Reports;
-import io.github.twping.report.results.ResultOutputs;
-import io.github.twping.report.results.StampTlvAnalysis;
+import io.github.twping.report.owamp.HostInfo;
+import io.github.twping.report.owamp.Reports;
+import io.github.twping.report.extended.ResultOutputs;
+import io.github.twping.report.extended.StampTlvAnalysis;
 import io.github.twping.schedule.ScheduleSlot;
 import io.github.twping.schedule.SendSchedule;
 import io.github.twping.schedule.StartTimes;
@@ -32,30 +32,30 @@ import io.github.twping.stamp.StampSenderSpec;
 import io.github.twping.stamp.StampTelemetry;
 import io.github.twping.stamp.StampWarmUp;
 import io.github.twping.stamp.TimestampFormat;
-import io.github.twping.stats.ScheduleDeltas;
-import io.github.twping.stats.SessionDataWriter;
-import io.github.twping.stats.SessionHeader;
+import io.github.twping.datafile.ScheduleDeltas;
+import io.github.twping.datafile.SessionDataWriter;
+import io.github.twping.datafile.SessionHeader;
 import io.github.twping.time.NtpTime;
 import io.github.twping.time.WallClock;
 
 /**
  * One {@code twping --stamp} or {@code twping --light} measurement (docs/STAMP.md): no control connection; the
  * reflector's address and port (default 862) come from the option, the session data file, the test socket, the
- * session engine and the reports are those of a TWAMP run ({@link TwpingRun}), so {@code -M}, {@code -R},
+ * session engine and the reports are those of a TWAMP run ({@link TwampRun}), so {@code -M}, {@code -R},
  * {@code -v} and the summary read the same. The loss timeout without {@code -L} is 2 s (no control round trip to
  * add); the first packet leaves 1 s after start, or after {@code -z}.
  */
 public final class StampRun {
     private final RunContext run;
     private final Path tempDirectory;
-    private final TwpingRun.ReportSink reportSink;
+    private final TwampRun.ReportSink reportSink;
     private volatile ClientTestSession session;
 
     /**
      * @param reportSink receives the summary numbers for the CI gates (may be null)
      */
     public StampRun(TwpingOptions options, PrintStream out, PrintStream err, String program, WallClock clock,
-                    TwpingRun.ReportSink reportSink, Path tempDirectory) {
+                    TwampRun.ReportSink reportSink, Path tempDirectory) {
         this.run = new RunContext(options, out, err, program, clock);
         this.reportSink = reportSink;
         this.tempDirectory = tempDirectory;
@@ -103,11 +103,11 @@ public final class StampRun {
                     lossSeconds, (double) bucketWidth));
         }
         if (run.cancelled()) {
-            return TwpingRun.EXIT_INTERRUPTED;
+            return TwampRun.EXIT_INTERRUPTED;
         }
         SessionDataFile file = SessionDataFile.open(run, tempDirectory);
         if (file == null) {
-            return TwpingRun.EXIT_FAILURE;
+            return TwampRun.EXIT_FAILURE;
         }
         try (file) {
             UdpSocket socket;
@@ -115,7 +115,7 @@ public final class StampRun {
                 socket = TestSocketSetup.open(local, run.options);
             } catch (io.github.twping.ffm.SocketException e) {
                 return run.fail("bind([" + local.getHostAddress() + "]:" + test.portRange().low() + "): "
-                        + TwpingRun.strerror(e), "Session Failed!");
+                        + TwampRun.strerror(e), "Session Failed!");
             }
             try (socket) {
                 // one SplitTestSocket over the two (docs/CLIENT.md, "Two sockets"), or the test socket alone
@@ -180,7 +180,7 @@ public final class StampRun {
             return run.fail("Session Failed!");
         }
         if (run.cancelled()) {
-            return TwpingRun.EXIT_INTERRUPTED;
+            return TwampRun.EXIT_INTERRUPTED;
         }
         printApproximately(slots, startTimeNtp, lossTimeoutNtp);
         ResultOutputs results = ResultRun.create(run.options, run.program, run.out, run.err);
@@ -223,7 +223,7 @@ public final class StampRun {
             Thread.currentThread().interrupt();
             s.cancel();
             stopResults(results);
-            return TwpingRun.EXIT_INTERRUPTED;
+            return TwampRun.EXIT_INTERRUPTED;
         }
         SessionOutcome outcome = s.outcome();
         boolean ptpEvidence = telemetry != null && stamp.tlvs().timestampInformation()
@@ -233,7 +233,7 @@ public final class StampRun {
             stopResults(results);
             run.diag("Test session(s) Failed...");
             file.discard();
-            return TwpingRun.EXIT_FAILURE;
+            return TwampRun.EXIT_FAILURE;
         }
         HostInfo hosts = hostInfo(header, local);
         Reports.writeChannel(Outputs.of(run.options, run.program), file.channel(), hosts, ScheduleDeltas.of(header),
@@ -259,7 +259,7 @@ public final class StampRun {
         if (reportSink != null) {
             reportSink.onSummary(file.channel(), header);
         }
-        return written ? TwpingRun.EXIT_OK : ResultOutputs.EXIT_OUTPUT_FAILED;
+        return written ? TwampRun.EXIT_OK : ResultOutputs.EXIT_OUTPUT_FAILED;
     }
 
     private static void stopResults(ResultOutputs results) {

@@ -5,14 +5,14 @@ import java.io.PrintStream;
 import java.nio.channels.FileChannel;
 import java.util.Locale;
 
-import io.github.twping.report.results.PacketTimestampSources;
-import io.github.twping.report.results.StampTlvAnalysis;
-import io.github.twping.report.results.StampTlvResults;
+import io.github.twping.report.extended.PacketTimestampSources;
+import io.github.twping.report.extended.StampTlvAnalysis;
+import io.github.twping.report.extended.StampTlvResults;
 
 import io.github.twping.stamp.StampTelemetry;
 import io.github.twping.stamp.StampTlv;
 import io.github.twping.stamp.StampTlvRequest;
-import io.github.twping.stats.RecordSources;
+import io.github.twping.datafile.RecordSources;
 
 /**
  * The report of a {@code twping --stamp --tlv} run, printed after the usual outputs (docs/STAMP.md): which of the

@@ -3,7 +3,7 @@ package io.github.twping.client;
 import io.github.twping.config.PortRange;
 import io.github.twping.config.ScheduleSpec;
 import io.github.twping.pacing.ParkThenSpinPacer;
-import io.github.twping.report.results.ResultOptions;
+import io.github.twping.report.extended.ResultOptions;
 import io.github.twping.schedule.ScheduleSlot;
 
 /**

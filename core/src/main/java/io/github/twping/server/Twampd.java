@@ -3,7 +3,7 @@ package io.github.twping.server;
 import io.github.twping.protocol.Mode;
 
 import io.github.twping.config.PassphraseStore;
-import io.github.twping.session.EngineWarmUp;
+import io.github.twping.session.TwampSessionWarmUp;
 import io.github.twping.session.ReflectorFaultInjection;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -90,7 +90,7 @@ public final class Twampd {
             for (Mode m : new Mode[] {Mode.OPEN, Mode.AUTHENTICATED, Mode.ENCRYPTED}) {
                 long left = until - System.nanoTime();
                 if (m.isIn(offered) && left > 0) {
-                    EngineWarmUp.run(m, 0, 0, true, EngineWarmUp.DEFAULT_PACKETS, left, () -> false);
+                    TwampSessionWarmUp.run(m, 0, 0, true, TwampSessionWarmUp.DEFAULT_PACKETS, left, () -> false);
                 }
             }
         });

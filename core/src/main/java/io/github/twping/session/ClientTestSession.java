@@ -12,8 +12,8 @@ import io.github.twping.ffm.UdpSocket;
 import io.github.twping.pacing.ParkThenSpinPacer;
 import io.github.twping.protocol.Mode;
 import io.github.twping.schedule.SendSchedule;
-import io.github.twping.stats.RecordSources;
-import io.github.twping.stats.SessionDataWriter;
+import io.github.twping.datafile.RecordSources;
+import io.github.twping.datafile.SessionDataWriter;
 import io.github.twping.time.WallClock;
 import org.HdrHistogram.Histogram;
 

@@ -7,7 +7,7 @@ import io.github.twping.ffm.UdpSocket;
 import io.github.twping.schedule.SendSchedule;
 import io.github.twping.session.ClientTestSession;
 import io.github.twping.session.ClockErrorEstimate;
-import io.github.twping.stats.SessionDataWriter;
+import io.github.twping.datafile.SessionDataWriter;
 import io.github.twping.time.WallClock;
 
 /**

@@ -19,13 +19,13 @@ import io.github.twping.schedule.ScheduleSlot;
 import io.github.twping.schedule.SendSchedule;
 import io.github.twping.session.ClientTestSession;
 import io.github.twping.session.ClockErrorEstimate;
-import io.github.twping.stats.SessionDataWriter;
-import io.github.twping.stats.SessionHeader;
+import io.github.twping.datafile.SessionDataWriter;
+import io.github.twping.datafile.SessionHeader;
 import io.github.twping.time.NtpTime;
 import io.github.twping.time.WallClock;
 
 /**
- * Compiles the STAMP and TWAMP-Light code before a measurement, as {@code session.EngineWarmUp} does for TWAMP, with
+ * Compiles the STAMP and TWAMP-Light code before a measurement, as {@code session.TwampSessionWarmUp} does for TWAMP, with
  * the real classes between loopback sockets.
  *
  * <p>Two uses (docs/STAMP.md, "Warm-up"):
@@ -48,7 +48,7 @@ import io.github.twping.time.WallClock;
  * (the configured allow-list and rate limit would refuse loopback or throttle the warm-up) and has no metrics hook.
  */
 public final class StampWarmUp {
-    /** Packets per warm-up: above C2's invocation threshold (5,000) for the per-packet methods, as EngineWarmUp. */
+    /** Packets per warm-up: above C2's invocation threshold (5,000) for the per-packet methods, as TwampSessionWarmUp. */
     public static final long DEFAULT_PACKETS = 8_000;
     /** Longest reflector warm-up at {@code twampd} start-up (it delays the ready line by about this much at most). */
     public static final long REFLECTOR_MAX_NS = TimeUnit.SECONDS.toNanos(3);
@@ -60,7 +60,7 @@ public final class StampWarmUp {
     static final long START_LATEST_NS = TimeUnit.MILLISECONDS.toNanos(50);
 
     /** Five packets 20 µs apart, then a gap longer than the pacer's spin window: 66.7 µs on average. */
-    private static final ScheduleSlot[] SLOTS = io.github.twping.session.EngineWarmUp.slots(
+    private static final ScheduleSlot[] SLOTS = io.github.twping.session.TwampSessionWarmUp.slots(
             NtpTime.fromSeconds(0.00002), 5, NtpTime.fromSeconds(0.0003));
     /**
      * The reflector warm-up sends from a new source port every this many bursts, about 40 times per phase: with one
@@ -443,7 +443,7 @@ public final class StampWarmUp {
             session.start();
             boolean completed;
             try {
-                completed = io.github.twping.session.EngineWarmUp.runToEnd(session, packets, startNs, maxNs, stop);
+                completed = io.github.twping.session.TwampSessionWarmUp.runToEnd(session, packets, startNs, maxNs, stop);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 completed = false;

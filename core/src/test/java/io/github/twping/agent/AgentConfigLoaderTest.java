@@ -233,9 +233,9 @@ class AgentConfigLoaderTest {
         assertEquals(io.github.twping.stamp.TimestampFormat.NTP, sa.format());
         assertEquals(new io.github.twping.stamp.StampTlvRequest(false, -1, true, -1, 0, true, true), sa.tlvs());
         assertTrue(!c.targets().get(2).stamp().symmetric(), "from defaults");
-        assertEquals(0, ConnectionlessRunner.lightDefaultPadding(c.targets().get(2).stamp(), false));
+        assertEquals(0, StampTargetRunner.lightDefaultPadding(c.targets().get(2).stamp(), false));
         assertEquals(Mode.AUTHENTICATED.bits(), c.targets().get(3).modeMask());
-        assertEquals(64, ConnectionlessRunner.lightDefaultPadding(c.targets().get(3).stamp(), true));
+        assertEquals(64, StampTargetRunner.lightDefaultPadding(c.targets().get(3).stamp(), true));
         assertEquals(StampOptions.DEFAULT, c.targets().get(4).stamp(), "stamp defaults do not reach a twamp target");
         assertTrue(!c.targets().get(0).sameSettings(withSsid(c.targets().get(0), 12)), "an SSID change is a change");
         assertTrue(c.targets().get(0).sameConnection(withSsid(c.targets().get(0), 12)), "on the same socket");

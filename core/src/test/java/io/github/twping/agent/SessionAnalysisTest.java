@@ -4,9 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.github.twping.metrics.SessionSample;
 import io.github.twping.session.ReceiverCounters;
-import io.github.twping.stats.SessionDataWriter;
-import io.github.twping.stats.SessionHeader;
-import io.github.twping.stats.TwoWayRecord;
+import io.github.twping.datafile.SessionDataWriter;
+import io.github.twping.datafile.SessionHeader;
+import io.github.twping.datafile.TwoWayRecord;
 import java.nio.channels.FileChannel;
 import java.util.ArrayList;
 import org.junit.jupiter.api.Test;

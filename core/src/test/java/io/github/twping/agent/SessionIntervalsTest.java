@@ -10,10 +10,10 @@ import com.networknt.schema.InputFormat;
 import com.networknt.schema.Schema;
 import com.networknt.schema.SchemaRegistry;
 import com.networknt.schema.SpecificationVersion;
-import io.github.twping.stats.RecordSources;
-import io.github.twping.stats.SessionDataWriter;
-import io.github.twping.stats.SessionHeader;
-import io.github.twping.stats.TwoWayRecord;
+import io.github.twping.datafile.RecordSources;
+import io.github.twping.datafile.SessionDataWriter;
+import io.github.twping.datafile.SessionHeader;
+import io.github.twping.datafile.TwoWayRecord;
 import io.github.twping.time.NtpTime;
 import io.github.twping.time.WallClock;
 import java.io.ByteArrayOutputStream;
@@ -207,8 +207,8 @@ class SessionIntervalsTest {
         // ones (1024) must not
         long packets = 600;
         SessionHeader header = header(packets);
-        io.github.twping.results.ExactStatistics sized = io.github.twping.results.ExactStatistics.sizedForSession(header);
-        io.github.twping.results.ExactStatistics full = new io.github.twping.results.ExactStatistics(header);
+        io.github.twping.stats.exact.ExactStatistics sized = io.github.twping.stats.exact.ExactStatistics.sizedForSession(header);
+        io.github.twping.stats.exact.ExactStatistics full = new io.github.twping.stats.exact.ExactStatistics(header);
         java.util.Random random = new java.util.Random(42);
         List<Long> order = new ArrayList<>();
         for (long seq = 0; seq < packets; seq++) {

@@ -22,9 +22,9 @@ import com.networknt.schema.Schema;
 import com.networknt.schema.SchemaRegistry;
 import com.networknt.schema.SpecificationVersion;
 
-import io.github.twping.report.results.CsvWriter;
-import io.github.twping.report.results.ResultOutputs;
-import io.github.twping.report.results.ResultRuns;
+import io.github.twping.report.extended.CsvWriter;
+import io.github.twping.report.extended.ResultOutputs;
+import io.github.twping.report.extended.ResultRuns;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;

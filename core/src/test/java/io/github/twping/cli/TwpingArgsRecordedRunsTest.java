@@ -3,7 +3,7 @@ package io.github.twping.cli;
 import io.github.twping.client.TwpingOptions;
 import io.github.twping.config.DscpParser;
 import io.github.twping.schedule.ScheduleSlot;
-import io.github.twping.stats.SessionHeader;
+import io.github.twping.datafile.SessionHeader;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 

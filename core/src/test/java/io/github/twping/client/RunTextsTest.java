@@ -2,7 +2,7 @@ package io.github.twping.client;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import io.github.twping.report.Language;
+import io.github.twping.report.owamp.Language;
 import org.junit.jupiter.api.Test;
 
 class RunTextsTest {

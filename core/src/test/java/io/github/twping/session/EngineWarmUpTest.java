@@ -24,7 +24,7 @@ class EngineWarmUpTest {
     @ParameterizedTest
     @CsvSource({"OPEN,true", "OPEN,false", "AUTHENTICATED,true", "ENCRYPTED,false", "ENCRYPTED,true"})
     void runsEveryPacketThroughTheRealEngine(Mode mode, boolean kernel) {
-        EngineWarmUp.Result r = EngineWarmUp.runOnce(mode, 27, 0, kernel, 600, GENEROUS_NS, () -> false);
+        TwampSessionWarmUp.Result r = TwampSessionWarmUp.runOnce(mode, 27, 0, kernel, 600, GENEROUS_NS, () -> false);
         assertTrue(r.completed(), "completed: " + r);
         assertEquals(600, r.packets());
     }
@@ -37,37 +37,37 @@ class EngineWarmUpTest {
                 .bindAddress(InetAddress.getLoopbackAddress()).timestamping(Timestamping.RX_TX_SOFTWARE).build())) {
             canSplit = probe.isNative() && probe.capabilities().txTimestamps();
         }
-        EngineWarmUp.Result kernel = EngineWarmUp.runOnce(Mode.OPEN, 0, 0, true, 200, GENEROUS_NS, () -> false);
+        TwampSessionWarmUp.Result kernel = TwampSessionWarmUp.runOnce(Mode.OPEN, 0, 0, true, 200, GENEROUS_NS, () -> false);
         assertTrue(kernel.completed(), "completed: " + kernel);
         assertEquals(canSplit ? 2 : 1, kernel.sockets());
-        EngineWarmUp.Result user = EngineWarmUp.runOnce(Mode.OPEN, 0, 0, false, 200, GENEROUS_NS, () -> false);
+        TwampSessionWarmUp.Result user = TwampSessionWarmUp.runOnce(Mode.OPEN, 0, 0, false, 200, GENEROUS_NS, () -> false);
         assertTrue(user.completed(), "completed: " + user);
         assertEquals(1, user.sockets());
     }
 
     @Test
     void aWarmUpOfOneSendStampDoesNotStandForTheOther() {
-        boolean userBefore = EngineWarmUp.isWarm(Mode.ENCRYPTED, false);
-        EngineWarmUp.Result kernel = EngineWarmUp.run(Mode.ENCRYPTED, 0, 0, true, 300, GENEROUS_NS, () -> false);
+        boolean userBefore = TwampSessionWarmUp.isWarm(Mode.ENCRYPTED, false);
+        TwampSessionWarmUp.Result kernel = TwampSessionWarmUp.run(Mode.ENCRYPTED, 0, 0, true, 300, GENEROUS_NS, () -> false);
         assertTrue(kernel.completed(), "completed: " + kernel);
-        assertTrue(EngineWarmUp.isWarm(Mode.ENCRYPTED, true));
-        assertEquals(0, EngineWarmUp.run(Mode.ENCRYPTED, 0, 0, true, 300, GENEROUS_NS, () -> false).packets());
-        assertEquals(userBefore, EngineWarmUp.isWarm(Mode.ENCRYPTED, false), "the kernel kind marked the user kind");
-        EngineWarmUp.Result user = EngineWarmUp.run(Mode.ENCRYPTED, 0, 0, false, 300, GENEROUS_NS, () -> false);
+        assertTrue(TwampSessionWarmUp.isWarm(Mode.ENCRYPTED, true));
+        assertEquals(0, TwampSessionWarmUp.run(Mode.ENCRYPTED, 0, 0, true, 300, GENEROUS_NS, () -> false).packets());
+        assertEquals(userBefore, TwampSessionWarmUp.isWarm(Mode.ENCRYPTED, false), "the kernel kind marked the user kind");
+        TwampSessionWarmUp.Result user = TwampSessionWarmUp.run(Mode.ENCRYPTED, 0, 0, false, 300, GENEROUS_NS, () -> false);
         assertTrue(user.completed(), "completed: " + user);
         if (!userBefore) {
             assertEquals(300, user.packets(), "the user-stamp kind ran although the kernel kind was warm");
         }
-        assertTrue(EngineWarmUp.isWarm(Mode.ENCRYPTED, false));
+        assertTrue(TwampSessionWarmUp.isWarm(Mode.ENCRYPTED, false));
     }
 
     @Test
     void stopsWhenAskedAndWhenTheTimeIsUp() {
         AtomicBoolean stop = new AtomicBoolean(true);
-        EngineWarmUp.Result stopped = EngineWarmUp.runOnce(Mode.OPEN, 0, 0, true, 1_000_000, GENEROUS_NS, stop::get);
+        TwampSessionWarmUp.Result stopped = TwampSessionWarmUp.runOnce(Mode.OPEN, 0, 0, true, 1_000_000, GENEROUS_NS, stop::get);
         assertFalse(stopped.completed());
         assertTrue(stopped.packets() < 1_000_000);
-        EngineWarmUp.Result timedOut = EngineWarmUp.runOnce(Mode.OPEN, 0, 0, true, 1_000_000,
+        TwampSessionWarmUp.Result timedOut = TwampSessionWarmUp.runOnce(Mode.OPEN, 0, 0, true, 1_000_000,
                 TimeUnit.MILLISECONDS.toNanos(200), () -> false);
         assertFalse(timedOut.completed());
         assertTrue(timedOut.packets() < 1_000_000);
@@ -75,9 +75,9 @@ class EngineWarmUpTest {
 
     @Test
     void aCompletedModeIsNotWarmedAgainInTheSameJvm() {
-        EngineWarmUp.Result first = EngineWarmUp.run(Mode.MIXED, 0, 0, true, 300, GENEROUS_NS, () -> false);
+        TwampSessionWarmUp.Result first = TwampSessionWarmUp.run(Mode.MIXED, 0, 0, true, 300, GENEROUS_NS, () -> false);
         assertTrue(first.completed(), "completed: " + first);  // ran, or a warm-up of MIXED ran before in this JVM
-        EngineWarmUp.Result second = EngineWarmUp.run(Mode.MIXED, 0, 0, true, 300, GENEROUS_NS, () -> false);
+        TwampSessionWarmUp.Result second = TwampSessionWarmUp.run(Mode.MIXED, 0, 0, true, 300, GENEROUS_NS, () -> false);
         assertTrue(second.completed());
         assertEquals(0, second.packets(), "skipped");
     }

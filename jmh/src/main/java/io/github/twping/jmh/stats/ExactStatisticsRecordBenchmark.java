@@ -3,10 +3,10 @@ package io.github.twping.jmh.stats;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
 
-import io.github.twping.results.DelayDistribution;
-import io.github.twping.results.ExactStatistics;
-import io.github.twping.stats.RecordSources;
-import io.github.twping.stats.TwoWayRecord;
+import io.github.twping.stats.exact.DelayDistribution;
+import io.github.twping.stats.exact.ExactStatistics;
+import io.github.twping.datafile.RecordSources;
+import io.github.twping.datafile.TwoWayRecord;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;

@@ -1,11 +1,11 @@
 package io.github.twping.jmh.stats;
 
-import io.github.twping.stats.ScheduleDeltas;
-import io.github.twping.stats.SessionDataReader;
-import io.github.twping.stats.SessionDataWriter;
-import io.github.twping.stats.SummaryResult;
-import io.github.twping.stats.TwoWayRecord;
-import io.github.twping.stats.TwoWayStatistics;
+import io.github.twping.datafile.ScheduleDeltas;
+import io.github.twping.datafile.SessionDataReader;
+import io.github.twping.datafile.SessionDataWriter;
+import io.github.twping.stats.owamp.SummaryResult;
+import io.github.twping.datafile.TwoWayRecord;
+import io.github.twping.stats.owamp.TwoWayStatistics;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;

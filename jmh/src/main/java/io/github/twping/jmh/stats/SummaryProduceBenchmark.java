@@ -1,13 +1,13 @@
 package io.github.twping.jmh.stats;
 
-import io.github.twping.report.HostInfo;
-import io.github.twping.report.HumanSummaryWriter;
-import io.github.twping.report.MachineSummaryWriter;
-import io.github.twping.report.OutputOptions;
-import io.github.twping.stats.ScheduleDeltas;
-import io.github.twping.stats.SessionDataReader;
-import io.github.twping.stats.SummaryResult;
-import io.github.twping.stats.TwoWayStatistics;
+import io.github.twping.report.owamp.HostInfo;
+import io.github.twping.report.owamp.HumanSummaryWriter;
+import io.github.twping.report.owamp.MachineSummaryWriter;
+import io.github.twping.report.owamp.OutputOptions;
+import io.github.twping.datafile.ScheduleDeltas;
+import io.github.twping.datafile.SessionDataReader;
+import io.github.twping.stats.owamp.SummaryResult;
+import io.github.twping.stats.owamp.TwoWayStatistics;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;

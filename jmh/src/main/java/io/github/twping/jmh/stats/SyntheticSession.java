@@ -1,9 +1,9 @@
 package io.github.twping.jmh.stats;
 
-import io.github.twping.stats.SessionDataReader;
-import io.github.twping.stats.SessionDataWriter;
-import io.github.twping.stats.SessionHeader;
-import io.github.twping.stats.TwoWayRecord;
+import io.github.twping.datafile.SessionDataReader;
+import io.github.twping.datafile.SessionDataWriter;
+import io.github.twping.datafile.SessionHeader;
+import io.github.twping.datafile.TwoWayRecord;
 
 import java.io.IOException;
 import java.nio.file.Files;

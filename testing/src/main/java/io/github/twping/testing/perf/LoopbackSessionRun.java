@@ -14,9 +14,9 @@ import io.github.twping.session.ClientTestSession;
 import io.github.twping.session.ClockErrorEstimate;
 import io.github.twping.session.ReceiverCounters;
 import io.github.twping.session.SessionOutcome;
-import io.github.twping.stats.SessionDataReader;
-import io.github.twping.stats.SessionDataWriter;
-import io.github.twping.stats.SessionHeader;
+import io.github.twping.datafile.SessionDataReader;
+import io.github.twping.datafile.SessionDataWriter;
+import io.github.twping.datafile.SessionHeader;
 import io.github.twping.time.NtpTime;
 import io.github.twping.time.WallClock;
 

@@ -1,7 +1,7 @@
 package io.github.twping.testing.perf;
 
-import io.github.twping.stats.SessionDataReader;
-import io.github.twping.stats.TwoWayRecord;
+import io.github.twping.datafile.SessionDataReader;
+import io.github.twping.datafile.TwoWayRecord;
 import org.HdrHistogram.Histogram;
 
 /**

@@ -1,9 +1,9 @@
 package io.github.twping.testing.perf;
 
-import io.github.twping.stats.SessionDataReader;
-import io.github.twping.stats.SessionDataWriter;
-import io.github.twping.stats.SessionHeader;
-import io.github.twping.stats.TwoWayRecord;
+import io.github.twping.datafile.SessionDataReader;
+import io.github.twping.datafile.SessionDataWriter;
+import io.github.twping.datafile.SessionHeader;
+import io.github.twping.datafile.TwoWayRecord;
 import io.github.twping.time.NtpTime;
 import org.junit.jupiter.api.Test;
 

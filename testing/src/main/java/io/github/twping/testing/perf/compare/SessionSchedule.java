@@ -1,8 +1,8 @@
 package io.github.twping.testing.perf.compare;
 
-import io.github.twping.stats.ScheduleDeltas;
-import io.github.twping.stats.SessionDataReader;
-import io.github.twping.stats.SessionHeader;
+import io.github.twping.datafile.ScheduleDeltas;
+import io.github.twping.datafile.SessionDataReader;
+import io.github.twping.datafile.SessionHeader;
 
 import java.io.IOException;
 import java.nio.file.Path;

@@ -1,0 +1,149 @@
+package io.github.twping.datafile;
+
+import java.io.IOException;
+import java.lang.foreign.MemorySegment;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+
+/**
+ * Writer of a session data file (docs/STATISTICS.md, data file): writes the header with finished = 2 at start,
+ * appends 50-byte records in batches from a preallocated direct buffer (no allocation per
+ * record), and sets the finished word at the end.
+ *
+ * <p>Single-threaded: one writer per file.
+ */
+public final class SessionDataWriter implements AutoCloseable {
+    /** Records buffered before a write to the channel. */
+    public static final int DEFAULT_BATCH_RECORDS = 256;
+
+    private final FileChannel channel;
+    private final boolean ownsChannel;
+    private final ByteBuffer buffer;
+    private final MemorySegment segment;
+    private final ByteBuffer finishedWord = ByteBuffer.allocateDirect(4);
+    private final long dataOffset;
+    private long position;
+    private long recordsWritten;
+    private volatile long visibleRecords;
+
+    private SessionDataWriter(FileChannel channel, boolean ownsChannel, SessionHeader header, int batchRecords)
+        throws IOException {
+        this.channel = channel;
+        this.ownsChannel = ownsChannel;
+        int headerLength = header.dataOffset();
+        this.buffer = ByteBuffer.allocateDirect(Math.max(headerLength, batchRecords * TwoWayRecord.LENGTH));
+        this.segment = MemorySegment.ofBuffer(buffer);
+        this.dataOffset = headerLength;
+        header.withFinished(SessionHeader.FINISHED_INCOMPLETE).encode(segment);
+        buffer.clear().limit(headerLength);
+        channel.truncate(0);
+        writeFully(buffer, 0);
+        position = headerLength;
+        buffer.clear();
+    }
+
+    /** Creates (truncates) {@code file} and writes the header with finished = 2. */
+    public static SessionDataWriter create(Path file, SessionHeader header) throws IOException {
+        FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+            StandardOpenOption.READ, StandardOpenOption.TRUNCATE_EXISTING);
+        return new SessionDataWriter(ch, true, header, DEFAULT_BATCH_RECORDS);
+    }
+
+    /**
+     * Writes to a caller-owned channel (e.g. an anonymous temporary file); the channel stays open
+     * on {@link #close()}.
+     */
+    public static SessionDataWriter onChannel(FileChannel channel, SessionHeader header, int batchRecords)
+        throws IOException {
+        return new SessionDataWriter(channel, false, header, batchRecords);
+    }
+
+    /**
+     * Opens an anonymous temporary file (deleted when the channel closes) in {@code dir}
+     * (or the default temporary directory when {@code null}), readable and writable.
+     */
+    public static FileChannel openAnonymousTempFile(Path dir) throws IOException {
+        Path p = dir == null ? Files.createTempFile("twping", ".owp") : Files.createTempFile(dir, "twping", ".owp");
+        return FileChannel.open(p, StandardOpenOption.READ, StandardOpenOption.WRITE,
+            StandardOpenOption.DELETE_ON_CLOSE);
+    }
+
+    /** Appends one record (buffered); writes the batch to the channel when the buffer is full. */
+    public void append(TwoWayRecord record) throws IOException {
+        if (buffer.position() + TwoWayRecord.LENGTH > buffer.capacity()) {
+            flush();
+        }
+        RecordCodec.encode(record, segment, buffer.position());
+        buffer.position(buffer.position() + TwoWayRecord.LENGTH);
+        recordsWritten++;
+    }
+
+    /** Writes buffered records to the channel. */
+    public void flush() throws IOException {
+        if (buffer.position() == 0) {
+            return;
+        }
+        buffer.flip();
+        int n = buffer.remaining();
+        writeFully(buffer, position);
+        position += n;
+        buffer.clear();
+        visibleRecords = recordsWritten;             // release: the records (and their side entries) are written
+    }
+
+    /** Flushes and sets the finished word: 1 if {@code normal}, else 0. */
+    public void finish(boolean normal) throws IOException {
+        flush();
+        finishedWord.clear();
+        finishedWord.putInt(0, normal ? SessionHeader.FINISHED_NORMAL : SessionHeader.FINISHED_ERROR);
+        writeFully(finishedWord, SessionHeader.FINISHED_OFFSET);
+        channel.force(false);
+    }
+
+    /** Records appended so far. */
+    public long recordsWritten() {
+        return recordsWritten;
+    }
+
+    /**
+     * Records written to the channel so far, readable from any thread (e.g. by a {@link RecordTail}): a
+     * volatile read of a count updated after each batch write.
+     */
+    public long visibleRecords() {
+        return visibleRecords;
+    }
+
+    /** File offset of the first record. */
+    public long dataOffset() {
+        return dataOffset;
+    }
+
+    /** The underlying channel (for reading the file back). */
+    public FileChannel channel() {
+        return channel;
+    }
+
+    private void writeFully(ByteBuffer src, long at) throws IOException {
+        long p = at;
+        int guard = 0;
+        while (src.hasRemaining()) {
+            int n = channel.write(src, p);
+            p += n;
+            if (n == 0 && ++guard > 1000) {
+                throw new IOException("data file write made no progress");
+            }
+        }
+    }
+
+    /** Flushes buffered records; closes the channel if this writer opened it. */
+    @Override
+    public void close() throws IOException {
+        flush();
+        if (ownsChannel) {
+            channel.close();
+        }
+    }
+}

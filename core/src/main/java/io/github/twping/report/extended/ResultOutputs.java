@@ -1,0 +1,222 @@
+package io.github.twping.report.extended;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.LongSupplier;
+
+import io.github.twping.report.owamp.HostInfo;
+import io.github.twping.report.owamp.Language;
+import io.github.twping.datafile.RecordSources;
+import io.github.twping.datafile.SessionDataReader;
+import io.github.twping.datafile.SessionHeader;
+import io.github.twping.datafile.TwoWayRecord;
+
+/**
+ * Runs the result outputs of one session (docs/CLI.md, result outputs): the live writer thread during the
+ * test ({@code --json-stream}, progress line), then at the end the {@code --exact} block, {@code --json},
+ * {@code --csv}, {@code --html} and the stream's {@code end} event. Each output fails on its own: its
+ * failure is one line on stderr, the others are still written, and {@link #finish} reports it so that the
+ * run exits with {@link #EXIT_OUTPUT_FAILED}.
+ */
+public final class ResultOutputs {
+    /** Exit status when a result output could not be written (the measurement and other outputs are complete). */
+    public static final int EXIT_OUTPUT_FAILED = 4;
+
+    private final ResultOptions options;
+    private final String program;
+    private final String version;
+    private final Language language;
+    private final char units;
+    private final boolean humanSummary;
+    private final boolean progress;
+    private final PrintStream out;
+    private final PrintStream err;
+    private OutputTarget streamTarget;
+    private StreamState stream;
+    private LiveResults live;
+    private String protocol;
+    private PacketTimestampSources reflectorSources;
+    private StampTlvResults stampTlvs;
+
+    /**
+     * @param humanSummary    the C human summary is printed (the {@code --exact} block goes under it)
+     * @param machineOrQuiet  {@code -Q}, {@code -M} or {@code -R}: no progress line unless {@code --progress}
+     */
+    public ResultOutputs(ResultOptions options, String program, String version, Language language, char units,
+                         boolean humanSummary, boolean machineOrQuiet, PrintStream out, PrintStream err) {
+        this.options = options;
+        this.program = program;
+        this.version = version;
+        this.language = language;
+        this.units = units;
+        this.humanSummary = humanSummary;
+        this.out = out;
+        this.err = err;
+        this.progress = options.progress() != null ? options.progress()
+                : !machineOrQuiet && err == System.err && Terminal.isTerminal(2);
+    }
+
+    /**
+     * Names the protocol of a measurement in the JSON outputs and the HTML page; call before {@link #startLive}.
+     *
+     * @param protocol         {@code twamp}, {@code stamp} or {@code light}
+     * @param reflectorSources the reflector's t2/t3 sources for the packet events (STAMP), or null
+     */
+    public ResultOutputs protocol(String protocol, PacketTimestampSources reflectorSources) {
+        this.protocol = protocol;
+        this.reflectorSources = reflectorSources;
+        return this;
+    }
+
+    /** The STAMP TLV results for {@code --json}, the {@code end} event and {@code --html}; call before {@link #finish}. */
+    public ResultOutputs stampTlvs(StampTlvResults results) {
+        this.stampTlvs = results;
+        return this;
+    }
+
+    /** @return true when {@code --json}, {@code --json-stream} or {@code --html} is written (they show the TLVs) */
+    public boolean showsStampTlvs() {
+        return options.json() != null || options.jsonStream() != null || options.html() != null;
+    }
+
+    /** @return true when the progress line is drawn */
+    public boolean progressEnabled() {
+        return progress;
+    }
+
+    /**
+     * Starts the writer thread of a running test (when {@code --json-stream} or the progress line asks for it).
+     *
+     * @param visibleRecords   records on disk ({@code SessionDataWriter::visibleRecords})
+     * @param sources          the session's side table
+     * @param sequencesHandled packets the sender has handled so far
+     * @param nowNtp           the wall clock
+     * @param durationSeconds  the expected duration (as in the "Approximately" line)
+     */
+    public void startLive(FileChannel channel, SessionHeader header, LongSupplier visibleRecords, RecordSources sources,
+                          LongSupplier sequencesHandled, LongSupplier nowNtp, double durationSeconds) {
+        if (options.jsonStream() == null && !progress) {
+            return;
+        }
+        openStream(header);
+        live = new LiveResults(new LiveResults.Source(channel, header, visibleRecords, sources, sequencesHandled, nowNtp,
+                durationSeconds), stream, progress ? err : null, program);
+        live.start();
+    }
+
+    private void openStream(SessionHeader header) {
+        if (options.jsonStream() != null) {
+            streamTarget = OutputTarget.open(options.jsonStream(), out);
+        }
+        stream = new StreamState(header, streamTarget, options.streamPackets(), options.intervalSeconds(), protocol,
+                reflectorSources);
+        stream.start(program, version, options.intervalSeconds());
+    }
+
+    /** Stops the writer thread (after a last read of the data file); safe to call when none runs. */
+    public void stopLive() {
+        if (live != null) {
+            live.stop();
+        }
+    }
+
+    /**
+     * Writes every end-of-session output from the finished data file.
+     *
+     * @param reader   the data file
+     * @param sources  the measurement's side table, or null (re-reported file)
+     * @param hosts    header names, or null for the numeric ones
+     * @param origin   {@link SessionResults#MEASUREMENT} or {@link SessionResults#FILE}
+     * @param dataFile the {@code -F}/{@code --report} path, or null
+     * @param bucketWidthSeconds {@code -b}
+     * @return true when every output was written
+     */
+    public boolean finish(SessionDataReader reader, RecordSources sources, HostInfo hosts, String origin,
+                          String dataFile, float bucketWidthSeconds) {
+        stopLive();
+        List<String> failures = new ArrayList<>();
+        if (live != null && live.failure() != null) {
+            failures.add(live.failure());
+        }
+        SessionResults results = SessionResults.compute(reader, sources, hosts, origin, dataFile, program, version,
+                bucketWidthSeconds);
+        if (options.exact() && humanSummary) {
+            byte[] block = bytes(ExactBlockWriter.write(new StringBuilder(), results.exact(), language, units).toString());
+            out.write(block, 0, block.length);
+            out.flush();
+        }
+        if (options.jsonStream() != null) {
+            if (stream == null) {                                   // re-reported file: replay the records
+                openStream(reader.header());
+                TwoWayRecord r = new TwoWayRecord();
+                for (long i = 0; i < reader.recordCount(); i++) {
+                    reader.read(i, r);
+                    stream.accept(i, r, SessionResults.source(sources, i));
+                }
+            }
+            stream.emitInterval();
+            stream.end(results, stampTlvs);
+            streamTarget.close();
+            addFailure(failures, streamTarget);
+        }
+        if (options.json() != null) {
+            OutputTarget t = OutputTarget.open(options.json(), out);
+            if (!t.failed()) {
+                try {
+                    byte[] doc = ResultJson.MAPPER.writerWithDefaultPrettyPrinter()
+                            .writeValueAsBytes(ResultJson.document(results, protocol, stampTlvs));
+                    t.write(doc, false);
+                    t.write(new byte[] {'\n'}, true);
+                } catch (IOException e) {
+                    throw new IllegalStateException(e);
+                }
+            }
+            t.close();
+            addFailure(failures, t);
+        }
+        if (options.csv() != null) {
+            OutputTarget t = OutputTarget.open(options.csv(), out);
+            if (!t.failed()) {
+                try (java.io.Writer w = t.writer()) {
+                    CsvWriter.write(w, reader, sources);
+                } catch (IOException e) {
+                    throw new IllegalStateException(e);             // the writer records failures, never throws
+                }
+            }
+            t.close();
+            addFailure(failures, t);
+        }
+        if (options.html() != null) {
+            OutputTarget t = OutputTarget.open(options.html(), out);
+            if (!t.failed()) {
+                try (java.io.Writer w = t.writer()) {
+                    HtmlReport.write(w, results, reader, protocol, stampTlvs);
+                } catch (IOException e) {
+                    throw new IllegalStateException(e);
+                }
+            }
+            t.close();
+            addFailure(failures, t);
+        }
+        for (String f : failures) {
+            err.print(program + ": " + f + "\n");
+        }
+        err.flush();
+        return failures.isEmpty();
+    }
+
+    private static void addFailure(List<String> failures, OutputTarget t) {
+        if (t != null && t.failure() != null) {
+            failures.add(t.failure());
+        }
+    }
+
+    /** The bytes of a text (UTF-8). */
+    static byte[] bytes(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+}

@@ -1,0 +1,92 @@
+package io.github.twping.datafile;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+class SessionDataWriterTest {
+
+    @Test
+    void shouldRewriteVectorFileIdentically(@TempDir Path dir) throws IOException {
+        byte[] original = TestData.vectorBytes("datafile-loss.owp");
+        Path copy = dir.resolve("copy.owp");
+        try (SessionDataReader r = SessionDataReader.of(original);
+             SessionDataWriter w = SessionDataWriter.create(copy, r.header())) {
+            assertEquals(SessionHeader.FINISHED_INCOMPLETE, readFinished(copy));
+            TwoWayRecord rec = new TwoWayRecord();
+            for (long i = 0; i < r.recordCount(); i++) {
+                w.append(r.read(i, rec));
+            }
+            w.finish(true);
+            assertEquals(r.recordCount(), w.recordsWritten());
+        }
+        assertArrayEquals(original, Files.readAllBytes(copy));
+    }
+
+    @Test
+    void shouldWriteHeaderWithFinishedTwoThenSetZeroOnError(@TempDir Path dir) throws IOException {
+        Path file = dir.resolve("x.owp");
+        SessionHeader h = TestData.header(3);
+        try (SessionDataWriter w = SessionDataWriter.create(file, h)) {
+            assertEquals(h.dataOffset(), Files.size(file));
+            assertEquals(2, readFinished(file));
+            w.append(TestData.received(new TwoWayRecord(), 0, 1000, 100, 1000, 255));
+            assertEquals(h.dataOffset(), Files.size(file)); // still buffered
+            w.flush();
+            assertEquals(h.dataOffset() + 50, Files.size(file));
+            w.finish(false);
+        }
+        assertEquals(0, readFinished(file));
+    }
+
+    @Test
+    void shouldBatchManyRecordsOnAnonymousTempFile(@TempDir Path dir) throws IOException {
+        SessionHeader h = TestData.header(1000);
+        try (FileChannel ch = SessionDataWriter.openAnonymousTempFile(dir);
+             SessionDataWriter w = SessionDataWriter.onChannel(ch, h, 7)) {
+            TwoWayRecord rec = new TwoWayRecord();
+            for (int i = 0; i < 1000; i++) {
+                w.append(TestData.received(rec, i, 1000 + i, 100, 2000, 255));
+            }
+            w.finish(true);
+            try (SessionDataReader r = SessionDataReader.open(ch)) {
+                assertEquals(1000, r.recordCount());
+                assertEquals(SessionHeader.FINISHED_NORMAL, r.header().finished());
+                TwoWayRecord back = r.read(999, new TwoWayRecord());
+                assertEquals(999, back.sentSeq);
+                assertEquals(TestData.received(new TwoWayRecord(), 999, 1999, 100, 2000, 255).reflRecvNtp,
+                    back.reflRecvNtp);
+            }
+        }
+    }
+
+    @Test
+    void shouldEncodeLostRecordLayoutOfSpec55() throws IOException {
+        TwoWayRecord lost = new TwoWayRecord().setLost(63, TestData.START + 64 * TestData.TEN_MS, 0x0001);
+        byte[] bytes = TestData.file(TestData.header(100), lost);
+        try (SessionDataReader r = SessionDataReader.of(bytes)) {
+            TwoWayRecord back = r.read(0, new TwoWayRecord());
+            assertEquals(true, back.isLost());
+            assertEquals(255, back.sentTtl);
+            assertEquals(255, back.reflTtl);
+            assertEquals(0, back.reflSeq);
+            assertEquals(0x0001, back.sentSendErr);
+        }
+    }
+
+    private static int readFinished(Path file) throws IOException {
+        try (FileChannel ch = FileChannel.open(file)) {
+            ByteBuffer b = ByteBuffer.allocate(4);
+            ch.read(b, 8);
+            return b.getInt(0);
+        }
+    }
+}
