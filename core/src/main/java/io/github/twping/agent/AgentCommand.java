@@ -12,6 +12,13 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import io.github.twping.ffm.ProcessSignals;
+import io.github.twping.metrics.SessionSample;
+import java.io.BufferedOutputStream;
+import java.io.OutputStream;
+import java.nio.file.Files;
+import java.util.function.BiConsumer;
+import sun.misc.Signal;
 
 /**
  * {@code twping --agent FILE [--metrics-listen ADDR:PORT] [--json-stream FILE|-] [--interval SECONDS] [--check]}: the continuous
@@ -38,7 +45,7 @@ public final class AgentCommand {
     private volatile double intervalOverride = -1;
     private volatile AgentMetrics metrics;
     private volatile MetricsEndpoint endpoint;
-    private volatile java.util.function.BiConsumer<String, io.github.twping.metrics.SessionSample> sessionListener;
+    private volatile BiConsumer<String, SessionSample> sessionListener;
 
     public AgentCommand(String program, PrintStream err) {
         this.program = program;
@@ -46,7 +53,7 @@ public final class AgentCommand {
     }
 
     /** Hands every recorded session to {@code listener} as well (set before {@link #execute}). */
-    public AgentCommand onSession(java.util.function.BiConsumer<String, io.github.twping.metrics.SessionSample> listener) {
+    public AgentCommand onSession(BiConsumer<String, SessionSample> listener) {
         this.sessionListener = listener;
         return this;
     }
@@ -67,12 +74,12 @@ public final class AgentCommand {
         try {
             // started under nohup or as a script's background job, HUP or INT arrive ignored, and the JVM then
             // keeps them ignored: an agent must still reload on HUP and stop on INT (as twping does, cli.Main)
-            io.github.twping.ffm.ProcessSignals.unignore(io.github.twping.ffm.ProcessSignals.SIGHUP);
-            io.github.twping.ffm.ProcessSignals.unignore(io.github.twping.ffm.ProcessSignals.SIGTERM);
-            io.github.twping.ffm.ProcessSignals.unignore(io.github.twping.ffm.ProcessSignals.SIGINT);
-            sun.misc.Signal.handle(new sun.misc.Signal("HUP"), s -> command.reload());
-            sun.misc.Signal.handle(new sun.misc.Signal("TERM"), s -> command.stop());
-            sun.misc.Signal.handle(new sun.misc.Signal("INT"), s -> command.stop());
+            ProcessSignals.unignore(ProcessSignals.SIGHUP);
+            ProcessSignals.unignore(ProcessSignals.SIGTERM);
+            ProcessSignals.unignore(ProcessSignals.SIGINT);
+            Signal.handle(new Signal("HUP"), s -> command.reload());
+            Signal.handle(new Signal("TERM"), s -> command.stop());
+            Signal.handle(new Signal("INT"), s -> command.stop());
         } catch (IllegalArgumentException ignored) {
             // signal not available on this platform
         }
@@ -242,7 +249,7 @@ public final class AgentCommand {
             return new AgentJsonStream(System.out, "-", false, this::line);
         }
         try {
-            java.io.OutputStream out = new java.io.BufferedOutputStream(java.nio.file.Files.newOutputStream(
+            OutputStream out = new BufferedOutputStream(Files.newOutputStream(
                     Path.of(target)));
             return new AgentJsonStream(out, target, true, this::line);
         } catch (IOException | RuntimeException e) {

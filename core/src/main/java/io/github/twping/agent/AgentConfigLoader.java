@@ -25,6 +25,13 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import io.github.twping.stamp.StampReflectorSpec;
+import io.github.twping.stamp.StampSenderSpec;
+import io.github.twping.stamp.StampTlvRequest;
+import io.github.twping.stamp.TimestampFormat;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.NoSuchFileException;
+import java.util.Arrays;
 
 /**
  * Reads an agent configuration file (YAML, docs/FLEET.md): syntax, then the JSON Schema
@@ -333,10 +340,10 @@ public final class AgentConfigLoader {
         if (!protocol.controlled()) {
             checkConnectionlessMode(name, protocol, modeMask, identity, lines, t, at);
             if (protocol == Protocol.LIGHT && modeMask == Mode.AUTHENTICATED.bits()
-                    && keyLength != io.github.twping.stamp.StampReflectorSpec.LIGHT_KEY_LENGTH) {
+                    && keyLength != StampReflectorSpec.LIGHT_KEY_LENGTH) {
                 String p = settingPointer(t, at, "key_file");
                 throw new AgentConfigException(name, lineOf(lines, p), fieldName(p), "authenticated TWAMP-Light needs a "
-                        + "pass-phrase of exactly " + io.github.twping.stamp.StampReflectorSpec.LIGHT_KEY_LENGTH
+                        + "pass-phrase of exactly " + StampReflectorSpec.LIGHT_KEY_LENGTH
                         + " octets (AES test key 16, HMAC test key 32) for '" + identity + "', not " + keyLength);
             }
         }
@@ -390,8 +397,8 @@ public final class AgentConfigLoader {
                         + "request shorter than the reply (symmetric size needs at least " + symmetricPadding
                         + "; symmetric: false allows less)");
             }
-            return new StampOptions(0, io.github.twping.stamp.TimestampFormat.NTP,
-                    io.github.twping.stamp.StampTlvRequest.NONE, null, symmetric);
+            return new StampOptions(0, TimestampFormat.NTP,
+                    StampTlvRequest.NONE, null, symmetric);
         }
         if (protocol != Protocol.STAMP) {
             return StampOptions.DEFAULT;
@@ -399,10 +406,10 @@ public final class AgentConfigLoader {
         JsonNode ssidNode = setting(t, defaults, "ssid");
         int ssid = ssidNode == null ? 0 : ssidNode.asInt();
         JsonNode formatNode = setting(t, defaults, "timestamp_format");
-        io.github.twping.stamp.TimestampFormat format = formatNode != null && formatNode.asText().equals("ptp")
-                ? io.github.twping.stamp.TimestampFormat.PTP : io.github.twping.stamp.TimestampFormat.NTP;
+        TimestampFormat format = formatNode != null && formatNode.asText().equals("ptp")
+                ? TimestampFormat.PTP : TimestampFormat.NTP;
         JsonNode tlvNode = setting(t, defaults, "tlv");
-        io.github.twping.stamp.StampTlvRequest tlvs = io.github.twping.stamp.StampTlvRequest.NONE;
+        StampTlvRequest tlvs = StampTlvRequest.NONE;
         String tlvText = null;
         if (tlvNode != null) {
             String p = settingPointer(t, at, "tlv");
@@ -414,7 +421,7 @@ public final class AgentConfigLoader {
                 tlvText = tlvNode.asText();
             }
             try {
-                tlvs = io.github.twping.stamp.StampTlvRequest.parse(tlvText, authenticated);
+                tlvs = StampTlvRequest.parse(tlvText, authenticated);
             } catch (IllegalArgumentException e) {
                 String why = e.getMessage().startsWith("the HMAC TLV")
                         ? "the HMAC TLV needs the authenticated format (mode: A with identity and key_file)"
@@ -422,10 +429,10 @@ public final class AgentConfigLoader {
                 throw new AgentConfigException(name, lineOf(lines, p), fieldName(p), why);
             }
             int extra = Math.max(0, padding);
-            if (extra + tlvs.bytes() > io.github.twping.stamp.StampSenderSpec.MAX_EXTRA_PADDING) {
+            if (extra + tlvs.bytes() > StampSenderSpec.MAX_EXTRA_PADDING) {
                 throw new AgentConfigException(name, lineOf(lines, p), fieldName(p), "padding " + extra + " and the "
                         + tlvs.bytes() + " octets of these TLVs exceed "
-                        + io.github.twping.stamp.StampSenderSpec.MAX_EXTRA_PADDING + " octets");
+                        + StampSenderSpec.MAX_EXTRA_PADDING + " octets");
             }
         }
         return new StampOptions(ssid, format, tlvs, tlvText, true);
@@ -462,7 +469,7 @@ public final class AgentConfigLoader {
         PassphraseStore.Lookup lookup = opened.store().lookupExact(identity);
         if (lookup instanceof PassphraseStore.Found found) {
             int length = found.passphrase().length;
-            java.util.Arrays.fill(found.passphrase(), (byte) 0);
+            Arrays.fill(found.passphrase(), (byte) 0);
             return length;
         }
         String why = lookup instanceof PassphraseStore.SyntaxError e ? e.describe()
@@ -509,10 +516,10 @@ public final class AgentConfigLoader {
     }
 
     private static String describe(IOException e) {
-        if (e instanceof java.nio.file.NoSuchFileException) {
+        if (e instanceof NoSuchFileException) {
             return "No such file or directory";
         }
-        if (e instanceof java.nio.file.AccessDeniedException) {
+        if (e instanceof AccessDeniedException) {
             return "Permission denied";
         }
         return e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();

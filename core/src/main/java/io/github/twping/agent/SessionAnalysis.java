@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.BitSet;
 import java.util.List;
+import io.github.twping.stats.owamp.RecordListener;
 
 /**
  * Turns one session's data file into a {@link SessionSample}: loss, duplicates, error sums, sync and TTLs from
@@ -80,7 +81,7 @@ final class SessionAnalysis {
     }
 
     /** Collects the delays of first copies and the sequence numbers for reordering. */
-    private static final class Delays implements io.github.twping.stats.owamp.RecordListener {
+    private static final class Delays implements RecordListener {
         final Growable rtt;
         final Growable fwd;
         final Growable bck;

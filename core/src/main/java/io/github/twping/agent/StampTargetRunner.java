@@ -33,6 +33,9 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import io.github.twping.ffm.SocketException;
+import java.util.EnumSet;
+import java.util.Set;
 
 /**
  * Measures one STAMP (RFC 8762) or TWAMP-Light (RFC 5357 Appendix I) target continuously: no control connection,
@@ -58,7 +61,7 @@ final class StampTargetRunner extends TargetLoop {
     private static final int LIGHT_SYMMETRIC_PADDING = 27;
     private static final int LIGHT_SYMMETRIC_PADDING_AUTHENTICATED = 64;
     /** Session outcomes that make the attempt a failure. */
-    private static final java.util.Set<SessionOutcome> FAILING = java.util.EnumSet.of(SessionOutcome.SEND_FAILED,
+    private static final Set<SessionOutcome> FAILING = EnumSet.of(SessionOutcome.SEND_FAILED,
             SessionOutcome.RECEIVE_FAILED, SessionOutcome.DATA_FILE_FAILED);
 
     private final SecureRandom random = new SecureRandom();
@@ -114,7 +117,7 @@ final class StampTargetRunner extends TargetLoop {
         UdpSocket socket;
         try {
             socket = TwampTargetRunner.openSocket(local, cfg);
-        } catch (io.github.twping.ffm.SocketException e) {
+        } catch (SocketException e) {
             return new Failure(FailureReason.SOCKET, "test socket: " + e.getMessage(), false);
         }
         boolean measured = false;

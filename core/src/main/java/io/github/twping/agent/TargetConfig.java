@@ -1,6 +1,7 @@
 package io.github.twping.agent;
 
 import java.nio.file.Path;
+import java.util.Objects;
 
 /**
  * One measured path of the agent, with every default applied (docs/FLEET.md, docs/agent-config.schema.json).
@@ -34,7 +35,7 @@ public record TargetConfig(String name, String host, int port, Protocol protocol
     /** @return true when the two configs connect to the same server the same way (a reload keeps the connection). */
     public boolean sameConnection(TargetConfig o) {
         return host.equals(o.host) && port == o.port && protocol == o.protocol && modeMask == o.modeMask
-                && java.util.Objects.equals(identity, o.identity) && java.util.Objects.equals(keyFile, o.keyFile);
+                && Objects.equals(identity, o.identity) && Objects.equals(keyFile, o.keyFile);
     }
 
     /** @return true when everything but the line number is equal. */

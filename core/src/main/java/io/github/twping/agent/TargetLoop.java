@@ -10,6 +10,11 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import io.github.twping.datafile.SessionDataWriter;
+import io.github.twping.datafile.SessionHeader;
+import java.nio.channels.FileChannel;
+import java.util.List;
+import java.util.Set;
 
 /**
  * One target's measurement loop, whatever its protocol: attempts one after another on a virtual thread, a
@@ -59,9 +64,9 @@ abstract class TargetLoop implements Runner {
      * The {@code --json-stream} interval events of a session just started, or null without a stream or with
      * {@code json_stream_interval: 0}.
      */
-    final SessionIntervals intervals(TargetConfig cfg, java.nio.channels.FileChannel data,
-                                     io.github.twping.datafile.SessionDataWriter writer,
-                                     io.github.twping.datafile.SessionHeader header, ClientTestSession s) {
+    final SessionIntervals intervals(TargetConfig cfg, FileChannel data,
+                                     SessionDataWriter writer,
+                                     SessionHeader header, ClientTestSession s) {
         if (stream == null || intervalSeconds <= 0) {
             return null;
         }
@@ -142,8 +147,8 @@ abstract class TargetLoop implements Runner {
      * The failure a finished session stands for, or null: an outcome in {@code failing} (named by the session's
      * first diagnostic line), or no packet sent at all (the sender more than L late from the start).
      */
-    final Failure sessionFailure(TargetConfig cfg, ClientTestSession s, java.util.Set<SessionOutcome> failing,
-                                 java.util.List<String> diagnostics) {
+    final Failure sessionFailure(TargetConfig cfg, ClientTestSession s, Set<SessionOutcome> failing,
+                                 List<String> diagnostics) {
         SessionOutcome outcome = s.outcome();
         if (failing.contains(outcome)) {
             String why;

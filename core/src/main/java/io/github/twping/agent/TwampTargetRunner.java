@@ -39,6 +39,12 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
+import io.github.twping.ffm.SocketException;
+import java.net.ConnectException;
+import java.net.NoRouteToHostException;
+import java.net.SocketTimeoutException;
+import java.util.EnumSet;
+import java.util.Set;
 
 /**
  * Measures one target continuously on the twping engine: a control connection ({@link ControlClient}), then
@@ -57,7 +63,7 @@ final class TwampTargetRunner extends TargetLoop {
     /** Start delay of a runner's first session (twping's minimum of 1 s + 3 RTT applies when larger). */
     private static final double FIRST_START_DELAY_S = 3.0;
     /** Session outcomes that make the attempt a failure. */
-    private static final java.util.Set<SessionOutcome> FAILING = java.util.EnumSet.of(SessionOutcome.SEND_FAILED,
+    private static final Set<SessionOutcome> FAILING = EnumSet.of(SessionOutcome.SEND_FAILED,
             SessionOutcome.DATA_FILE_FAILED);
 
     private final int timeoutMs;
@@ -97,7 +103,7 @@ final class TwampTargetRunner extends TargetLoop {
             UdpSocket socket;
             try {
                 socket = openSocket(local, cfg);
-            } catch (io.github.twping.ffm.SocketException e) {
+            } catch (SocketException e) {
                 return new Failure(FailureReason.SOCKET, "test socket: " + e.getMessage(), false);
             }
             try (socket; FileChannel data = SessionDataWriter.openAnonymousTempFile(null)) {
@@ -165,8 +171,8 @@ final class TwampTargetRunner extends TargetLoop {
                 return FailureReason.AUTH;
             }
         }
-        return e.getCause() instanceof java.net.ConnectException || e.getCause() instanceof java.net.SocketTimeoutException
-                || e.getCause() instanceof java.net.NoRouteToHostException || e.lines().isEmpty()
+        return e.getCause() instanceof ConnectException || e.getCause() instanceof SocketTimeoutException
+                || e.getCause() instanceof NoRouteToHostException || e.lines().isEmpty()
                 ? FailureReason.CONNECT : FailureReason.CONTROL;
     }
 
@@ -178,7 +184,7 @@ final class TwampTargetRunner extends TargetLoop {
         return what + ": " + (cause != null && cause.getMessage() != null ? cause.getMessage() : e.getMessage());
     }
 
-    static UdpSocket openSocket(InetAddress local, TargetConfig cfg) throws io.github.twping.ffm.SocketException {
+    static UdpSocket openSocket(InetAddress local, TargetConfig cfg) throws SocketException {
         UdpSocketOptions.Builder b = UdpSocketOptions.builder().bindAddress(local).portRange(0, 0, 0)
                 .unicastTtl(255).receiveTtl(true).receiveBufferBytes(1 << 20).sendBufferBytes(1 << 20)
                 .reusePort(true) // for the sending socket beside it (sendSocket)
@@ -205,7 +211,7 @@ final class TwampTargetRunner extends TargetLoop {
             // one socket this time: still connected to this session's reflector, not to an earlier session's
             try {
                 socket.connect(reflector);
-            } catch (io.github.twping.ffm.SocketException | RuntimeException e) {
+            } catch (SocketException | RuntimeException e) {
                 // it stays as it was; a session whose replies do not arrive is reported as such
             }
         }

@@ -9,6 +9,9 @@ import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import sun.misc.Signal;
+import io.github.twping.agent.AgentCommand;
+import io.github.twping.ffm.ClockStatus;
+import io.github.twping.ffm.ProcessSignals;
 
 /**
  * The {@code twping} command: {@link Twping} plus process concerns (exit status, signals).
@@ -40,28 +43,28 @@ public final class Main {
      * the AOT cache as it ends).
      */
     static int run(String[] args) {
-        io.github.twping.ffm.ClockStatus.linkInBackground(); // the first thing run() reads
+        ClockStatus.linkInBackground(); // the first thing run() reads
         // One encoding for everything written: the reports encode UTF-8 themselves, so the other lines
         // (Approximately..., diagnostics) must not follow a locale that may be missing (ASCII: '?').
         System.setOut(new PrintStream(new BufferedOutputStream(new FileOutputStream(FileDescriptor.out), 8192),
                 true, StandardCharsets.UTF_8));
         System.setErr(new PrintStream(new FileOutputStream(FileDescriptor.err), true, StandardCharsets.UTF_8));
         String argv0 = System.getProperty("twping.argv0", "twping");
-        if (io.github.twping.agent.AgentCommand.wanted(args)) {
-            io.github.twping.agent.AgentCommand.main(Messages.programName(argv0), args); // docs/FLEET.md, exits
+        if (AgentCommand.wanted(args)) {
+            AgentCommand.main(Messages.programName(argv0), args); // docs/FLEET.md, exits
             return 0;
         }
         Twping twping = Twping.create(Arrays.asList(args), argv0, System.out, System.err, System.in, System.getenv());
         AtomicInteger signals = new AtomicInteger();
-        int[] numbers = {io.github.twping.ffm.ProcessSignals.SIGINT, io.github.twping.ffm.ProcessSignals.SIGTERM,
-            io.github.twping.ffm.ProcessSignals.SIGHUP};
+        int[] numbers = {ProcessSignals.SIGINT, ProcessSignals.SIGTERM,
+            ProcessSignals.SIGHUP};
         String[] names = {"INT", "TERM", "HUP"};
         for (int i = 0; i < names.length; i++) {
             String name = names[i];
             try {
                 // C installs its handlers regardless of the inherited disposition: a script's background
                 // job (SIGINT ignored at start) still stops on SIGINT.
-                io.github.twping.ffm.ProcessSignals.unignore(numbers[i]);
+                ProcessSignals.unignore(numbers[i]);
                 Signal.handle(new Signal(name), s -> {
                     if (signals.incrementAndGet() > 1) {
                         Runtime.getRuntime().halt(2);

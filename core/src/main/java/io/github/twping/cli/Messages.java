@@ -1,6 +1,8 @@
 package io.github.twping.cli;
 
 import java.io.PrintStream;
+import java.math.BigDecimal;
+import java.math.RoundingMode;
 
 /**
  * Writes twping's diagnostics in the C form {@code <prog>: <text>\n} on stderr, and holds the texts of
@@ -112,6 +114,6 @@ public final class Messages {
         if (Double.isInfinite(v)) {
             return v > 0 ? "inf" : "-inf";
         }
-        return new java.math.BigDecimal(v).setScale(6, java.math.RoundingMode.HALF_EVEN).toPlainString();
+        return new BigDecimal(v).setScale(6, RoundingMode.HALF_EVEN).toPlainString();
     }
 }

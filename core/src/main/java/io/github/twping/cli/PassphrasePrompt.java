@@ -11,6 +11,9 @@ import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.TimeUnit;
+import java.io.Console;
+import java.io.IOError;
+import java.util.Arrays;
 
 /**
  * Where the interactive pass-phrase comes from (docs/CLI.md {@code -k}/{@code -u}): the controlling
@@ -31,25 +34,25 @@ public interface PassphrasePrompt {
     byte[] read(String prompt) throws IOException;
 
     /**
-     * The C behaviour: on a terminal, prompt and read there with echo off ({@link java.io.Console} when
-     * {@link java.io.Console#isTerminal()}, else {@code /dev/tty} with {@code stty -echo}); with no
+     * The C behaviour: on a terminal, prompt and read there with echo off ({@link Console} when
+     * {@link Console#isTerminal()}, else {@code /dev/tty} with {@code stty -echo}); with no
      * controlling terminal, prompt on {@code err} and read {@code stdin}.
      */
     static PassphrasePrompt system(InputStream stdin, PrintStream err) {
         return prompt -> {
-            java.io.Console console = System.console();
+            Console console = System.console();
             if (console != null && console.isTerminal()) {
                 char[] typed;
                 try {
                     typed = console.readPassword("%s", prompt); // echo off; prints the newline itself
-                } catch (java.io.IOError e) {
+                } catch (IOError e) {
                     throw new IOException(e.getCause() != null ? e.getCause().getMessage() : e.getMessage(), e);
                 }
                 if (typed == null) {
                     return new byte[0];
                 }
                 String text = new String(typed);
-                java.util.Arrays.fill(typed, '\0');
+                Arrays.fill(typed, '\0');
                 int stop = text.indexOf('\r');
                 return (stop >= 0 ? text.substring(0, stop) : text).getBytes(console.charset());
             }

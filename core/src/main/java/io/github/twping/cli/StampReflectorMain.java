@@ -23,6 +23,9 @@ import io.github.twping.stamp.StampReflector;
 import io.github.twping.stamp.StampReflectorSpec;
 import io.github.twping.stamp.StampWarmUp;
 import io.github.twping.stamp.TimestampFormat;
+import io.github.twping.ffm.SocketException;
+import io.github.twping.metrics.StampReflectorMetrics;
+import java.io.ByteArrayOutputStream;
 
 /**
  * {@code twampd --stamp ADDR[:PORT]} and {@code twampd --light ADDR[:PORT]}: a STAMP or TWAMP-Light
@@ -72,10 +75,10 @@ final class StampReflectorMain {
     private final CountDownLatch stopped = new CountDownLatch(1);
     private volatile StampReflector reflector;
     private volatile StampWarmUp.Result warmUp;
-    private volatile io.github.twping.metrics.StampReflectorMetrics metrics;
+    private volatile StampReflectorMetrics metrics;
 
     /** Counts into {@code m} ({@code --metrics-listen}); set before {@link #execute}. */
-    void metrics(io.github.twping.metrics.StampReflectorMetrics m) {
+    void metrics(StampReflectorMetrics m) {
         this.metrics = m;
     }
 
@@ -126,7 +129,7 @@ final class StampReflectorMain {
         StampReflector r;
         try {
             r = new StampReflector(p.spec, StampReflector.openSocket(bind, 0), null);
-        } catch (io.github.twping.ffm.SocketException e) {
+        } catch (SocketException e) {
             err.println("twampd: bind([" + bind.getAddress().getHostAddress() + "]:" + bind.getPort() + "): "
                     + e.getMessage());
             return 1;
@@ -202,7 +205,7 @@ final class StampReflectorMain {
 
     /** @return the parsed options, or null for {@code -h}; @throws IllegalArgumentException with the reason */
     private static Parsed parse(String[] argv, PrintStream err) {
-        java.io.ByteArrayOutputStream errors = new java.io.ByteArrayOutputStream();
+        ByteArrayOutputStream errors = new ByteArrayOutputStream();
         PrintStream errStream = new PrintStream(errors, true, StandardCharsets.UTF_8);
         GetOpt getopt = new GetOpt(argv, "twampd", "a:hk:u:v", LONG_OPTIONS, false, errStream);
         String target = null;

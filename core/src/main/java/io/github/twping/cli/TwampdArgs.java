@@ -4,6 +4,11 @@ import io.github.twping.getopt.GetOpt;
 import io.github.twping.server.ConfigException;
 import io.github.twping.server.ServerConfigBuilder;
 import java.nio.file.Path;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.InvalidPathException;
+import java.util.List;
 
 /**
  * The twampd command line (docs/SERVER.md): {@code -a authmode -c confdir -d datadir -e facility -f -G group -h
@@ -49,7 +54,7 @@ public record TwampdArgs(String authModes, Path confDir, Path dataDir, String fa
     private static final int OPT_CPU = 1001;
     private static final int OPT_RX_STAMP = 1002;
     private static final int OPT_RT_PRIORITY = 1003;
-    private static final java.util.List<GetOpt.LongOption> LONG_OPTIONS = java.util.List.of(
+    private static final List<GetOpt.LongOption> LONG_OPTIONS = List.of(
             new GetOpt.LongOption("reflector-wait", GetOpt.ArgKind.REQUIRED, OPT_REFLECTOR_WAIT),
             new GetOpt.LongOption("cpu", GetOpt.ArgKind.REQUIRED, OPT_CPU),
             new GetOpt.LongOption("rx-stamp", GetOpt.ArgKind.REQUIRED, OPT_RX_STAMP),
@@ -63,7 +68,7 @@ public record TwampdArgs(String authModes, Path confDir, Path dataDir, String fa
     private static Path path(char option, String value) throws ConfigException {
         try {
             return Path.of(value);
-        } catch (java.nio.file.InvalidPathException e) {
+        } catch (InvalidPathException e) {
             throw new ConfigException("twampd: invalid path for -" + option + ": " + e.getReason());
         }
     }
@@ -86,8 +91,8 @@ public record TwampdArgs(String authModes, Path confDir, Path dataDir, String fa
         String cpus = null;
         String rxStamp = null;
         String rtPriority = null;
-        java.io.ByteArrayOutputStream errors = new java.io.ByteArrayOutputStream();
-        java.io.PrintStream errStream = new java.io.PrintStream(errors, true, java.nio.charset.StandardCharsets.UTF_8);
+        ByteArrayOutputStream errors = new ByteArrayOutputStream();
+        PrintStream errStream = new PrintStream(errors, true, StandardCharsets.UTF_8);
         GetOpt getopt = new GetOpt(argv, "twampd", OPTSTRING, LONG_OPTIONS, false, errStream);
         for (int opt = getopt.next(); opt != GetOpt.END; opt = getopt.next()) {
             String value = getopt.optarg();
@@ -109,7 +114,7 @@ public record TwampdArgs(String authModes, Path confDir, Path dataDir, String fa
                 case OPT_CPU -> cpus = value;
                 case OPT_RX_STAMP -> rxStamp = value;
                 case OPT_RT_PRIORITY -> rtPriority = value;
-                default -> throw new ConfigException(errors.toString(java.nio.charset.StandardCharsets.UTF_8).strip());
+                default -> throw new ConfigException(errors.toString(StandardCharsets.UTF_8).strip());
             }
         }
         if (!getopt.operands().isEmpty()) {

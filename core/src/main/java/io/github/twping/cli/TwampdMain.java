@@ -19,6 +19,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import io.github.twping.metrics.StampReflectorMetrics;
+import sun.misc.Signal;
 
 /**
  * The {@code twampd} command: command line ({@link TwampdArgs}) and configuration files to a running
@@ -57,7 +59,7 @@ public final class TwampdMain {
         for (int i = 0; i < names.length; i++) {
             try {
                 ProcessSignals.unignore(numbers[i]);
-                sun.misc.Signal.handle(new sun.misc.Signal(names[i]), sig -> twampd.stop());
+                Signal.handle(new Signal(names[i]), sig -> twampd.stop());
             } catch (IllegalArgumentException unavailable) {
                 // the JVM keeps this signal (-Xrs): its default action (the shutdown hook) applies
             }
@@ -179,8 +181,8 @@ public final class TwampdMain {
         if (metricsAddress == null) {
             return stampReflector.execute(args, out, err, System.getenv(READY_FILE_ENV));
         }
-        io.github.twping.metrics.StampReflectorMetrics metrics =
-                new io.github.twping.metrics.StampReflectorMetrics(new PrometheusRegistry());
+        StampReflectorMetrics metrics =
+                new StampReflectorMetrics(new PrometheusRegistry());
         stampReflector.metrics(metrics);
         try (MetricsEndpoint endpoint = MetricsEndpoint.start(metricsAddress, metrics.registry())) {
             metricsEndpoint = endpoint;

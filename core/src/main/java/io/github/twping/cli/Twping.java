@@ -18,6 +18,10 @@ import io.github.twping.report.extended.ResultOutputs;
 import io.github.twping.server.EmbeddedServer;
 import io.github.twping.time.DebugTimeOffset;
 import io.github.twping.time.WallClock;
+import io.github.twping.client.ResultRun;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 
 /**
  * The library entry point: runs twping with the command line's arguments and writers, exactly as the
@@ -122,7 +126,7 @@ public final class Twping {
             return TwampRun.EXIT_INTERRUPTED;
         }
         if (options.extras().results().reportFile() != null) {
-            return io.github.twping.client.ResultRun.report(options, program, out, err);
+            return ResultRun.report(options, program, out, err);
         }
         if (options.extras().loopback()) {
             return runAgainstEmbeddedServer(program, options, offset);
@@ -175,16 +179,16 @@ public final class Twping {
         TwpingOptions.Connection conn = options.connection();
         byte[] passphrase = conn.passphrase();
         if (conn.identity() != null && passphrase != null) {
-            serverOptions.passphrase(new String(conn.keyIdBytes(), java.nio.charset.StandardCharsets.UTF_8),
+            serverOptions.passphrase(new String(conn.keyIdBytes(), StandardCharsets.UTF_8),
                     passphrase);
-            java.util.Arrays.fill(passphrase, (byte) 0);
+            Arrays.fill(passphrase, (byte) 0);
         }
         boolean v6 = conn.family() == TwpingOptions.AddressFamily.IPV6_ONLY;
         serverOptions.listen(v6 ? "::1" : "127.0.0.1", 0);
         try (EmbeddedServer server = EmbeddedServer.start(serverOptions)) {
             HostPort address = HostPort.parse((v6 ? "[::1]:" : "127.0.0.1:") + server.port());
             return measure(program, options.withAddresses(address, address), offset);
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             err.println(program + ": loopback server: " + e.getMessage());
             return TwampRun.EXIT_FAILURE;
         }

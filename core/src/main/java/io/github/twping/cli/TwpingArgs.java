@@ -23,6 +23,12 @@ import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.OptionalLong;
 import java.util.function.Function;
+import io.github.twping.ffm.ThreadTuning;
+import io.github.twping.stamp.StampReflectorSpec;
+import io.github.twping.stamp.StampTlvRequest;
+import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.Map;
 
 /**
  * Turns twping's argv into {@link TwpingOptions}, printing exactly what C twping 5.2.3 prints for every
@@ -87,7 +93,7 @@ public final class TwpingArgs {
             new GetOpt.LongOption("ecn", GetOpt.ArgKind.REQUIRED, OPT_ECN));
 
     private static List<GetOpt.LongOption> withResultOptions(GetOpt.LongOption... own) {
-        List<GetOpt.LongOption> all = new java.util.ArrayList<>(List.of(own));
+        List<GetOpt.LongOption> all = new ArrayList<>(List.of(own));
         List<ResultOptions.LongOption> results = ResultOptions.LONG_OPTIONS;
         for (int i = 0; i < results.size(); i++) {
             all.add(new GetOpt.LongOption(results.get(i).name(),
@@ -160,7 +166,7 @@ public final class TwpingArgs {
      * @return "ru" when the POSIX locale variables (the first set of {@code LC_ALL}, {@code LC_MESSAGES},
      *         {@code LANG}) name Russian, else "en"
      */
-    public static String languageOfLocale(java.util.Map<String, String> environment) {
+    public static String languageOfLocale(Map<String, String> environment) {
         for (String name : new String[] {"LC_ALL", "LC_MESSAGES", "LANG"}) {
             String value = environment.get(name);
             if (value != null && !value.isEmpty()) {
@@ -431,13 +437,13 @@ public final class TwpingArgs {
                 s.controlTimeoutSeconds = v;
             }
             case OPT_CPU -> {
-                java.util.BitSet cpus;
+                BitSet cpus;
                 try {
-                    cpus = io.github.twping.ffm.ThreadTuning.parseCpuList(arg);
+                    cpus = ThreadTuning.parseCpuList(arg);
                 } catch (IllegalArgumentException e) {
                     return usage(msg, Messages.invalidLong("cpu", "CPU list expected (0 or 0,2-3)"), Messages.EXIT_FAILURE);
                 }
-                String unavailable = io.github.twping.ffm.ThreadTuning.unavailableReason(cpus);
+                String unavailable = ThreadTuning.unavailableReason(cpus);
                 if (unavailable != null) {
                     return usage(msg, Messages.invalidLong("cpu", unavailable), Messages.EXIT_FAILURE);
                 }
@@ -448,7 +454,7 @@ public final class TwpingArgs {
                     return usage(msg, Messages.invalidLong("rt-priority", "Priority 1..99 expected"),
                             Messages.EXIT_FAILURE);
                 }
-                String refused = io.github.twping.ffm.ThreadTuning.fifoRefusal(Integer.parseInt(arg));
+                String refused = ThreadTuning.fifoRefusal(Integer.parseInt(arg));
                 if (refused != null) {
                     return usage(msg, Messages.invalidLong("rt-priority", refused), Messages.EXIT_FAILURE);
                 }
@@ -568,8 +574,8 @@ public final class TwpingArgs {
         if (stamp) {
             boolean authenticated = passphrase != null && (modeMask & Mode.OPEN.bits()) == 0;
             if (authenticated && s.stampProtocol == TwpingOptions.TestProtocol.LIGHT
-                    && passphrase.length != io.github.twping.stamp.StampReflectorSpec.LIGHT_KEY_LENGTH) {
-                msg.error("--light -A A: the key must be " + io.github.twping.stamp.StampReflectorSpec.LIGHT_KEY_LENGTH
+                    && passphrase.length != StampReflectorSpec.LIGHT_KEY_LENGTH) {
+                msg.error("--light -A A: the key must be " + StampReflectorSpec.LIGHT_KEY_LENGTH
                         + " octets (AES key 16, HMAC key 32), not " + passphrase.length);
                 return new Exit(Messages.EXIT_FAILURE);
             }
@@ -587,10 +593,10 @@ public final class TwpingArgs {
                 msg.error("-A without O needs a key: -u identity and -k keyfile");
                 return new Exit(Messages.EXIT_FAILURE);
             }
-            io.github.twping.stamp.StampTlvRequest tlvs = io.github.twping.stamp.StampTlvRequest.NONE;
+            StampTlvRequest tlvs = StampTlvRequest.NONE;
             if (s.tlvList != null) {
                 try {
-                    tlvs = io.github.twping.stamp.StampTlvRequest.parse(s.tlvList, authenticated);
+                    tlvs = StampTlvRequest.parse(s.tlvList, authenticated);
                 } catch (IllegalArgumentException e) {
                     msg.error("--tlv: " + e.getMessage());
                     return new Exit(usage(msg, null, Messages.EXIT_FAILURE));
@@ -725,7 +731,7 @@ public final class TwpingArgs {
         boolean ptp;
         int ssid;
         final ResultOptions.Builder results = new ResultOptions.Builder();
-        java.util.BitSet cpus;
+        BitSet cpus;
         boolean kernelSendStamps = true;
         int rtPriority;
     }

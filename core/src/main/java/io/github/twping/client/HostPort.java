@@ -1,6 +1,8 @@
 package io.github.twping.client;
 
 import io.github.twping.config.CNumbers;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
 
 /**
  * A {@code node[:port]} positional argument (testaddr or servaddr) split as the C client splits it
@@ -51,11 +53,11 @@ public record HostPort(String typed, String node, String port) {
      * Resolves a node as {@code getaddrinfo} does: a bracketed name ({@code [::1]} without a port, which
      * {@link #parse} leaves whole) is not an address and fails, where the JDK resolver would accept it.
      */
-    public static java.net.InetAddress[] resolve(String node) throws java.net.UnknownHostException {
+    public static InetAddress[] resolve(String node) throws UnknownHostException {
         if (node.indexOf('[') >= 0 || node.indexOf(']') >= 0) {
-            throw new java.net.UnknownHostException(node);
+            throw new UnknownHostException(node);
         }
-        return java.net.InetAddress.getAllByName(node);
+        return InetAddress.getAllByName(node);
     }
 
     /** @return true when a port was given */

@@ -11,6 +11,7 @@ import java.util.Map;
 import io.github.twping.schedule.ScheduleSlot;
 import io.github.twping.datafile.SessionDataWriter;
 import io.github.twping.datafile.SessionHeader;
+import java.nio.file.LinkOption;
 
 /**
  * The run's session data file (docs/STATISTICS.md, data file): {@code -F} or an anonymous temporary file
@@ -40,7 +41,7 @@ final class SessionDataFile implements AutoCloseable {
             return null;
         }
         Path saveFile = name == null ? null : Path.of(name);
-        if (saveFile != null && java.nio.file.Files.isDirectory(saveFile)) {
+        if (saveFile != null && Files.isDirectory(saveFile)) {
             run.diag("fopen(" + name + "): Is a directory");
             return null;
         }
@@ -106,7 +107,7 @@ final class SessionDataFile implements AutoCloseable {
      * file: {@code -F /dev/full} must not remove the device.
      */
     void discard() {
-        if (saveFile != null && Files.isRegularFile(saveFile, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+        if (saveFile != null && Files.isRegularFile(saveFile, LinkOption.NOFOLLOW_LINKS)) {
             try {
                 Files.deleteIfExists(saveFile);
             } catch (IOException ignored) {

@@ -37,6 +37,8 @@ import io.github.twping.datafile.SessionDataWriter;
 import io.github.twping.datafile.SessionHeader;
 import io.github.twping.time.NtpTime;
 import io.github.twping.time.WallClock;
+import io.github.twping.ffm.SocketException;
+import io.github.twping.stamp.ClockSyncSource;
 
 /**
  * One {@code twping --stamp} or {@code twping --light} measurement (docs/STAMP.md): no control connection; the
@@ -113,7 +115,7 @@ public final class StampRun {
             UdpSocket socket;
             try {
                 socket = TestSocketSetup.open(local, run.options);
-            } catch (io.github.twping.ffm.SocketException e) {
+            } catch (SocketException e) {
                 return run.fail("bind([" + local.getHostAddress() + "]:" + test.portRange().low() + "): "
                         + TwampRun.strerror(e), "Session Failed!");
             }
@@ -227,7 +229,7 @@ public final class StampRun {
         }
         SessionOutcome outcome = s.outcome();
         boolean ptpEvidence = telemetry != null && stamp.tlvs().timestampInformation()
-                && io.github.twping.stamp.ClockSyncSource.detect();   // after the session: off its threads' way
+                && ClockSyncSource.detect();   // after the session: off its threads' way
         if (outcome == SessionOutcome.SEND_FAILED || outcome == SessionOutcome.RECEIVE_FAILED
                 || outcome == SessionOutcome.DATA_FILE_FAILED) {
             stopResults(results);

@@ -9,6 +9,7 @@ import io.github.twping.ffm.UdpSocket;
 import io.github.twping.ffm.UdpSocketOptions;
 import io.github.twping.session.SplitTestSocket;
 import io.github.twping.schedule.StartTimes;
+import java.net.InetSocketAddress;
 
 /**
  * The client's test socket (RFC 5357 §3.5): bound to the control connection's local address on a port of
@@ -56,7 +57,7 @@ final class TestSocketSetup {
      * {@code socket} connected to the reflector (docs/CLIENT.md, "Two sockets"); null when that is not possible or
      * not wanted ({@code --send-stamp user}), and one socket then sends and receives.
      */
-    static UdpSocket openSplitSender(UdpSocket socket, java.net.InetSocketAddress reflector, TwpingOptions options) {
+    static UdpSocket openSplitSender(UdpSocket socket, InetSocketAddress reflector, TwpingOptions options) {
         if (!options.extras().kernelSendStamps()) {
             return null;
         }

@@ -43,6 +43,7 @@ import io.github.twping.datafile.SessionDataWriter;
 import io.github.twping.datafile.SessionHeader;
 import io.github.twping.time.NtpTime;
 import io.github.twping.time.WallClock;
+import io.github.twping.report.owamp.CFormat;
 
 /**
  * One twping measurement with the C client's semantics (docs/CLI.md, docs/CLIENT.md): control connection,
@@ -205,8 +206,8 @@ public final class TwampRun {
         if (lossSeconds < bucketWidth) {
             // C's %f: "inf" for -b 1e40 (a float overflow), never Java's "Infinity"
             StringBuilder line = new StringBuilder("Invalid test specification: LossThreshold(");
-            io.github.twping.report.owamp.CFormat.f(line, lossSeconds, 6).append(") '-L' < BucketWidth (");
-            io.github.twping.report.owamp.CFormat.f(line, bucketWidth, 6).append(") '-b'");
+            CFormat.f(line, lossSeconds, 6).append(") '-L' < BucketWidth (");
+            CFormat.f(line, bucketWidth, 6).append(") '-b'");
             return run.fail(line.toString());
         }
         if (run.cancelled()) {
@@ -229,7 +230,7 @@ public final class TwampRun {
         UdpSocket socket;
         try {
             socket = TestSocketSetup.open(localAddress, run.options);
-        } catch (io.github.twping.ffm.SocketException e) {
+        } catch (SocketException e) {
             if (e instanceof AddressInUseException) {
                 run.diag("Full port range exhausted");
             }
@@ -504,7 +505,7 @@ public final class TwampRun {
     }
 
     static String strerror(IOException e) {
-        if (e instanceof io.github.twping.ffm.SocketException se) {
+        if (e instanceof SocketException se) {
             String m = se.getMessage();
             return m.substring(Math.min(m.length(), se.call().length() + 2));  // "call: text" -> "text"
         }

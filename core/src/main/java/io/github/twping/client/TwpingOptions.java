@@ -5,6 +5,11 @@ import io.github.twping.config.ScheduleSpec;
 import io.github.twping.pacing.ParkThenSpinPacer;
 import io.github.twping.report.extended.ResultOptions;
 import io.github.twping.schedule.ScheduleSlot;
+import io.github.twping.stamp.StampTlvRequest;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.BitSet;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Everything a twping run needs, parsed and validated from argv by {@link TwpingArgs}; the engine never
@@ -55,13 +60,13 @@ public record TwpingOptions(HostPort testAddress, HostPort serverAddress, Test t
      * @param tlvPackets    {@code --tlv-packets}: the TLV report has one line per packet
      */
     public record Stamp(TestProtocol protocol, boolean ptp, int ssid, boolean authenticated,
-                        io.github.twping.stamp.StampTlvRequest tlvs, boolean tlvPackets, int ecn) {
+                        StampTlvRequest tlvs, boolean tlvPackets, int ecn) {
         /** A TWAMP run. */
         public static final Stamp NONE = new Stamp(TestProtocol.TWAMP, false, 0, false);
 
         public Stamp {
             if (tlvs == null) {
-                tlvs = io.github.twping.stamp.StampTlvRequest.NONE;
+                tlvs = StampTlvRequest.NONE;
             }
             if (ecn < 0 || ecn > 3) {
                 throw new IllegalArgumentException("ECN out of range (0..3): " + ecn);
@@ -70,7 +75,7 @@ public record TwpingOptions(HostPort testAddress, HostPort serverAddress, Test t
 
         /** A run whose test packets carry ECN 0 (Not-ECT). */
         public Stamp(TestProtocol protocol, boolean ptp, int ssid, boolean authenticated,
-                     io.github.twping.stamp.StampTlvRequest tlvs, boolean tlvPackets) {
+                     StampTlvRequest tlvs, boolean tlvPackets) {
             this(protocol, ptp, ssid, authenticated, tlvs, tlvPackets, 0);
         }
 
@@ -141,8 +146,8 @@ public record TwpingOptions(HostPort testAddress, HostPort serverAddress, Test t
             if (identity == null) {
                 return null;
             }
-            byte[] bytes = identity.getBytes(java.nio.charset.StandardCharsets.UTF_8);
-            return bytes.length <= KEY_ID_BYTES ? bytes : java.util.Arrays.copyOf(bytes, KEY_ID_BYTES);
+            byte[] bytes = identity.getBytes(StandardCharsets.UTF_8);
+            return bytes.length <= KEY_ID_BYTES ? bytes : Arrays.copyOf(bytes, KEY_ID_BYTES);
         }
     }
 
@@ -199,7 +204,7 @@ public record TwpingOptions(HostPort testAddress, HostPort serverAddress, Test t
     public record Extras(long spinMicros, boolean assumeSynchronised, long esterrorMicros, String language,
                          boolean loopback, boolean probeTimestamping, double maxLossPercent,
                          double maxMedianRttMillis, double controlTimeoutSeconds, ResultOptions results,
-                         java.util.BitSet cpus, boolean kernelSendStamps, int rtPriority) {
+                         BitSet cpus, boolean kernelSendStamps, int rtPriority) {
         /** Default {@code --spin}. */
         public static final long DEFAULT_SPIN_MICROS = 100;
         /** {@code --spin auto}: the window learnt from the wake-ups (pacing.ParkThenSpinPacer#ADAPTIVE). */
@@ -208,7 +213,7 @@ public record TwpingOptions(HostPort testAddress, HostPort serverAddress, Test t
         /** @return the sender's spin window in ns for the pacer, or {@link ParkThenSpinPacer#ADAPTIVE}. */
         public long spinNs() {
             return spinMicros == AUTO_SPIN ? ParkThenSpinPacer.ADAPTIVE
-                    : java.util.concurrent.TimeUnit.MICROSECONDS.toNanos(spinMicros);
+                    : TimeUnit.MICROSECONDS.toNanos(spinMicros);
         }
     }
 }

@@ -27,6 +27,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.function.BiFunction;
 import java.util.List;
+import java.math.BigDecimal;
 
 /**
  * Client side of one TWAMP-Control connection, as twping drives it (RFC 5357 §3): connect and
@@ -406,7 +407,7 @@ public final class ControlClient implements AutoCloseable {
     }
 
     private static String formatSeconds(int ms) {
-        return ms % 1000 == 0 ? Integer.toString(ms / 1000) : java.math.BigDecimal.valueOf(ms, 3).stripTrailingZeros()
+        return ms % 1000 == 0 ? Integer.toString(ms / 1000) : BigDecimal.valueOf(ms, 3).stripTrailingZeros()
                 .toPlainString();
     }
 

@@ -26,6 +26,7 @@ import java.net.UnknownHostException;
 import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import io.github.twping.protocol.StartSessions;
 
 /**
  * Server side of one TWAMP-Control connection (docs/SERVER.md): greeting, authentication, Server-Start,
@@ -212,7 +213,7 @@ public final class ControlServerConnection implements AutoCloseable {
                 end = command == StopSessions.COMMAND ? onStopSessions(timeout) : ControlCloseReason.PROTOCOL_ERROR;
             } else if (command == RequestTwSession.COMMAND) {
                 end = onRequestSession(timeout);
-            } else if (command == io.github.twping.protocol.StartSessions.COMMAND) {
+            } else if (command == StartSessions.COMMAND) {
                 end = onStartSessions(timeout);
             } else {
                 end = onUnexpectedCommand();

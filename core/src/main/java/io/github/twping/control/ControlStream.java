@@ -6,6 +6,7 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
+import java.util.concurrent.TimeUnit;
 
 /** Blocking TCP byte stream of one control connection: exact-length reads with an optional timeout, single-call writes. */
 final class ControlStream implements AutoCloseable {
@@ -42,7 +43,7 @@ final class ControlStream implements AutoCloseable {
      */
     void readFully(byte[] buffer, int offset, int length, int timeoutMs) throws IOException {
         deadlineSet = timeoutMs != NO_TIMEOUT;
-        deadlineNs = System.nanoTime() + java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(timeoutMs);
+        deadlineNs = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
         readRest(buffer, offset, length);
     }
 
@@ -56,7 +57,7 @@ final class ControlStream implements AutoCloseable {
                     throw new SocketTimeoutException("Read timed out");
                 }
                 socket.setSoTimeout((int) Math.max(1, Math.min(Integer.MAX_VALUE,
-                        java.util.concurrent.TimeUnit.NANOSECONDS.toMillis(remainingNs + 999_999))));
+                        TimeUnit.NANOSECONDS.toMillis(remainingNs + 999_999))));
             } else {
                 socket.setSoTimeout(NO_TIMEOUT);
             }

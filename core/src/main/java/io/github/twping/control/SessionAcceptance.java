@@ -1,12 +1,14 @@
 package io.github.twping.control;
 
 import java.util.Arrays;
+import io.github.twping.protocol.AcceptCode;
+import java.util.HexFormat;
 
 /**
  * The content of an Accept-Session (RFC 5357 section 3.5): the accept code, the reflector's UDP
  * port and the 16-byte SID. Returned by the client; produced by a server's session handler.
  *
- * @param acceptCode 0..5 ({@link io.github.twping.protocol.AcceptCode})
+ * @param acceptCode 0..5 ({@link AcceptCode})
  * @param port       reflector port (sent as 0 when the code is not 0)
  * @param sid        16-byte session identifier (sent as zeros when the code is not 0)
  */
@@ -46,6 +48,6 @@ public record SessionAcceptance(int acceptCode, int port, byte[] sid) {
 
     @Override
     public String toString() {
-        return "SessionAcceptance[accept=" + acceptCode + ", port=" + port + ", sid=" + java.util.HexFormat.of().formatHex(sid) + "]";
+        return "SessionAcceptance[accept=" + acceptCode + ", port=" + port + ", sid=" + HexFormat.of().formatHex(sid) + "]";
     }
 }

@@ -6,6 +6,7 @@ import java.net.Inet6Address;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.util.Arrays;
+import java.util.Objects;
 
 /**
  * The decoded fields of one Request-TW-Session (RFC 5357 section 3.5, RFC 5357 §3.5). The client builds
@@ -118,15 +119,15 @@ public record SessionRequest(int ipvn, int confSender, int confReceiver, long sc
     public boolean equals(Object o) {
         return o instanceof SessionRequest r && ipvn == r.ipvn && confSender == r.confSender
                 && confReceiver == r.confReceiver && scheduleSlots == r.scheduleSlots && packets == r.packets
-                && java.util.Objects.equals(senderAddress, r.senderAddress) && senderPort == r.senderPort
-                && java.util.Objects.equals(receiverAddress, r.receiverAddress) && receiverPort == r.receiverPort
+                && Objects.equals(senderAddress, r.senderAddress) && senderPort == r.senderPort
+                && Objects.equals(receiverAddress, r.receiverAddress) && receiverPort == r.receiverPort
                 && Arrays.equals(sid, r.sid) && paddingLength == r.paddingLength && startTimeNtp == r.startTimeNtp
                 && timeoutNtp == r.timeoutNtp && typePDescriptor == r.typePDescriptor;
     }
 
     @Override
     public int hashCode() {
-        return java.util.Objects.hash(ipvn, senderAddress, senderPort, receiverAddress, receiverPort,
+        return Objects.hash(ipvn, senderAddress, senderPort, receiverAddress, receiverPort,
                 Arrays.hashCode(sid), startTimeNtp);
     }
 

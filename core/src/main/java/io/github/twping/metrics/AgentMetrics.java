@@ -4,6 +4,9 @@ import io.prometheus.metrics.core.metrics.Counter;
 import io.prometheus.metrics.core.metrics.Gauge;
 import io.prometheus.metrics.core.metrics.Histogram;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.BiConsumer;
 
 /**
  * The agent's metrics (docs/FLEET.md, metrics): per target and direction the delay histograms, the exact
@@ -42,8 +45,8 @@ public final class AgentMetrics {
     private final Gauge up;
     private final Gauge targets;
     private final Counter reloads;
-    private volatile java.util.function.BiConsumer<String, SessionSample> listener;
-    private final java.util.Map<String, String> protocols = new java.util.concurrent.ConcurrentHashMap<>();
+    private volatile BiConsumer<String, SessionSample> listener;
+    private final Map<String, String> protocols = new ConcurrentHashMap<>();
 
     public AgentMetrics(PrometheusRegistry registry) {
         this.registry = registry;
@@ -255,7 +258,7 @@ public final class AgentMetrics {
     }
 
     /** Also hands every recorded session to {@code sessionListener} (after the metrics were updated). */
-    public void onSession(java.util.function.BiConsumer<String, SessionSample> sessionListener) {
+    public void onSession(BiConsumer<String, SessionSample> sessionListener) {
         this.listener = sessionListener;
     }
 

@@ -8,6 +8,9 @@ import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
 
 /**
  * The {@code --metrics-listen ADDR:PORT} HTTP endpoint: Prometheus's exporter serving {@code /metrics} (text,
@@ -77,12 +80,12 @@ public final class MetricsEndpoint implements AutoCloseable {
      * @throws IllegalArgumentException when the value is missing
      */
     public static ListenOption extract(String[] args) {
-        java.util.List<String> rest = new java.util.ArrayList<>();
+        List<String> rest = new ArrayList<>();
         String listen = null;
         for (int i = 0; i < args.length; i++) {
             String a = args[i];
             if (a.equals("--")) {
-                rest.addAll(java.util.Arrays.asList(args).subList(i, args.length));
+                rest.addAll(Arrays.asList(args).subList(i, args.length));
                 break;
             }
             if (a.equals("--metrics-listen")) {

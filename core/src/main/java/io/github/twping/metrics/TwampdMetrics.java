@@ -7,6 +7,7 @@ import io.prometheus.metrics.core.metrics.GaugeWithCallback;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.Locale;
 
 /**
  * twampd's metrics (docs/FLEET.md, twampd metrics): control connections by outcome and by close reason, active
@@ -97,7 +98,7 @@ public final class TwampdMetrics {
         if (registry == null) {
             return;
         }
-        closed.labelValues(reason.toLowerCase(java.util.Locale.ROOT)).inc();
+        closed.labelValues(reason.toLowerCase(Locale.ROOT)).inc();
         switch (reason) {
             case "NO_MODES_OFFERED", "INVALID_MODE", "MODE_NOT_OFFERED" -> connection(REFUSED_MODE);
             case "UNKNOWN_IDENTITY", "INVALID_TOKEN" -> connection(REFUSED_AUTH);

@@ -6,6 +6,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.NoSuchFileException;
 
 /**
  * Splits a twampd configuration file into logical lines: {@code #} comment and blank lines are skipped,
@@ -36,10 +38,10 @@ final class ConfigLines {
     }
 
     static String describe(IOException e) {
-        if (e instanceof java.nio.file.NoSuchFileException) {
+        if (e instanceof NoSuchFileException) {
             return "No such file or directory";
         }
-        if (e instanceof java.nio.file.AccessDeniedException) {
+        if (e instanceof AccessDeniedException) {
             return "Permission denied";
         }
         return e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();

@@ -6,6 +6,8 @@ import java.io.PrintStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.util.Map;
+import io.github.twping.session.ReflectorSessionSpec;
+import java.util.HashMap;
 
 /**
  * The twampd server run in-process on an ephemeral loopback port: for tests, the test stand and
@@ -85,10 +87,10 @@ public final class EmbeddedServer implements AutoCloseable {
         // would only refuse `twping --loopback -s 65000`; the sender-address rule stays.
         private final ServerConfigBuilder config = ServerConfig.builder()
                 .listen(InetAddress.getLoopbackAddress().getHostAddress(), 0).diebySeconds(2)
-                .maxPadding(io.github.twping.session.ReflectorSessionSpec.MAX_PADDING);
+                .maxPadding(ReflectorSessionSpec.MAX_PADDING);
         private LimitsConfig limits = LimitsConfig.permissive();
         private ServerPassphrases passphrases = ServerPassphrases.none();
-        private final Map<String, byte[]> entries = new java.util.HashMap<>();
+        private final Map<String, byte[]> entries = new HashMap<>();
         private ReflectorFaultInjection faults = ReflectorFaultInjection.NONE;
         private PrintStream log;
         private boolean verbose;

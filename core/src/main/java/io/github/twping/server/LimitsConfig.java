@@ -13,6 +13,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Arrays;
 
 /**
  * The twampd policy file {@code twamp-server.limits} (docs/SERVER.md): a hierarchy of limit classes and the
@@ -146,7 +147,7 @@ public final class LimitsConfig {
                                 expectWords(words, 4, "assign net <address>/<bits> <class>");
                                 NetRule rule = parseNet(words[2], lookup(classes, words[3]));
                                 for (NetRule r : nets) {
-                                    if (r.bits == rule.bits && java.util.Arrays.equals(r.network, rule.network)) {
+                                    if (r.bits == rule.bits && Arrays.equals(r.network, rule.network)) {
                                         throw new IllegalArgumentException("assign net " + words[2] + ": already assigned");
                                     }
                                 }

@@ -7,6 +7,7 @@ import io.github.twping.ffm.ThreadTuning;
 import io.github.twping.session.ReflectorWait;
 import java.nio.file.Path;
 import java.util.BitSet;
+import io.github.twping.session.ReflectorSessionSpec;
 
 /**
  * Builds a {@link ServerConfig}: starts from the C twampd 5.2.3 defaults; the configuration file
@@ -268,9 +269,9 @@ public final class ServerConfigBuilder {
     }
 
     public ServerConfigBuilder maxPadding(int max) {
-        if (max < 0 || max > io.github.twping.session.ReflectorSessionSpec.MAX_PADDING) {
+        if (max < 0 || max > ReflectorSessionSpec.MAX_PADDING) {
             throw new IllegalArgumentException("Invalid maxpadding: " + max + " (0.."
-                    + io.github.twping.session.ReflectorSessionSpec.MAX_PADDING + ")");
+                    + ReflectorSessionSpec.MAX_PADDING + ")");
         }
         maxPadding = max;
         return this;

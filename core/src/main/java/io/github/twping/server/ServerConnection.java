@@ -23,6 +23,7 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.Arrays;
 
 /**
  * The twampd side of one control connection: binds a reflector per accepted Request-TW-Session, starts
@@ -160,7 +161,7 @@ final class ServerConnection implements ControlSessionHandler {
 
     /** Whether two addresses are the same host (an IPv4-mapped IPv6 address equals its IPv4 address). */
     static boolean sameHost(InetAddress a, InetAddress b) {
-        return java.util.Arrays.equals(unmapped(a), unmapped(b));
+        return Arrays.equals(unmapped(a), unmapped(b));
     }
 
     private static byte[] unmapped(InetAddress a) {
@@ -171,7 +172,7 @@ final class ServerConnection implements ControlSessionHandler {
                 mapped = raw[i] == 0;
             }
             if (mapped) {
-                return java.util.Arrays.copyOfRange(raw, 12, 16);
+                return Arrays.copyOfRange(raw, 12, 16);
             }
         }
         return raw;

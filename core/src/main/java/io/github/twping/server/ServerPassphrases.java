@@ -2,6 +2,7 @@ package io.github.twping.server;
 
 import io.github.twping.config.PassphraseStore;
 import java.util.Map;
+import java.util.HashMap;
 
 /**
  * Where twampd looks up pass-phrases by exact identity: the {@code twamp-server.pfs} file, or a map given
@@ -24,7 +25,7 @@ public interface ServerPassphrases {
 
     /** A fixed identity -> pass-phrase map (the bytes are copied). */
     static ServerPassphrases of(Map<String, byte[]> entries) {
-        Map<String, byte[]> copy = new java.util.HashMap<>();
+        Map<String, byte[]> copy = new HashMap<>();
         entries.forEach((k, v) -> copy.put(k, v.clone()));
         return id -> {
             byte[] p = copy.get(id);

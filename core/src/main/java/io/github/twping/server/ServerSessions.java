@@ -18,6 +18,11 @@ import java.security.SecureRandom;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import io.github.twping.ffm.NativeMemory;
+import io.github.twping.metrics.TwampdMetrics;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLongArray;
 
 /**
  * The daemon-wide side of TWAMP-Control for twampd: the {@link ServerPolicy} (modes offered per peer, the
@@ -38,9 +43,9 @@ final class ServerSessions implements ServerPolicy {
     /** How long the server must be idle before the C heap is trimmed. */
     private static final long TRIM_DELAY_MS = 1_000;
     private TwampServer server;
-    private final java.util.concurrent.atomic.AtomicInteger heldSessions = new java.util.concurrent.atomic.AtomicInteger();
-    private final java.util.concurrent.atomic.AtomicLongArray refusals =
-            new java.util.concurrent.atomic.AtomicLongArray(Refusal.values().length);
+    private final AtomicInteger heldSessions = new AtomicInteger();
+    private final AtomicLongArray refusals =
+            new AtomicLongArray(Refusal.values().length);
 
     /** Why a Request-TW-Session was refused by a server-wide rule (counted, docs/SERVER.md). */
     enum Refusal {
@@ -126,17 +131,17 @@ final class ServerSessions implements ServerPolicy {
         LimitsConfig.LimitClass c = classify(peer);
         if (c == null) {
             log.info("Control request from " + who + " denied: no limit class (no assign default)");
-            metrics().connection(io.github.twping.metrics.TwampdMetrics.REFUSED_LIMITS);
+            metrics().connection(TwampdMetrics.REFUSED_LIMITS);
             return AcceptCode.REJECT;
         }
         if (peer.mode() == Mode.OPEN && !c.openModeAllowed()) {
             log.info("Control request from " + who + " denied: open mode not allowed for class " + c.name());
-            metrics().connection(io.github.twping.metrics.TwampdMetrics.REFUSED_MODE);
+            metrics().connection(TwampdMetrics.REFUSED_MODE);
             return AcceptCode.REJECT;
         }
         log.info("Connection from " + who + ": mode " + peer.mode().letter()
                 + (peer.identity() == null ? "" : ", user " + peer.identity()) + ", class " + c.name());
-        metrics().connection(io.github.twping.metrics.TwampdMetrics.ACCEPTED);
+        metrics().connection(TwampdMetrics.ACCEPTED);
         return AcceptCode.ACCEPT;
     }
 
@@ -147,9 +152,9 @@ final class ServerSessions implements ServerPolicy {
     }
 
     /** The server's metrics (docs/FLEET.md). */
-    io.github.twping.metrics.TwampdMetrics metrics() {
+    TwampdMetrics metrics() {
         TwampServer s = server;
-        return s == null ? io.github.twping.metrics.TwampdMetrics.detached() : s.metrics();
+        return s == null ? TwampdMetrics.detached() : s.metrics();
     }
 
     ServerConfig config() {
@@ -206,7 +211,7 @@ final class ServerSessions implements ServerPolicy {
         if (heldSessions.decrementAndGet() == 0) {
             try {
                 scheduler.schedule(this::trimIfIdle, TRIM_DELAY_MS, TimeUnit.MILLISECONDS);
-            } catch (java.util.concurrent.RejectedExecutionException shuttingDown) {
+            } catch (RejectedExecutionException shuttingDown) {
                 // the server is closing: the process ends anyway
             }
         }
@@ -214,7 +219,7 @@ final class ServerSessions implements ServerPolicy {
 
     private void trimIfIdle() {
         if (heldSessions.get() == 0) {
-            io.github.twping.ffm.NativeMemory.trim();
+            NativeMemory.trim();
         }
     }
 

@@ -6,6 +6,7 @@ import java.net.BindException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.util.random.RandomGenerator;
+import io.github.twping.ffm.AddressInUseException;
 
 /**
  * Binds a reflector socket on the receiver address with the port chosen as C twampd does (docs/SERVER.md step 7):
@@ -72,7 +73,7 @@ final class TestPortAllocator {
     }
 
     static boolean inUse(IOException e) {
-        if (e instanceof BindException || e instanceof io.github.twping.ffm.AddressInUseException) {
+        if (e instanceof BindException || e instanceof AddressInUseException) {
             return true;
         }
         String m = e.getMessage();

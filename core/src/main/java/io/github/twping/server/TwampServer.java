@@ -12,6 +12,13 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import io.github.twping.metrics.TwampdMetrics;
+import io.github.twping.session.ReflectorFaultInjection;
+import java.io.UncheckedIOException;
+import java.net.UnknownHostException;
+import java.time.Duration;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.Supplier;
 
 /**
  * twampd's listener (docs/SERVER.md): a TCP socket (dual stack on the wildcard where the system allows it,
@@ -29,13 +36,13 @@ public final class TwampServer implements AutoCloseable {
     private final Set<ServedConnection> active = ConcurrentHashMap.newKeySet();
     private final AtomicInteger activeCount = new AtomicInteger();
     private final AtomicInteger refused = new AtomicInteger();
-    private volatile io.github.twping.metrics.TwampdMetrics metrics = io.github.twping.metrics.TwampdMetrics.detached();
+    private volatile TwampdMetrics metrics = TwampdMetrics.detached();
     private final AtomicInteger served = new AtomicInteger();
     private ServerSocket listener;
     private Thread acceptThread;
     private volatile boolean closing;
     private Runnable onClose = () -> { };
-    private java.util.function.Supplier<ServerSocket> socketFactory = TwampServer::newServerSocket;
+    private Supplier<ServerSocket> socketFactory = TwampServer::newServerSocket;
 
     /** A server whose connections are made by {@code factory} (the TWAMP control handler, or a test double). */
     TwampServer(ServerConfig config, ServedConnection.Factory factory, ServerLog log) {
@@ -46,7 +53,7 @@ public final class TwampServer implements AutoCloseable {
 
     /** Creates the full TWAMP server for a configuration, policy and pass-phrase source. */
     public static TwampServer create(ServerConfig config, LimitsConfig limits, ServerPassphrases passphrases,
-            ServerLog log, io.github.twping.session.ReflectorFaultInjection faults) {
+            ServerLog log, ReflectorFaultInjection faults) {
         ServerSessions sessions = new ServerSessions(config, limits, passphrases, log, faults);
         TwampServer server = new TwampServer(config, sessions::connection, log);
         sessions.attach(server);
@@ -82,12 +89,12 @@ public final class TwampServer implements AutoCloseable {
         try {
             return new ServerSocket();
         } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e);
+            throw new UncheckedIOException(e);
         }
     }
 
     /** Replaces the listening socket's factory (tests: a socket whose accept fails). Before {@link #start}. */
-    void socketFactory(java.util.function.Supplier<ServerSocket> factory) {
+    void socketFactory(Supplier<ServerSocket> factory) {
         this.socketFactory = factory;
     }
 
@@ -98,7 +105,7 @@ public final class TwampServer implements AutoCloseable {
         }
         try {
             return new InetSocketAddress(InetAddress.getByName(config.listenHost()), config.listenPort());
-        } catch (java.net.UnknownHostException e) {
+        } catch (UnknownHostException e) {
             throw new IOException("Unable to resolve srcnode \"" + config.listenHost() + "\"", e);
         }
     }
@@ -132,12 +139,12 @@ public final class TwampServer implements AutoCloseable {
     }
 
     /** Sets where the server counts connections, sessions and packets (docs/FLEET.md); before {@link #start()}. */
-    public void metrics(io.github.twping.metrics.TwampdMetrics metrics) {
+    public void metrics(TwampdMetrics metrics) {
         this.metrics = metrics;
     }
 
     /** @return the server's metrics (a detached set when none was given). */
-    public io.github.twping.metrics.TwampdMetrics metrics() {
+    public TwampdMetrics metrics() {
         return metrics;
     }
 
@@ -172,7 +179,7 @@ public final class TwampServer implements AutoCloseable {
                 if (line != null) {
                     log.warning(line);
                 }
-                java.util.concurrent.locks.LockSupport.parkNanos(backoff.delayNs());
+                LockSupport.parkNanos(backoff.delayNs());
                 continue;
             }
             String recovered = backoff.succeeded();
@@ -181,7 +188,7 @@ public final class TwampServer implements AutoCloseable {
             }
             if (max > 0 && activeCount.get() >= max) {
                 refused.incrementAndGet();
-                metrics.connection(io.github.twping.metrics.TwampdMetrics.REFUSED_CAPACITY);
+                metrics.connection(TwampdMetrics.REFUSED_CAPACITY);
                 log.debug("Connection from " + describe((InetSocketAddress) socket.getRemoteSocketAddress())
                         + " refused: maxcontrolsessions (" + max + ") reached");
                 closeQuietly(socket);
@@ -253,7 +260,7 @@ public final class TwampServer implements AutoCloseable {
         long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(Math.max(1, config.diebySeconds()));
         try {
             if (acceptThread != null) {
-                acceptThread.join(java.time.Duration.ofNanos(Math.max(1, deadlineNs - System.nanoTime())));
+                acceptThread.join(Duration.ofNanos(Math.max(1, deadlineNs - System.nanoTime())));
             }
             while (activeCount.get() > 0 && System.nanoTime() < deadlineNs) {
                 for (ServedConnection c : active) {

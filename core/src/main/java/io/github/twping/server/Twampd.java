@@ -14,6 +14,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import io.github.twping.metrics.TwampdMetrics;
+import java.util.Optional;
 
 /**
  * The twampd daemon's life, from a loaded configuration (docs/SERVER.md): the pass-phrases, the start-up
@@ -27,7 +29,7 @@ public final class Twampd {
     private final CountDownLatch stopped = new CountDownLatch(1);
     private final CountDownLatch ready = new CountDownLatch(1);
     private volatile TwampServer server;
-    private volatile io.github.twping.metrics.TwampdMetrics metrics;
+    private volatile TwampdMetrics metrics;
 
     /** What {@link #serve} runs with. */
     public record Setup(ServerConfig config, LimitsConfig limits, ReflectorFaultInjection faults,
@@ -35,7 +37,7 @@ public final class Twampd {
     }
 
     /** Counts the server's connections, sessions and packets in {@code m} (docs/FLEET.md); before {@link #serve}. */
-    public void metrics(io.github.twping.metrics.TwampdMetrics m) {
+    public void metrics(TwampdMetrics m) {
         this.metrics = m;
     }
 
@@ -158,7 +160,7 @@ public final class Twampd {
             throw new ConfigException(opened.error());
         }
         List<PassphraseStore.Found> all = new ArrayList<>();
-        java.util.Optional<PassphraseStore.SyntaxError> bad = opened.store().parseAll(all);
+        Optional<PassphraseStore.SyntaxError> bad = opened.store().parseAll(all);
         if (bad.isPresent()) {
             throw new ConfigException(pfs + ": Invalid user: " + bad.get().describe());
         }

@@ -3,6 +3,7 @@ package io.github.twping.session;
 import io.github.twping.time.ErrorEstimate;
 import io.github.twping.time.NtpTime;
 import io.github.twping.time.WallClock;
+import org.agrona.concurrent.SystemEpochNanoClock;
 
 /**
  * The reflector's wall clock: the current time as an NTP timestamp and the 16-bit error estimate that goes
@@ -58,7 +59,7 @@ public interface ReflectorClock {
 
     /** The system wall clock in epoch nanoseconds (no debug offset). */
     static long systemEpochNs() {
-        return org.agrona.concurrent.SystemEpochNanoClock.INSTANCE.nanoTime();
+        return SystemEpochNanoClock.INSTANCE.nanoTime();
     }
 
     /** Converts epoch nanoseconds to an NTP Num64. */

@@ -1,5 +1,7 @@
 package io.github.twping.session;
 
+import io.github.twping.ffm.RealtimeClock;
+
 
 /**
  * The reflector's allocation-free wall clock: {@code clock_gettime(CLOCK_REALTIME)} through FFM
@@ -42,7 +44,7 @@ public final class ReflectorEpochClock implements ReflectorClock {
         if (!sampled || monotonicNs - baseMonotonicNs >= RESAMPLE_INTERVAL_NS) {
             resample();
         }
-        return io.github.twping.ffm.RealtimeClock.epochNs() + offsetNs;
+        return RealtimeClock.epochNs() + offsetNs;
     }
 
     @Override

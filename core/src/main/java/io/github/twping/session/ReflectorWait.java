@@ -6,6 +6,7 @@ import java.util.concurrent.TimeUnit;
 import io.github.twping.ffm.DatagramBatch;
 import io.github.twping.ffm.SocketException;
 import io.github.twping.ffm.UdpSocket;
+import java.util.function.BooleanSupplier;
 
 /**
  * How the reflector thread waits for the next sender packet. The receive time in the reply is the kernel's
@@ -82,7 +83,7 @@ public record ReflectorWait(Mode mode, long spinNs) {
      * @return the number of datagrams in {@code batch}, or {@link UdpSocket#TIMEOUT} / {@link UdpSocket#CLOSED}
      */
     public int receiveBatch(UdpSocket socket, DatagramBatch batch, long timeoutNs,
-                            java.util.function.BooleanSupplier stop) throws SocketException {
+                            BooleanSupplier stop) throws SocketException {
         if (mode == Mode.BLOCK) {
             return socket.receiveBatch(batch, timeoutNs);
         }

@@ -4,6 +4,7 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
+import java.util.Arrays;
 
 /**
  * What the sender did with each sequence number, handed to the receiver without locks: one writer per
@@ -68,7 +69,7 @@ final class SendLog {
         txStampId = new long[capacity];
         txStampEpochNs = new long[capacity];
         txStampHardware = new boolean[capacity];
-        java.util.Arrays.fill(txStampId, -1);
+        Arrays.fill(txStampId, -1);
     }
 
     int capacity() {

@@ -17,6 +17,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
+import io.github.twping.ffm.AddressInUseException;
+import java.time.Duration;
+import java.util.function.LongConsumer;
 
 /**
  * The Session-Reflector of one TWAMP-Test session (RFC 5357 §4.2): on its own platform thread it receives sender
@@ -84,7 +87,7 @@ public final class SessionReflector implements AutoCloseable {
     private volatile Thread thread;
     private volatile IOException failure;
     private Consumer<SessionReflector> onEnd;
-    private java.util.function.LongConsumer processingTimeNs = ns -> { };
+    private LongConsumer processingTimeNs = ns -> { };
     private long lastRxEpochNs;
     private boolean closed;
 
@@ -167,7 +170,7 @@ public final class SessionReflector implements AutoCloseable {
     /**
      * Opens a reflector socket with {@link #socketOptions} (FFM where available, else the NIO fallback).
      *
-     * @throws io.github.twping.ffm.AddressInUseException when the port is taken
+     * @throws AddressInUseException when the port is taken
      */
     public static UdpSocket openSocket(InetSocketAddress bind, int tos) throws SocketException {
         return openSocket(bind, tos, true);
@@ -188,7 +191,7 @@ public final class SessionReflector implements AutoCloseable {
      * Receives each reflected packet's processing time in ns (receive stamp to the reply's send stamp) on the
      * reflector thread; must not allocate or block. Set before {@link #start()}.
      */
-    public SessionReflector processingTime(java.util.function.LongConsumer consumer) {
+    public SessionReflector processingTime(LongConsumer consumer) {
         this.processingTimeNs = consumer;
         return this;
     }
@@ -255,7 +258,7 @@ public final class SessionReflector implements AutoCloseable {
         if (t == null) {
             return true;
         }
-        return t.join(java.time.Duration.ofNanos(Math.max(1, timeoutNs)));
+        return t.join(Duration.ofNanos(Math.max(1, timeoutNs)));
     }
 
     /** The reflector thread's id, or -1 before {@link #start()} (allocation checks in tests). */

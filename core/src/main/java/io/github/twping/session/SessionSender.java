@@ -15,6 +15,7 @@ import io.github.twping.time.ClockPairing;
 import io.github.twping.time.NtpTime;
 import io.github.twping.time.WallClock;
 import org.HdrHistogram.Histogram;
+import java.util.function.BooleanSupplier;
 
 /**
  * The Session-Sender: sends test packets on the bit-exact owamp schedule (RFC 4656 §5, docs/PROTOCOL-TEST.md) at absolute
@@ -42,7 +43,7 @@ final class SessionSender implements Runnable {
     private final SessionControl control;
     private final Histogram lateness;
     private final SplittableRandom padding = new SplittableRandom();
-    private final java.util.function.BooleanSupplier running;
+    private final BooleanSupplier running;
 
     private long sentCount;
     private long skippedCount;

@@ -20,6 +20,8 @@ import io.github.twping.datafile.SessionDataWriter;
 import io.github.twping.datafile.SessionHeader;
 import io.github.twping.time.NtpTime;
 import io.github.twping.time.WallClock;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Compiles the whole session engine before a measurement: a throw-away session of the real classes
@@ -59,7 +61,7 @@ public final class TwampSessionWarmUp {
      * Mode and send-stamp choice of each warm-up completed in this JVM ({@code "OPEN/kernel"}): compiled code
      * stays, so later sessions of the same kind skip it.
      */
-    private static final java.util.Set<String> WARM = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    private static final Set<String> WARM = ConcurrentHashMap.newKeySet();
 
     /**
      * What a warm-up did: packets the sender handled, how long it took, and on how many sockets the client side

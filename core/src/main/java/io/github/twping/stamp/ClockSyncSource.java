@@ -5,6 +5,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The synchronization source of this host's clock as the Timestamp Information TLV reports it (RFC 8972 §4.3:
@@ -34,7 +37,7 @@ public final class ClockSyncSource {
     }
 
     /** How often a running reflector looks the evidence up again: 10 s. */
-    public static final long REFRESH_PERIOD_NS = java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
+    public static final long REFRESH_PERIOD_NS = TimeUnit.SECONDS.toNanos(10);
 
     /** Receives each lookup's answer ({@link #ptpEvidence}) on the refresher's thread. */
     @FunctionalInterface
@@ -65,7 +68,7 @@ public final class ClockSyncSource {
         private final Evidence evidence;
         private final long periodNs;
         private final EvidenceSink sink;
-        private final java.util.concurrent.CountDownLatch closed = new java.util.concurrent.CountDownLatch(1);
+        private final CountDownLatch closed = new CountDownLatch(1);
         private final Thread thread;
         private volatile long lookups;
 
@@ -83,7 +86,7 @@ public final class ClockSyncSource {
 
         private void run() {
             try {
-                while (!closed.await(periodNs, java.util.concurrent.TimeUnit.NANOSECONDS)) {
+                while (!closed.await(periodNs, TimeUnit.NANOSECONDS)) {
                     lookUp();
                 }
             } catch (InterruptedException e) {
@@ -107,7 +110,7 @@ public final class ClockSyncSource {
         public void close() {
             closed.countDown();
             try {
-                thread.join(java.time.Duration.ofSeconds(5));
+                thread.join(Duration.ofSeconds(5));
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }

@@ -16,6 +16,17 @@ import io.github.twping.protocol.SenderPacket;
 import io.github.twping.protocol.TestPacketLayout;
 import io.github.twping.session.ReflectorClock;
 import io.github.twping.session.SessionReflector;
+import io.github.twping.crypto.TestPacketCipher;
+import io.github.twping.ffm.DatagramBatch;
+import io.github.twping.ffm.TimestampSource;
+import io.github.twping.ffm.Timestamping;
+import io.github.twping.ffm.TxTimestampHandler;
+import io.github.twping.net.AddressText;
+import io.github.twping.protocol.Mode;
+import java.lang.foreign.ValueLayout;
+import java.net.InetAddress;
+import java.util.Arrays;
+import java.util.function.LongConsumer;
 
 /**
  * A STAMP Session-Reflector (RFC 8762 §4.3) or TWAMP-Light reflector (RFC 5357 Appendix I) on one UDP socket, with
@@ -64,7 +75,7 @@ public final class StampReflector implements AutoCloseable {
     private final int ssidOffset;
     private final StampHmac hmac;
     /** Authenticated TWAMP-Light: the RFC 5357 test-packet protection with the configured keys, else null. */
-    private final io.github.twping.crypto.TestPacketCipher lightCipher;
+    private final TestPacketCipher lightCipher;
     private final SourceNetwork[] allowed;
     private final PeerTable peers;
     private final byte[] source = new byte[16];
@@ -74,7 +85,7 @@ public final class StampReflector implements AutoCloseable {
     private final int localPort;
     private int locationFlags;
 
-    private java.util.function.LongConsumer processingTimeNs = ns -> { };
+    private LongConsumer processingTimeNs = ns -> { };
     /** Read by the reflector thread per Timestamp Information TLV (a plain load on x86); set by any thread. */
     private volatile boolean ptpEvidence;
     private volatile boolean stopRequested;
@@ -135,8 +146,8 @@ public final class StampReflector implements AutoCloseable {
         this.socket = socket;
         this.clock = clock == null ? ReflectorClock.system() : clock;
         if (spec.light()) {
-            io.github.twping.protocol.Mode mode = spec.authenticated() ? io.github.twping.protocol.Mode.AUTHENTICATED
-                    : io.github.twping.protocol.Mode.OPEN;
+            Mode mode = spec.authenticated() ? Mode.AUTHENTICATED
+                    : Mode.OPEN;
             senderLayout = TestPacketLayout.senderFor(mode);
             replyLayout = TestPacketLayout.reflectorFor(mode);
             ssidOffset = -1;
@@ -146,8 +157,8 @@ public final class StampReflector implements AutoCloseable {
             ssidOffset = StampLayouts.ssidOffset(spec.authenticated());
         }
         this.hmac = spec.authenticated() && !spec.light() ? new StampHmac(spec.key(), MAX_DATAGRAM + 4) : null;
-        this.lightCipher = spec.authenticated() && spec.light() ? io.github.twping.crypto.TestPacketCipher.forMode(
-                io.github.twping.protocol.Mode.AUTHENTICATED, StampReflectorSpec.lightKeys(spec.key())) : null;
+        this.lightCipher = spec.authenticated() && spec.light() ? TestPacketCipher.forMode(
+                Mode.AUTHENTICATED, StampReflectorSpec.lightKeys(spec.key())) : null;
         this.request = arena.allocate(MAX_DATAGRAM + 1, 16);
         this.reply = arena.allocate(MAX_DATAGRAM + replyLayout.length(), 16);
         this.in = new SenderPacket(senderLayout).wrap(request);
@@ -157,11 +168,11 @@ public final class StampReflector implements AutoCloseable {
         this.peers = new PeerTable(spec.maxPeers());
         this.drainTxStamps = socket.capabilities().txTimestamps();
         InetSocketAddress bound = socket.localAddress();
-        java.net.InetAddress boundAddress = bound == null ? null : bound.getAddress();
+        InetAddress boundAddress = bound == null ? null : bound.getAddress();
         this.localAddressBytes = boundAddress == null || boundAddress.isAnyLocalAddress() ? null
-                : io.github.twping.net.AddressText.unmapped(boundAddress).getAddress();
+                : AddressText.unmapped(boundAddress).getAddress();
         this.localPort = bound == null ? 0 : bound.getPort();
-        java.util.Arrays.fill(txRingId, -1);
+        Arrays.fill(txRingId, -1);
     }
 
     /**
@@ -172,14 +183,14 @@ public final class StampReflector implements AutoCloseable {
      */
     public static UdpSocket openSocket(InetSocketAddress bind, int tos) throws SocketException {
         return UdpSocket.open(SessionReflector.socketOptions(bind, tos)
-                .timestamping(io.github.twping.ffm.Timestamping.RX_TX_SOFTWARE).receiveDestination(true).build());
+                .timestamping(Timestamping.RX_TX_SOFTWARE).receiveDestination(true).build());
     }
 
     /**
      * Receives each reflected packet's processing time in ns (the Receive Timestamp to the reply's send stamp) on
      * the reflector thread; it must not block or allocate. Set before {@link #start}; the metrics hook.
      */
-    public StampReflector processingTime(java.util.function.LongConsumer consumer) {
+    public StampReflector processingTime(LongConsumer consumer) {
         this.processingTimeNs = consumer;
         return this;
     }
@@ -250,7 +261,7 @@ public final class StampReflector implements AutoCloseable {
 
     private void run() {
         // MAX_DATAGRAM + 1 bytes per slot: a longer datagram shows as truncated, as with the single receive
-        try (io.github.twping.ffm.DatagramBatch batch = new io.github.twping.ffm.DatagramBatch(BATCH, MAX_DATAGRAM + 1)) {
+        try (DatagramBatch batch = new DatagramBatch(BATCH, MAX_DATAGRAM + 1)) {
             while (!stopRequested) {
                 int n = socket.receiveBatch(batch, -1);
                 if (n == UdpSocket.CLOSED) {
@@ -273,7 +284,7 @@ public final class StampReflector implements AutoCloseable {
      * thousands of loop turns, whereas this is compiled after a few thousand calls, which the start-up warm-up of
      * another instance makes ({@link StampWarmUp}).
      */
-    private void handleBatch(io.github.twping.ffm.DatagramBatch batch, int n) throws IOException {
+    private void handleBatch(DatagramBatch batch, int n) throws IOException {
         for (int i = 0; i < n && !stopRequested; i++) {
             int length = batch.length(i);
             MemorySegment.copy(batch.buffer(i), 0, request, 0, Math.min(length, MAX_DATAGRAM + 1));
@@ -570,14 +581,14 @@ public final class StampReflector implements AutoCloseable {
             } else if (want != addressLength) {
                 subFlags = StampTlv.FLAG_U;                  // the other family than the packet's
             } else if (subType == StampTlv.SUB_SOURCE_IPV4 || subType == StampTlv.SUB_SOURCE_IPV6) {
-                MemorySegment.copy(source, 0, reply, java.lang.foreign.ValueLayout.JAVA_BYTE, sub, want);
+                MemorySegment.copy(source, 0, reply, ValueLayout.JAVA_BYTE, sub, want);
                 subFlags = 0;
             } else if (meta.destinationAddressLength() == want) {
                 meta.destinationAddressBytes(destination, 0);   // the request's destination (IP_PKTINFO)
-                MemorySegment.copy(destination, 0, reply, java.lang.foreign.ValueLayout.JAVA_BYTE, sub, want);
+                MemorySegment.copy(destination, 0, reply, ValueLayout.JAVA_BYTE, sub, want);
                 subFlags = 0;
             } else if (localAddressBytes != null && localAddressBytes.length == want) {
-                MemorySegment.copy(localAddressBytes, 0, reply, java.lang.foreign.ValueLayout.JAVA_BYTE, sub, want);
+                MemorySegment.copy(localAddressBytes, 0, reply, ValueLayout.JAVA_BYTE, sub, want);
                 subFlags = 0;
             } else {
                 subFlags = StampTlv.FLAG_U;                  // not known: no IP_PKTINFO and a wildcard bind
@@ -587,7 +598,7 @@ public final class StampReflector implements AutoCloseable {
         }
     }
 
-    private static int method(io.github.twping.ffm.TimestampSource source) {
+    private static int method(TimestampSource source) {
         return switch (source) {
             case KERNEL_HARDWARE -> StampTlv.METHOD_HW_ASSIST;
             case KERNEL_SOFTWARE -> StampTlv.METHOD_SW_LOCAL;
@@ -638,7 +649,7 @@ public final class StampReflector implements AutoCloseable {
     }
 
     /** Records the kernel TX stamps of replies for the Follow-Up Telemetry of each session's next reply. */
-    private final class TxStamps implements io.github.twping.ffm.TxTimestampHandler {
+    private final class TxStamps implements TxTimestampHandler {
         @Override
         public void onTxTimestamp(long packetId, long epochNs, boolean hardware) {
             int slot = (int) (packetId & (TX_RING - 1));
@@ -835,7 +846,7 @@ public final class StampReflector implements AutoCloseable {
             int i = hash(a, length, port, ssid) & mask;
             for (int probes = 0; probes < capacity && used[i]; probes++) {
                 if (ports[i] == port && ssids[i] == ssid && addressLengths[i] == length
-                        && java.util.Arrays.equals(addresses, i * 16, i * 16 + length, a, 0, length)) {
+                        && Arrays.equals(addresses, i * 16, i * 16 + length, a, 0, length)) {
                     return i;
                 }
                 i = (i + 1) & mask;

@@ -1,6 +1,8 @@
 package io.github.twping.stamp;
 
 import java.util.List;
+import io.github.twping.crypto.TestSessionKeys;
+import java.util.Arrays;
 
 /**
  * How a STAMP or TWAMP-Light Session-Reflector answers (RFC 8762 §4.3, RFC 5357 Appendix I).
@@ -64,13 +66,13 @@ public record StampReflectorSpec(boolean light, boolean authenticated, byte[] ke
     public static final int LIGHT_KEY_LENGTH = 48;
 
     /** @return the test-session keys of authenticated TWAMP-Light from a {@link #LIGHT_KEY_LENGTH}-octet key */
-    public static io.github.twping.crypto.TestSessionKeys lightKeys(byte[] key) {
+    public static TestSessionKeys lightKeys(byte[] key) {
         if (key == null || key.length != LIGHT_KEY_LENGTH) {
             throw new IllegalArgumentException("authenticated TWAMP-Light needs a key of " + LIGHT_KEY_LENGTH
                     + " octets (AES key 16, HMAC key 32)");
         }
-        return io.github.twping.crypto.TestSessionKeys.of(java.util.Arrays.copyOfRange(key, 0, 16),
-                java.util.Arrays.copyOfRange(key, 16, LIGHT_KEY_LENGTH));
+        return TestSessionKeys.of(Arrays.copyOfRange(key, 0, 16),
+                Arrays.copyOfRange(key, 16, LIGHT_KEY_LENGTH));
     }
 
     /** Largest {@code reflectOctets}: the padding of a TWAMP-Light reply inside one datagram. */

@@ -9,6 +9,7 @@ import io.github.twping.session.ClientTestSession;
 import io.github.twping.session.ClockErrorEstimate;
 import io.github.twping.datafile.SessionDataWriter;
 import io.github.twping.time.WallClock;
+import io.github.twping.protocol.Mode;
 
 /**
  * Assembles a STAMP (or TWAMP-Light) Session-Sender from the TWAMP client's engine: {@link ClientTestSession} with
@@ -74,10 +75,10 @@ public final class StampSenderSession {
         ClientTestSession.Parameters parameters = new ClientTestSession.Parameters(reflector, schedule, packetCount,
                 padding, startTimeNtp, lossTimeoutNtp, spinNs, true);
         if (key == null) {
-            return new ClientTestSession(parameters, socket, io.github.twping.protocol.Mode.OPEN, null, writer, clock,
+            return new ClientTestSession(parameters, socket, Mode.OPEN, null, writer, clock,
                     errors, diagnostics);
         }
-        return new ClientTestSession(parameters, socket, io.github.twping.protocol.Mode.AUTHENTICATED,
+        return new ClientTestSession(parameters, socket, Mode.AUTHENTICATED,
                 StampReflectorSpec.lightKeys(key), writer, clock, errors, diagnostics);
     }
 }

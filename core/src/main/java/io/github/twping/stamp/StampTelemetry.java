@@ -1,6 +1,10 @@
 package io.github.twping.stamp;
 
 import java.util.Arrays;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
 
 /**
  * What the replies' RFC 8972 TLVs told the Session-Sender, per sender sequence number: the reflector's
@@ -162,7 +166,7 @@ public final class StampTelemetry {
      * A Location TLV whose value ({@code length} octets) starts at {@code value}: the ports and the address
      * sub-TLVs the reflector filled (U and M clear); the others are left as they were.
      */
-    void location(java.lang.foreign.MemorySegment packet, int value, int length) {
+    void location(MemorySegment packet, int value, int length) {
         locations++;
         locationDestinationPort = StampWire.uint16(packet, value);
         locationSourcePort = StampWire.uint16(packet, value + 2);
@@ -181,7 +185,7 @@ public final class StampTelemetry {
             boolean v6 = type == StampTlv.SUB_SOURCE_IPV6 || type == StampTlv.SUB_DESTINATION_IPV6;
             if (filled && ((v4 && n == 4) || (v6 && n == 16))) {
                 boolean source = type == StampTlv.SUB_SOURCE_IPV4 || type == StampTlv.SUB_SOURCE_IPV6;
-                java.lang.foreign.MemorySegment.copy(packet, java.lang.foreign.ValueLayout.JAVA_BYTE, sub,
+                MemorySegment.copy(packet, ValueLayout.JAVA_BYTE, sub,
                         source ? locationSource : locationDestination, 0, n);
                 if (source) {
                     locationSourceLength = n;
@@ -209,22 +213,22 @@ public final class StampTelemetry {
     }
 
     /** @return the source address the reflector saw (4 or 16 octets), null when not reported */
-    public java.net.InetAddress locationSource() {
+    public InetAddress locationSource() {
         return address(locationSource, locationSourceLength);
     }
 
     /** @return the destination address the reflector saw (4 or 16 octets), null when not reported */
-    public java.net.InetAddress locationDestination() {
+    public InetAddress locationDestination() {
         return address(locationDestination, locationDestinationLength);
     }
 
-    private static java.net.InetAddress address(byte[] bytes, int length) {
+    private static InetAddress address(byte[] bytes, int length) {
         if (length != 4 && length != 16) {
             return null;
         }
         try {
-            return java.net.InetAddress.getByAddress(Arrays.copyOf(bytes, length));
-        } catch (java.net.UnknownHostException e) {
+            return InetAddress.getByAddress(Arrays.copyOf(bytes, length));
+        } catch (UnknownHostException e) {
             return null;                                   // not reached: 4 or 16 octets
         }
     }

@@ -23,6 +23,15 @@ import io.github.twping.datafile.SessionDataWriter;
 import io.github.twping.datafile.SessionHeader;
 import io.github.twping.time.NtpTime;
 import io.github.twping.time.WallClock;
+import io.github.twping.crypto.TestPacketCipher;
+import io.github.twping.ffm.ReceivedPacket;
+import io.github.twping.ffm.SocketException;
+import io.github.twping.protocol.Mode;
+import io.github.twping.protocol.SenderPacket;
+import io.github.twping.session.SplitTestSocket;
+import io.github.twping.session.TwampSessionWarmUp;
+import java.lang.foreign.Arena;
+import java.time.Duration;
 
 /**
  * Compiles the STAMP and TWAMP-Light code before a measurement, as {@code session.TwampSessionWarmUp} does for TWAMP, with
@@ -60,7 +69,7 @@ public final class StampWarmUp {
     static final long START_LATEST_NS = TimeUnit.MILLISECONDS.toNanos(50);
 
     /** Five packets 20 µs apart, then a gap longer than the pacer's spin window: 66.7 µs on average. */
-    private static final ScheduleSlot[] SLOTS = io.github.twping.session.TwampSessionWarmUp.slots(
+    private static final ScheduleSlot[] SLOTS = TwampSessionWarmUp.slots(
             NtpTime.fromSeconds(0.00002), 5, NtpTime.fromSeconds(0.0003));
     /**
      * The reflector warm-up sends from a new source port every this many bursts, about 40 times per phase: with one
@@ -195,26 +204,26 @@ public final class StampWarmUp {
         try (StampReflector reflector = new StampReflector(reflectorSpec,
                 StampReflector.openSocket(new InetSocketAddress(loopback, 0), 0), null);
              SourceSocket client = new SourceSocket(options);
-             java.lang.foreign.Arena arena = java.lang.foreign.Arena.ofConfined()) {
+             Arena arena = Arena.ofConfined()) {
             reflector.start();
             InetSocketAddress target = reflector.localAddress();
             MemorySegment reply = arena.allocate(StampReflector.MAX_DATAGRAM + 1, 16);
-            io.github.twping.ffm.ReceivedPacket meta = new io.github.twping.ffm.ReceivedPacket();
+            ReceivedPacket meta = new ReceivedPacket();
             WallClock clock = WallClock.system();
             long perPhase = Math.max(1, packets / phases.length);
             int burst = 1;
             long bursts = 0;
             outer:
             for (Sender sender : phases) {
-                io.github.twping.crypto.TestPacketCipher cipher = sender.stamp() != null
+                TestPacketCipher cipher = sender.stamp() != null
                         ? new StampSenderCodec(sender.stamp())
-                        : io.github.twping.crypto.TestPacketCipher.forMode(sender.lightKey() != null
-                        ? io.github.twping.protocol.Mode.AUTHENTICATED : io.github.twping.protocol.Mode.OPEN,
+                        : TestPacketCipher.forMode(sender.lightKey() != null
+                        ? Mode.AUTHENTICATED : Mode.OPEN,
                         sender.lightKey() != null ? StampReflectorSpec.lightKeys(sender.lightKey()) : null);
                 int padding = sender.stamp() != null ? sender.stamp().tlvBytes() : sender.lightPadding();
                 int length = cipher.senderLayout().packetLength(padding);
                 MemorySegment packet = arena.allocate(Math.max(length, 128), 16);
-                io.github.twping.protocol.SenderPacket fields = new io.github.twping.protocol.SenderPacket(
+                SenderPacket fields = new SenderPacket(
                         cipher.senderLayout()).wrap(packet);
                 for (long seq = 0; seq < perPhase; ) {
                     if (stop.getAsBoolean() || System.nanoTime() - startNs >= maxNs) {
@@ -266,7 +275,7 @@ public final class StampWarmUp {
      * @param peer           the session's reflector (for its address family; the warm-up stays on loopback)
      * @param spinNs         the session's pacer spin window
      * @param kernelTxStamps the session's send stamp: kernel TX stamps on a receiving and a sending socket as one
-     *                       {@link io.github.twping.session.SplitTestSocket} (docs/CLIENT.md, "Two sockets"),
+     *                       {@link SplitTestSocket} (docs/CLIENT.md, "Two sockets"),
      *                       or one socket without TX stamps ({@code --send-stamp user}); the warm-up runs the same
      */
     public static SenderWarmUp beforeSession(Sender sender, InetAddress peer, long spinNs, boolean kernelTxStamps,
@@ -315,7 +324,7 @@ public final class StampWarmUp {
                     if (now - latestAt >= 0 || (!alive && now - marginAt >= 0)) {
                         return;
                     }
-                    java.time.Duration wait = java.time.Duration.ofNanos(Math.max(1,
+                    Duration wait = Duration.ofNanos(Math.max(1,
                             Math.min(POLL_NS, (alive ? latestAt : marginAt) - now)));
                     if (alive) {
                         thread.join(wait);                      // returns early when the warm-up ends
@@ -389,10 +398,10 @@ public final class StampWarmUp {
                 .timestamping(kernelTxStamps ? Timestamping.RX_TX_SOFTWARE : Timestamping.RX_SOFTWARE)
                 .receiveBufferBytes(1 << 20).sendBufferBytes(1 << 20).build();
         try (UdpSocket client = UdpSocket.open(options);
-             UdpSocket sending = kernelTxStamps ? io.github.twping.session.SplitTestSocket.openSender(client, reflector,
+             UdpSocket sending = kernelTxStamps ? SplitTestSocket.openSender(client, reflector,
                      UdpSocketOptions.builder().receiveBufferBytes(1 << 20).sendBufferBytes(1 << 20)) : null) {
             // the session's own arrangement: a SplitTestSocket over the two, as StampRun opens it
-            UdpSocket socket = sending == null ? client : new io.github.twping.session.SplitTestSocket(client, sending);
+            UdpSocket socket = sending == null ? client : new SplitTestSocket(client, sending);
             handled[1] = sending == null ? 1 : 2;
             for (int attempt = 0; attempt < BUILD_ATTEMPTS; attempt++) {
                 try (FileChannel channel = SessionDataWriter.openAnonymousTempFile(null)) {
@@ -443,7 +452,7 @@ public final class StampWarmUp {
             session.start();
             boolean completed;
             try {
-                completed = io.github.twping.session.TwampSessionWarmUp.runToEnd(session, packets, startNs, maxNs, stop);
+                completed = TwampSessionWarmUp.runToEnd(session, packets, startNs, maxNs, stop);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 completed = false;
@@ -465,12 +474,12 @@ public final class StampWarmUp {
         private final UdpSocketOptions options;
         private UdpSocket socket;
 
-        SourceSocket(UdpSocketOptions options) throws io.github.twping.ffm.SocketException {
+        SourceSocket(UdpSocketOptions options) throws SocketException {
             this.options = options;
             this.socket = UdpSocket.open(options);
         }
 
-        void renew() throws io.github.twping.ffm.SocketException {
+        void renew() throws SocketException {
             UdpSocket next = UdpSocket.open(options);
             socket.close();
             socket = next;
@@ -480,7 +489,7 @@ public final class StampWarmUp {
             return socket.send(packet, length, target);
         }
 
-        int receive(MemorySegment buffer, io.github.twping.ffm.ReceivedPacket meta, long timeoutNs)
+        int receive(MemorySegment buffer, ReceivedPacket meta, long timeoutNs)
                 throws IOException {
             return socket.receive(buffer, meta, timeoutNs);
         }

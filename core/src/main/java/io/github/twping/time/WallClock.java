@@ -2,6 +2,7 @@ package io.github.twping.time;
 
 import org.agrona.concurrent.EpochNanoClock;
 import org.agrona.concurrent.SystemEpochNanoClock;
+import io.github.twping.ffm.RealtimeClock;
 
 /**
  * The wall clock every TWAMP timestamp is taken from: epoch nanoseconds plus the
@@ -19,7 +20,7 @@ import org.agrona.concurrent.SystemEpochNanoClock;
  */
 public final class WallClock {
     /** CLOCK_REALTIME via FFM (Instant.now() without native access). */
-    private static final EpochNanoClock REALTIME = io.github.twping.ffm.RealtimeClock::epochNs;
+    private static final EpochNanoClock REALTIME = RealtimeClock::epochNs;
 
     private final EpochNanoClock clock;
     private final long offsetNs;

@@ -11,6 +11,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import io.github.twping.stamp.StampTlvRequest;
+import io.github.twping.stamp.TimestampFormat;
 
 class AgentConfigLoaderTest {
     private final AgentConfigLoader loader = AgentConfigLoader.create();
@@ -64,7 +66,7 @@ class AgentConfigLoaderTest {
 
     @Test
     void shouldLoadStampAndLightTargets() throws Exception {
-        java.nio.file.Files.writeString(dir.resolve("k.pfs"), "alice 7333637265742d6c61622d6b6579\n");
+        Files.writeString(dir.resolve("k.pfs"), "alice 7333637265742d6c61622d6b6579\n");
         AgentConfig c = load("""
                 defaults: {rate: 10, session: 5}
                 targets:
@@ -74,7 +76,7 @@ class AgentConfigLoaderTest {
                 """);
         assertEquals(Protocol.STAMP, c.targets().get(0).protocol());
         assertEquals(862, c.targets().get(0).port());
-        assertEquals(io.github.twping.protocol.Mode.AUTHENTICATED.bits(), c.targets().get(1).modeMask());
+        assertEquals(Mode.AUTHENTICATED.bits(), c.targets().get(1).modeMask());
         assertEquals(8620, c.targets().get(1).port());
         assertEquals(Protocol.LIGHT, c.targets().get(2).protocol());
         assertTrue(!Protocol.STAMP.controlled() && !Protocol.LIGHT.controlled() && Protocol.TWAMP.controlled());
@@ -226,12 +228,12 @@ class AgentConfigLoaderTest {
         assertEquals(2.5, c.intervalSeconds());
         StampOptions s = c.targets().get(0).stamp();
         assertEquals(11, s.ssid(), "from defaults");
-        assertEquals(io.github.twping.stamp.TimestampFormat.PTP, s.format());
-        assertEquals(new io.github.twping.stamp.StampTlvRequest(true, 34, false, 1, 7, false, false), s.tlvs());
+        assertEquals(TimestampFormat.PTP, s.format());
+        assertEquals(new StampTlvRequest(true, 34, false, 1, 7, false, false), s.tlvs());
         StampOptions sa = c.targets().get(1).stamp();
         assertEquals(65535, sa.ssid());
-        assertEquals(io.github.twping.stamp.TimestampFormat.NTP, sa.format());
-        assertEquals(new io.github.twping.stamp.StampTlvRequest(false, -1, true, -1, 0, true, true), sa.tlvs());
+        assertEquals(TimestampFormat.NTP, sa.format());
+        assertEquals(new StampTlvRequest(false, -1, true, -1, 0, true, true), sa.tlvs());
         assertTrue(!c.targets().get(2).stamp().symmetric(), "from defaults");
         assertEquals(0, StampTargetRunner.lightDefaultPadding(c.targets().get(2).stamp(), false));
         assertEquals(Mode.AUTHENTICATED.bits(), c.targets().get(3).modeMask());

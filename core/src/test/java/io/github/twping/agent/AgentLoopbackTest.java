@@ -23,6 +23,9 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import java.net.InetAddress;
+import java.util.Set;
+import java.util.TreeSet;
 
 /** The agent against the embedded server on loopback: back-to-back sessions, metrics, reload, failures, stop. */
 @Timeout(value = 240, unit = TimeUnit.SECONDS)
@@ -54,10 +57,10 @@ class AgentLoopbackTest {
 
     /** @return the value of the series {@code name{labels}} in text exposition, or NaN when absent. */
     static double value(String body, String name, String labels) {
-        java.util.Set<String> wanted = new java.util.TreeSet<>(List.of(labels.split(",")));
+        Set<String> wanted = new TreeSet<>(List.of(labels.split(",")));
         Matcher m = Pattern.compile("(?m)^" + Pattern.quote(name) + "\\{([^}]*)\\} (\\S+)$").matcher(body);
         while (m.find()) {
-            java.util.Set<String> got = new java.util.TreeSet<>(List.of(m.group(1).split(",")));
+            Set<String> got = new TreeSet<>(List.of(m.group(1).split(",")));
             if (!labels.contains("protocol=")) {
                 got.removeIf(l -> l.startsWith("protocol="));
             }
@@ -136,7 +139,7 @@ class AgentLoopbackTest {
     @Test
     void shouldCountFailuresByReasonRetryAndRecoverWithoutStoppingOthers() throws Exception {
         int freePort;
-        try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             freePort = s.getLocalPort();
         }
         try (EmbeddedServer server = EmbeddedServer.start(EmbeddedServer.options().listen("127.0.0.1", 0))) {

@@ -37,6 +37,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * The agent's STAMP and TWAMP-Light targets against our {@code twampd --stamp/--light} (with its metrics), keyed
@@ -139,7 +141,7 @@ class AgentProtocolsTest {
         if (!labels.isEmpty()) {
             return AgentLoopbackTest.value(body, name, labels);
         }
-        java.util.regex.Matcher m = java.util.regex.Pattern.compile("(?m)^" + java.util.regex.Pattern.quote(name)
+        Matcher m = Pattern.compile("(?m)^" + Pattern.quote(name)
                 + "(?:\\{\\})? (\\S+)$").matcher(body);
         return m.find() ? Double.parseDouble(m.group(1)) : Double.NaN;
     }

@@ -28,6 +28,15 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import com.sun.management.ThreadMXBean;
+import io.github.twping.stats.exact.ExactStatistics;
+import java.lang.management.ManagementFactory;
+import java.nio.file.StandardOpenOption;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Collections;
+import java.util.Locale;
+import java.util.Random;
 
 /**
  * The interval events of {@link SessionIntervals} over a session data file written here record by record: where each
@@ -81,8 +90,8 @@ class SessionIntervalsTest {
     /** Writes {@code packets} records, the last {@code lostTail} lost, in the data-file order of a receiver. */
     private static FileChannel file(Path p, SessionHeader header, long packets, long lostTail, RecordSources sources,
                                     long[] dataOffset) throws IOException {
-        FileChannel ch = FileChannel.open(p, java.nio.file.StandardOpenOption.CREATE,
-                java.nio.file.StandardOpenOption.READ, java.nio.file.StandardOpenOption.WRITE);
+        FileChannel ch = FileChannel.open(p, StandardOpenOption.CREATE,
+                StandardOpenOption.READ, StandardOpenOption.WRITE);
         SessionDataWriter w = SessionDataWriter.onChannel(ch, header, SessionDataWriter.DEFAULT_BATCH_RECORDS);
         TwoWayRecord r = new TwoWayRecord();
         for (long seq = 0; seq < packets; seq++) {
@@ -160,10 +169,10 @@ class SessionIntervalsTest {
             assertEquals("stamp", o.path("protocol").asText());
             assertEquals(header.sidHex(), o.path("sid").asText());
             assertEquals(k, o.path("index").asInt());
-            long startNs = java.time.Duration.between(java.time.Instant.EPOCH,
-                    java.time.Instant.parse(o.path("start").asText())).toNanos();
-            long endNs = java.time.Duration.between(java.time.Instant.EPOCH,
-                    java.time.Instant.parse(o.path("end").asText())).toNanos();
+            long startNs = Duration.between(Instant.EPOCH,
+                    Instant.parse(o.path("start").asText())).toNanos();
+            long endNs = Duration.between(Instant.EPOCH,
+                    Instant.parse(o.path("end").asText())).toNanos();
             assertEquals(START_EPOCH_NS + k * 100_000_000L, startNs, 2, lines.get(k));
             assertEquals(100_000_000L, endNs - startNs, 2, lines.get(k));
             assertEquals(k == 14, o.path("last").asBoolean(), lines.get(k));
@@ -207,9 +216,9 @@ class SessionIntervalsTest {
         // ones (1024) must not
         long packets = 600;
         SessionHeader header = header(packets);
-        io.github.twping.stats.exact.ExactStatistics sized = io.github.twping.stats.exact.ExactStatistics.sizedForSession(header);
-        io.github.twping.stats.exact.ExactStatistics full = new io.github.twping.stats.exact.ExactStatistics(header);
-        java.util.Random random = new java.util.Random(42);
+        ExactStatistics sized = ExactStatistics.sizedForSession(header);
+        ExactStatistics full = new ExactStatistics(header);
+        Random random = new Random(42);
         List<Long> order = new ArrayList<>();
         for (long seq = 0; seq < packets; seq++) {
             order.add(seq);
@@ -217,7 +226,7 @@ class SessionIntervalsTest {
                 order.add(seq);                   // a duplicate
             }
         }
-        java.util.Collections.shuffle(order, random);
+        Collections.shuffle(order, random);
         TwoWayRecord r = new TwoWayRecord();
         for (long seq : order) {
             record(r, seq, seq % 53 == 0);
@@ -248,8 +257,8 @@ class SessionIntervalsTest {
 
     @Test
     void shouldNotAllocatePerRecordWhileReadingAndAccountingRecords() throws Exception {
-        com.sun.management.ThreadMXBean threads =
-                (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
+        ThreadMXBean threads =
+                (ThreadMXBean) ManagementFactory.getThreadMXBean();
         // 150,000 records first: past the engine's exact limit (131,072) every distribution is a histogram and the
         // duplicate bit set covers 2^18, so what follows is the steady state of a long session. Then windows of
         // 10,000 records; a window's figure is the bytes this thread allocated divided by its records. No interval
@@ -272,7 +281,7 @@ class SessionIntervalsTest {
                 long before = threads.getCurrentThreadAllocatedBytes();
                 intervals.poll();
                 double perRecord = (threads.getCurrentThreadAllocatedBytes() - before) / 10_000.0;
-                figures.add(String.format(java.util.Locale.ROOT, "%.3f", perRecord));
+                figures.add(String.format(Locale.ROOT, "%.3f", perRecord));
                 cheapest = Math.min(cheapest, perRecord);
             }
             assertEquals(0, out.size(), "no interval ended");

@@ -13,6 +13,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Assertions;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code -B} and {@code -S} fail where C fails, with C's lines: a missing device before the control
@@ -66,7 +69,7 @@ class ClientBindOrderTest {
     void shouldPrintAnInfiniteBucketWidthAsC() {
         Run r = run("--loopback", "-b", "1e40", "-c", "1");
         assertEquals(1, r.status(), r.err());
-        org.junit.jupiter.api.Assertions.assertTrue(r.err().contains("< BucketWidth (inf) '-b'\n"), r.err());
+        Assertions.assertTrue(r.err().contains("< BucketWidth (inf) '-b'\n"), r.err());
     }
 
     @Test
@@ -78,14 +81,14 @@ class ClientBindOrderTest {
     }
 
     @Test
-    void shouldReportAnEmptyOrDirectorySaveFileAsFopenDoes(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) {
+    void shouldReportAnEmptyOrDirectorySaveFileAsFopenDoes(@TempDir Path dir) {
         Run empty = run("--loopback", "-c", "1", "-F", "");
         assertEquals(1, empty.status(), empty.err());
-        org.junit.jupiter.api.Assertions.assertTrue(empty.err().contains("twping: fopen(): No such file or directory\n"),
+        Assertions.assertTrue(empty.err().contains("twping: fopen(): No such file or directory\n"),
                 empty.err());
         Run directory = run("--loopback", "-c", "1", "-F", dir.toString());
         assertEquals(1, directory.status(), directory.err());
-        org.junit.jupiter.api.Assertions.assertTrue(directory.err().contains("twping: fopen(" + dir + "): Is a directory\n"),
+        Assertions.assertTrue(directory.err().contains("twping: fopen(" + dir + "): Is a directory\n"),
                 directory.err());
     }
 }

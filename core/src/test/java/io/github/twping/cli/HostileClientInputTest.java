@@ -20,6 +20,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.api.Assumptions;
 
 /** Hostile or mistyped client input: one clear line and the documented status (docs/CLI.md). */
 class HostileClientInputTest {
@@ -53,7 +54,7 @@ class HostileClientInputTest {
     @Test
     void shouldStopWithOneLineForAnEndlessDevice() {
         Path zero = Path.of("/dev/zero");
-        org.junit.jupiter.api.Assumptions.assumeTrue(Files.isReadable(zero), "no /dev/zero");
+        Assumptions.assumeTrue(Files.isReadable(zero), "no /dev/zero");
         TwpingArgs.Result r = parse("-u", "alice", "-k", "/dev/zero", "127.0.0.1");
         assertEquals(1, assertInstanceOf(TwpingArgs.Exit.class, r).status());
         assertEquals("twping: Unable to open /dev/zero: File too large\n", stderr());

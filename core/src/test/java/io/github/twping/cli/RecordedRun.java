@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.fail;
+import io.github.twping.testdata.RecordedVectors;
 
 /** One recorded C twping run from the vectors: {@code # cmd:}, {@code # rc=}, stdout and stderr lines. */
 record RecordedRun(String cmd, int rc, List<String> stdout, List<String> stderr) {
@@ -15,7 +16,7 @@ record RecordedRun(String cmd, int rc, List<String> stdout, List<String> stderr)
     static final String C_VERSION = "5.2.3-1";
 
     static Path vectors() {
-        return io.github.twping.testdata.RecordedVectors.dir();
+        return RecordedVectors.dir();
     }
 
     /** @return twping-help.txt from its {@code usage:} line to the end */

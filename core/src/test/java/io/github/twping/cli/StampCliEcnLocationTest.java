@@ -12,6 +12,8 @@ import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * {@code twping --stamp --ecn N --tlv cos=D,loc} against {@code twampd --stamp} in-process: the TLV report shows the
@@ -42,7 +44,7 @@ class StampCliEcnLocationTest {
         assertTrue(r.out().contains("class of service: requested reply DSCP 34, 8 replies arrived with it, "
                 + "0 not applied by the reflector; reflector received our DSCP 10 in 8; "
                 + "ECN 1: reflector received it in 8, replies arrived with it in 8"), r.out());
-        java.util.regex.Matcher m = java.util.regex.Pattern.compile(
+        Matcher m = Pattern.compile(
                 "location: reflector saw source 127\\.0\\.0\\.1 port (\\d+), destination 127\\.0\\.0\\.1 port (\\d+) "
                         + "\\(8 replies\\)").matcher(r.out());
         assertTrue(m.find(), r.out());

@@ -15,6 +15,7 @@ import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import io.github.twping.ffm.ThreadTuning;
 
 class TwampdArgsTest {
 
@@ -71,7 +72,7 @@ class TwampdArgsTest {
         ServerConfigBuilder off = ServerConfig.builder();
         TwampdArgs.parse(new String[] {"--rt-priority", "0"}).applyTo(off);
         assertEquals(0, off.build().reflectorRtPriority());
-        String refused = io.github.twping.ffm.ThreadTuning.fifoRefusal(7);
+        String refused = ThreadTuning.fifoRefusal(7);
         ServerConfigBuilder b = ServerConfig.builder();
         if (refused == null) {
             TwampdArgs.parse(new String[] {"--rt-priority", "7"}).applyTo(b);

@@ -14,6 +14,8 @@ import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import io.github.twping.config.BoundedFile;
+import java.io.IOException;
 
 /**
  * twampd refuses to start on a missing or unusable configuration (docs/SERVER.md): status 1 and one
@@ -66,7 +68,7 @@ class TwampdStartupRefusalTest {
     @Test
     void shouldRefuseAnOversizedConfigurationFile() throws Exception {
         try (RandomAccessFile f = new RandomAccessFile(dir.resolve("twamp-server.conf").toFile(), "rw")) {
-            f.setLength(io.github.twping.config.BoundedFile.MAX_BYTES + 1L);
+            f.setLength(BoundedFile.MAX_BYTES + 1L);
         }
         assertEquals(1, run(args(dir)));
         assertEquals("Unable to open " + dir.resolve("twamp-server.conf") + ": File too large\n", err());
@@ -99,7 +101,7 @@ class TwampdStartupRefusalTest {
         try {
             Process p = new ProcessBuilder("mkfifo", path.toString()).redirectErrorStream(true).start();
             return p.waitFor(30, TimeUnit.SECONDS) && p.exitValue() == 0;
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             return false;
         }
     }

@@ -10,6 +10,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.Map;
 
 import org.junit.jupiter.api.Test;
+import java.io.ByteArrayInputStream;
 
 class TwpingArgsLanguageTest {
     @Test
@@ -31,7 +32,7 @@ class TwpingArgsLanguageTest {
     private static TwpingOptions parse(String defaultLanguage, String... argv) {
         PrintStream err = new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8);
         TwpingArgs.Result r = new TwpingArgs("test", PassphrasePrompt.fromStreams(
-                new java.io.ByteArrayInputStream(new byte[0]), err), err, err, false)
+                new ByteArrayInputStream(new byte[0]), err), err, err, false)
                 .defaultLanguage(defaultLanguage).parse("twping", argv);
         return ((TwpingArgs.Parsed) r).options();
     }

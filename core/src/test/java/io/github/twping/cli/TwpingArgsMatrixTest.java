@@ -25,6 +25,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import java.io.UncheckedIOException;
 
 /**
  * Replays the recorded C twping 5.2.3 option cases ({@code error-options-matrix.txt} and the
@@ -125,7 +126,7 @@ class TwpingArgsMatrixTest {
                         assertEquals(1, runs.size(), f);
                         return runs.get(0);
                     } catch (IOException e) {
-                        throw new java.io.UncheckedIOException(e);
+                        throw new UncheckedIOException(e);
                     }
                 }).toList();
     }
@@ -166,7 +167,7 @@ class TwpingArgsMatrixTest {
             Files.writeString(f, "  alice 7333637265742d6c61622d6b6579\n");
             return f;
         } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e);
+            throw new UncheckedIOException(e);
         }
     }
 

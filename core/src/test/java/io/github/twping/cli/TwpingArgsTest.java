@@ -21,6 +21,8 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import io.github.twping.ffm.ThreadTuning;
+import io.github.twping.pacing.ParkThenSpinPacer;
 
 class TwpingArgsTest {
     private static final String VERSION = "9.9.9";
@@ -315,7 +317,7 @@ class TwpingArgsTest {
     void shouldAcceptALearntSpinWindow() {
         TwpingOptions.Extras auto = ok("--spin", "auto", "h").extras();
         assertEquals(TwpingOptions.Extras.AUTO_SPIN, auto.spinMicros());
-        assertEquals(io.github.twping.pacing.ParkThenSpinPacer.ADAPTIVE, auto.spinNs());
+        assertEquals(ParkThenSpinPacer.ADAPTIVE, auto.spinNs());
         assertEquals(250_000, ok("--spin", "250", "h").extras().spinNs());
         errBytes.reset();
         assertEquals(Messages.EXIT_FAILURE, exit("--spin", "Auto", "h"));
@@ -330,7 +332,7 @@ class TwpingArgsTest {
             assertEquals(Messages.EXIT_FAILURE, exit("--rt-priority", bad, "h"), bad);
             assertEquals("twping: Invalid '--rt-priority' value. Priority 1..99 expected\n" + usage(), stderr(), bad);
         }
-        String refused = io.github.twping.ffm.ThreadTuning.fifoRefusal(9);
+        String refused = ThreadTuning.fifoRefusal(9);
         if (refused == null) {
             assertEquals(9, ok("--rt-priority", "9", "h").extras().rtPriority());
         } else {

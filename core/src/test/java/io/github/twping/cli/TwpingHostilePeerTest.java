@@ -28,6 +28,8 @@ import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import java.util.concurrent.Executor;
+import java.util.regex.Pattern;
 
 /**
  * The real twping entry point ({@link Twping}) against hostile or stalling servers and hostile arguments:
@@ -40,7 +42,7 @@ class TwpingHostilePeerTest {
     private static final String START_DELAY_S = "120";
     private static final InetAddress LOOPBACK = InetAddress.getLoopbackAddress();
     /** A thread per task: the common pool has one worker on two cores, and the server would starve the run. */
-    private static final java.util.concurrent.Executor OWN_THREAD = r -> Thread.ofPlatform().daemon(true).start(r);
+    private static final Executor OWN_THREAD = r -> Thread.ofPlatform().daemon(true).start(r);
 
     @TempDir
     Path dir;
@@ -289,7 +291,7 @@ class TwpingHostilePeerTest {
         assertEquals(0, r.await(), r.err());
         List<String> lines = r.diagnostics();
         assertEquals(2, lines.size(), r.err());
-        assertTrue(lines.get(0).matches("twping: OWStatsParse: fopen\\(" + java.util.regex.Pattern.quote(
+        assertTrue(lines.get(0).matches("twping: OWStatsParse: fopen\\(" + Pattern.quote(
                 missing.toString()) + "/\\d{20}\\.i\\): No such file or directory"), lines.get(0));
         assertEquals("twping: do_stats(\"from\" session)", lines.get(1));
     }

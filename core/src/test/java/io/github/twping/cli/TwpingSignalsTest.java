@@ -21,6 +21,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import java.io.UncheckedIOException;
 
 /**
  * twping in its own JVM against a server that accepts and then stays silent: a signal during the control
@@ -70,7 +71,7 @@ class TwpingSignalsTest {
                 }
                 return s;
             } catch (IOException e) {
-                throw new java.io.UncheckedIOException(e);
+                throw new UncheckedIOException(e);
             }
         });
     }

@@ -26,6 +26,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.BiConsumer;
 
 /**
  * End to end: the twping library entry point against our embedded server over real loopback sockets
@@ -67,7 +69,7 @@ class TwpingSystemTest {
         return run(null, args);
     }
 
-    private static Run run(java.util.function.BiConsumer<Twping, ByteArrayOutputStream> whileRunning, String... args) {
+    private static Run run(BiConsumer<Twping, ByteArrayOutputStream> whileRunning, String... args) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         Twping twping = Twping.create(Arrays.asList(args), "twping", new PrintStream(out, true, StandardCharsets.UTF_8),
@@ -240,7 +242,7 @@ class TwpingSystemTest {
             if (System.nanoTime() > deadline) {
                 fail("the session did not start within 60 s");
             }
-            java.util.concurrent.locks.LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(10));
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(10));
         }
     }
 

@@ -15,6 +15,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import io.github.twping.testdata.RecordedVectors;
 
 class PassphraseStoreTest {
     private static final byte[] SECRET = "s3cret-lab-key".getBytes(StandardCharsets.US_ASCII);
@@ -24,7 +25,7 @@ class PassphraseStoreTest {
     }
 
     private static Path vectors() {
-        return io.github.twping.testdata.RecordedVectors.dir();
+        return RecordedVectors.dir();
     }
 
     @Test

@@ -24,6 +24,10 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import io.github.twping.crypto.KeyDerivation;
+import io.github.twping.crypto.Token;
+import java.net.InetAddress;
+import java.util.Arrays;
 
 /** ControlClient against a scripted server: recorded 5.2.3 server bytes and malformed servers. */
 class ControlClientTest {
@@ -52,7 +56,7 @@ class ControlClientTest {
         if (mode.protectsControl()) {
             random = new ScriptedRandom(ControlVectors.hex(v.get("aes_session_key")),
                     ControlVectors.hex(v.get("hmac_key")), ControlVectors.hex(v.get("client_iv")));
-            requestPlain = java.util.Arrays.copyOf(ControlVectors.hex(v.get("plain.5")), RequestTwSession.LENGTH);
+            requestPlain = Arrays.copyOf(ControlVectors.hex(v.get("plain.5")), RequestTwSession.LENGTH);
         } else {
             random = new ScriptedRandom();
             requestPlain = segs.get(3).bytes();
@@ -147,7 +151,7 @@ class ControlClientTest {
     @Test
     void shouldFailOnTruncatedServerStart() throws Exception {
         ControlException e = openFailure(new Send(greeting(1)), new Expect(164),
-                new Send(java.util.Arrays.copyOf(serverStart(0), 32)));
+                new Send(Arrays.copyOf(serverStart(0), 32)));
         assertEquals(List.of("_OWPReadServerStart: Unable to read from socket."), e.lines());
     }
 
@@ -244,7 +248,7 @@ class ControlClientTest {
                 }
                 script.add(segs.get(i).clientToServer() ? new Expect(b.length) : new Send(b));
             }
-            byte[] plain = java.util.Arrays.copyOf(ControlVectors.hex(v.get("plain.5")), RequestTwSession.LENGTH);
+            byte[] plain = Arrays.copyOf(ControlVectors.hex(v.get("plain.5")), RequestTwSession.LENGTH);
             SessionRequest recorded = SessionRequest.decode(new RequestTwSession().wrap(MemorySegment.ofArray(plain)));
             ScriptedRandom random = new ScriptedRandom(ControlVectors.hex(v.get("aes_session_key")),
                     ControlVectors.hex(v.get("hmac_key")), ControlVectors.hex(v.get("client_iv")));
@@ -275,13 +279,13 @@ class ControlClientTest {
 
     @Test
     void shouldFormatNumericHostsLikeInetNtop() throws Exception {
-        assertEquals("::1", ControlClient.numericHost(java.net.InetAddress.getByName("::1")));
-        assertEquals("fe80::1:0:0:2", ControlClient.numericHost(java.net.InetAddress.getByName("fe80:0:0:0:1:0:0:2")));
-        assertEquals("2001:db8:0:1:1:1:1:1", ControlClient.numericHost(java.net.InetAddress.getByName("2001:db8:0:1:1:1:1:1")));
-        assertEquals("127.0.0.1", ControlClient.numericHost(java.net.InetAddress.getByName("127.0.0.1")));
-        assertEquals("::", ControlClient.numericHost(java.net.InetAddress.getByName("::")));
+        assertEquals("::1", ControlClient.numericHost(InetAddress.getByName("::1")));
+        assertEquals("fe80::1:0:0:2", ControlClient.numericHost(InetAddress.getByName("fe80:0:0:0:1:0:0:2")));
+        assertEquals("2001:db8:0:1:1:1:1:1", ControlClient.numericHost(InetAddress.getByName("2001:db8:0:1:1:1:1:1")));
+        assertEquals("127.0.0.1", ControlClient.numericHost(InetAddress.getByName("127.0.0.1")));
+        assertEquals("::", ControlClient.numericHost(InetAddress.getByName("::")));
         assertEquals("unknown", ControlClient.numericHost(null));
-        assertArrayEquals(new byte[16], java.net.InetAddress.getByName("::").getAddress());
+        assertArrayEquals(new byte[16], InetAddress.getByName("::").getAddress());
     }
 
     @Test
@@ -304,7 +308,7 @@ class ControlClientTest {
         byte[] salt = new byte[16];
         g.copySaltTo(salt);
         // Recover the client's random keys from its own token (we know the pass-phrase it used).
-        byte[] dk = io.github.twping.crypto.KeyDerivation.pbkdf2HmacSha1(wrong, salt, (int) g.count());
+        byte[] dk = KeyDerivation.pbkdf2HmacSha1(wrong, salt, (int) g.count());
         byte[] challenge = new byte[16];
         g.copyChallengeTo(challenge);
         byte[] token = new byte[64];
@@ -313,7 +317,7 @@ class ControlClientTest {
         byte[] aes = new byte[16];
         byte[] hmac = new byte[32];
         byte[] iv = new byte[16];
-        assertTrue(io.github.twping.crypto.Token.open(dk, token, challenge, aes, hmac));
+        assertTrue(Token.open(dk, token, challenge, aes, hmac));
         recorded.copyClientIvTo(iv);
         try (FakeServer server = FakeServer.of(new Send(segs.get(0).bytes()), new Expect(164),
                 new Send(segs.get(2).bytes()), new AwaitClose())) {

@@ -11,6 +11,11 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
+import java.net.ServerSocket;
+import java.security.SecureRandom;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 
 /** ControlClient against ControlServerConnection over loopback TCP. */
 class ControlLoopbackTest {
@@ -184,7 +189,7 @@ class ControlLoopbackTest {
     @Test
     void shouldReportConnectionFailureWithoutLines() throws Exception {
         int port;
-        try (java.net.ServerSocket s = new java.net.ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             port = s.getLocalPort();
         }
         ControlException e = assertThrows(ControlException.class,
@@ -200,7 +205,7 @@ class ControlLoopbackTest {
             InetAddress lo = InetAddress.getByName("127.0.0.1");
             client.requestSession(request(lo, lo, 0));
             client.startSessions();
-            server.connection.get(60, java.util.concurrent.TimeUnit.SECONDS).close();
+            server.connection.get(60, TimeUnit.SECONDS).close();
             assertEquals(ControlCloseReason.CLOSED_LOCALLY, server.awaitClosed());
             assertEquals(ControlActivity.PEER_CLOSED, client.awaitActivity(60_000_000_000L));
         }
@@ -210,18 +215,18 @@ class ControlLoopbackTest {
     void shouldReportLocalCloseToWatcher() throws Exception {
         try (LoopbackServer server = LoopbackServer.aliceOnly(Mode.ALL_BITS)) {
             ControlClient client = ControlClient.connect(options(server.port(), Mode.OPEN));
-            java.util.concurrent.CompletableFuture<ControlActivity> watched =
-                    java.util.concurrent.CompletableFuture.supplyAsync(() -> client.awaitActivity(-1));
+            CompletableFuture<ControlActivity> watched =
+                    CompletableFuture.supplyAsync(() -> client.awaitActivity(-1));
             client.close();
-            ControlActivity a = watched.get(60, java.util.concurrent.TimeUnit.SECONDS);
+            ControlActivity a = watched.get(60, TimeUnit.SECONDS);
             assertEquals(ControlActivity.LOCALLY_CLOSED, a);
         }
     }
 
     @Test
     void shouldCloseIdleConnectionAfterControlTimeout() throws Exception {
-        try (LoopbackServer server = new LoopbackServer(Mode.ALL_BITS, java.util.Map.of(),
-                new java.security.SecureRandom(), 200);
+        try (LoopbackServer server = new LoopbackServer(Mode.ALL_BITS, Map.of(),
+                new SecureRandom(), 200);
              ControlClient client = ControlClient.connect(options(server.port(), Mode.OPEN))) {
             assertEquals(ControlCloseReason.TIMEOUT, server.awaitClosed());
             assertEquals(ControlActivity.PEER_CLOSED, client.awaitActivity(60_000_000_000L));
@@ -243,7 +248,7 @@ class ControlLoopbackTest {
     void shouldRunIpv6SessionWithSubstitutedAddresses(Mode mode) throws Exception {
         InetAddress v6 = InetAddress.getByName("::1");
         try (LoopbackServer server = new LoopbackServer(v6, Mode.ALL_BITS,
-                java.util.Map.of("alice", PASS), new java.security.SecureRandom(), 10_000);
+                Map.of("alice", PASS), new SecureRandom(), 10_000);
              ControlClient client = ControlClient.connect(ControlClientOptions.of("::1", server.port())
                      .requestedModes(mode.bits()).identity(ALICE, PASS).readTimeoutMs(60_000))) {
             assertEquals("::1", client.serverIp());
@@ -263,7 +268,7 @@ class ControlLoopbackTest {
     @Test
     void shouldHonourIpv4OnlyAndIpv6OnlyAddressSelection() throws Exception {
         try (LoopbackServer server = LoopbackServer.aliceOnly(Mode.ALL_BITS)) {
-            java.util.List<InetAddress> both = java.util.List.of(InetAddress.getByName("127.0.0.1"), InetAddress.getByName("::1"));
+            List<InetAddress> both = List.of(InetAddress.getByName("127.0.0.1"), InetAddress.getByName("::1"));
             // IPv6 is tried first, but nothing listens on ::1 at this port, so 127.0.0.1 is used.
             try (ControlClient c = ControlClient.connect(options(server.port(), Mode.OPEN).addresses(both))) {
                 assertEquals(InetAddress.getByName("127.0.0.1"), c.remoteAddress().getAddress());
@@ -279,6 +284,6 @@ class ControlLoopbackTest {
         ControlException e = assertThrows(ControlException.class,
                 // A malformed literal fails inside the JDK resolver: no DNS traffic leaves the machine.
                 () -> ControlClient.connect(ControlClientOptions.of("[::1", 862)));
-        assertEquals(java.util.List.of("getaddrinfo(): Name or service not known"), e.lines());
+        assertEquals(List.of("getaddrinfo(): Name or service not known"), e.lines());
     }
 }

@@ -27,6 +27,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import java.net.SocketException;
 
 /** ControlServerConnection driven by recorded 5.2.3 client bytes and by malformed raw clients. */
 class ControlServerConnectionTest {
@@ -243,7 +244,7 @@ class ControlServerConnectionTest {
     private static void assertClosedByPeer(InputStream in) throws IOException {
         try {
             assertEquals(-1, in.read());
-        } catch (java.net.SocketException e) {
+        } catch (SocketException e) {
             assertTrue(String.valueOf(e.getMessage()).contains("reset"), e.toString());
         }
     }

@@ -14,6 +14,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
+import java.util.HexFormat;
 
 /** A ControlServerConnection on 127.0.0.1 serving one connection, with a map-backed policy and a recording handler. */
 final class LoopbackServer implements AutoCloseable, ServerPolicy, ControlSessionHandler {
@@ -65,7 +66,7 @@ final class LoopbackServer implements AutoCloseable, ServerPolicy, ControlSessio
     }
 
     static String keysHex(byte[] aes, byte[] hmac) {
-        return java.util.HexFormat.of().formatHex(aes) + "/" + java.util.HexFormat.of().formatHex(hmac);
+        return HexFormat.of().formatHex(aes) + "/" + HexFormat.of().formatHex(hmac);
     }
 
     int port() {

@@ -8,6 +8,7 @@ import java.lang.foreign.MemorySegment;
 import java.net.InetAddress;
 import java.util.HexFormat;
 import org.junit.jupiter.api.Test;
+import java.net.Inet6Address;
 
 class SessionIdsTest {
     @Test
@@ -40,6 +41,6 @@ class SessionIdsTest {
         // An IPv4-mapped address stays an IPv6 test address under IPVN 6.
         byte[] mapped = HexFormat.of().parseHex("00000000000000000000ffff7f000001");
         m.senderAddress(mapped);
-        assertEquals(java.net.Inet6Address.class, SessionRequest.decode(m).senderAddress().getClass());
+        assertEquals(Inet6Address.class, SessionRequest.decode(m).senderAddress().getClass());
     }
 }

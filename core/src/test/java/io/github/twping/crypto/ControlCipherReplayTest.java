@@ -21,6 +21,10 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import java.lang.foreign.ValueLayout;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import org.junit.jupiter.api.Test;
 
 /** Replays the recorded 5.2.3 control connections through the flyweights, Token and ControlCipher. */
 class ControlCipherReplayTest {
@@ -63,7 +67,7 @@ class ControlCipherReplayTest {
         assertEquals(v.get("salt"), hex(salt));
         assertEquals(v.get("challenge"), hex(challenge));
         assertEquals(Mode.fromBits(Integer.parseInt(v.get("mode"))).bits(), k.setUp().mode());
-        assertEquals(v.get("keyid"), new String(k.setUp().keyIdBytes(), java.nio.charset.StandardCharsets.US_ASCII));
+        assertEquals(v.get("keyid"), new String(k.setUp().keyIdBytes(), StandardCharsets.US_ASCII));
         assertEquals(v.get("pbkdf2_key"), hex(k.dk()));
         assertEquals(v.get("aes_session_key"), hex(k.aesKey()));
         assertEquals(v.get("hmac_key"), hex(k.hmacKey()));
@@ -101,7 +105,7 @@ class ControlCipherReplayTest {
             MemorySegment rq = MemorySegment.ofArray(segs.get(3).bytes().clone());
             server.decrypt(rq, 0, RequestTwSession.HMAC_OFFSET);
             assertTrue(server.verifyHmac(rq, RequestTwSession.HMAC_OFFSET), "Request-TW-Session HMAC");
-            assertEquals(v.get("plain.5"), hex(rq.asSlice(0, 96).toArray(java.lang.foreign.ValueLayout.JAVA_BYTE)));
+            assertEquals(v.get("plain.5"), hex(rq.asSlice(0, 96).toArray(ValueLayout.JAVA_BYTE)));
             RequestTwSession req = new RequestTwSession().wrap(rq);
             assertEquals(RequestTwSession.COMMAND, req.command());
             assertEquals(Integer.parseInt(v.get("ipvn")), req.ipvn());
@@ -117,7 +121,7 @@ class ControlCipherReplayTest {
                 MemorySegment m = MemorySegment.ofArray(segs.get(i).bytes().clone());
                 server.decrypt(m, 0, 16);
                 assertTrue(server.verifyHmac(m, 16), "HMAC of client message " + i);
-                assertEquals(v.get("plain." + (i == 5 ? 2 : 3)), hex(m.asSlice(0, 16).toArray(java.lang.foreign.ValueLayout.JAVA_BYTE)));
+                assertEquals(v.get("plain." + (i == 5 ? 2 : 3)), hex(m.asSlice(0, 16).toArray(ValueLayout.JAVA_BYTE)));
             }
             assertEquals(1, new StopSessions().wrap(MemorySegment.ofArray(decrypted(segs, k).get(7))).numberOfSessions());
         }
@@ -127,7 +131,7 @@ class ControlCipherReplayTest {
     private static List<byte[]> decrypted(List<Segment> segs, Keys k) {
         ControlCipher server = ControlCipher.protectedMode(k.aesKey(), k.hmacKey(), k.serverIv(), k.clientIv());
         ControlCipher client = ControlCipher.protectedMode(k.aesKey(), k.hmacKey(), k.clientIv(), k.serverIv());
-        List<byte[]> out = new java.util.ArrayList<>();
+        List<byte[]> out = new ArrayList<>();
         for (int i = 0; i < segs.size(); i++) {
             byte[] b = segs.get(i).bytes().clone();
             MemorySegment m = MemorySegment.ofArray(b);
@@ -196,7 +200,7 @@ class ControlCipherReplayTest {
         }
     }
 
-    @org.junit.jupiter.api.Test
+    @Test
     void shouldPassOpenModeThroughWithZeroHmacs() throws Exception {
         List<Segment> segs = ControlVectors.segments("open");
         ControlCipher open = ControlCipher.open();

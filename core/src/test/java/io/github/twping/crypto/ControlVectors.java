@@ -11,11 +11,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import io.github.twping.testdata.RecordedVectors;
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
 
 /** Loads the recorded owamp 5.2.3 control segments and crypto intermediates for tests. */
 public final class ControlVectors {
     /** Pass-phrase of user alice in server-config/twamp-server.pfs. */
-    public static final byte[] ALICE_PASSPHRASE = "s3cret-lab-key".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+    public static final byte[] ALICE_PASSPHRASE = "s3cret-lab-key".getBytes(StandardCharsets.US_ASCII);
 
     /** One TCP segment: true when sent by the client. */
     public record Segment(boolean clientToServer, byte[] bytes) { }
@@ -25,7 +28,7 @@ public final class ControlVectors {
 
     /** @return the vectors directory; fails the test with a clear message when it is missing. */
     public static Path dir() {
-        return io.github.twping.testdata.RecordedVectors.dir();
+        return RecordedVectors.dir();
     }
 
     /** @return the segments of {@code <name>-control-segments.tsv} in order. */
@@ -43,7 +46,7 @@ public final class ControlVectors {
 
     /** @return the concatenated bytes of one direction. */
     public static byte[] stream(List<Segment> segments, boolean clientToServer) {
-        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
         for (Segment s : segments) {
             if (s.clientToServer() == clientToServer) {
                 out.writeBytes(s.bytes());

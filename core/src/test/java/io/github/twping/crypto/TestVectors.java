@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import io.github.twping.testdata.RecordedVectors;
 
 /** Loads the owamp 5.2.3 recordings of one mode: UDP test packets, -R records, crypto intermediates. */
 final class TestVectors {
@@ -27,7 +28,7 @@ final class TestVectors {
     }
 
     static Path directory() {
-        return io.github.twping.testdata.RecordedVectors.dir();
+        return RecordedVectors.dir();
     }
 
     static List<Datagram> datagrams(String mode) throws IOException {

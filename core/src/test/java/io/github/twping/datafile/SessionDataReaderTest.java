@@ -14,6 +14,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import java.lang.foreign.ValueLayout;
 
 class SessionDataReaderTest {
 
@@ -106,7 +107,7 @@ class SessionDataReaderTest {
             assertArrayEquals(h.sid(), sidBack);
             MemorySegment seg = MemorySegment.ofArray(new byte[h.dataOffset()]);
             r.header().encode(seg);
-            assertArrayEquals(TestData.file(h), seg.toArray(java.lang.foreign.ValueLayout.JAVA_BYTE));
+            assertArrayEquals(TestData.file(h), seg.toArray(ValueLayout.JAVA_BYTE));
         }
     }
 }

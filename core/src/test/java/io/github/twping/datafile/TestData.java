@@ -3,6 +3,8 @@ package io.github.twping.datafile;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import io.github.twping.testdata.RecordedVectors;
+import java.lang.foreign.MemorySegment;
 
 /** Vector files and synthetic sessions for the data file and statistics tests. */
 public final class TestData {
@@ -14,7 +16,7 @@ public final class TestData {
     }
 
     public static Path vector(String name) {
-        return io.github.twping.testdata.RecordedVectors.file(name);
+        return RecordedVectors.file(name);
     }
 
     public static byte[] vectorBytes(String name) {
@@ -57,7 +59,7 @@ public final class TestData {
     /** Encodes a whole data file in memory. */
     public static byte[] file(SessionHeader header, TwoWayRecord... records) {
         byte[] out = new byte[header.dataOffset() + records.length * TwoWayRecord.LENGTH];
-        java.lang.foreign.MemorySegment seg = java.lang.foreign.MemorySegment.ofArray(out);
+        MemorySegment seg = MemorySegment.ofArray(out);
         header.encode(seg);
         for (int i = 0; i < records.length; i++) {
             RecordCodec.encode(records[i], seg, header.dataOffset() + (long) i * TwoWayRecord.LENGTH);

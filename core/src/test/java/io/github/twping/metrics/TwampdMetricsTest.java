@@ -27,6 +27,9 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import java.util.Set;
+import java.util.TreeSet;
+import org.junit.jupiter.api.Assertions;
 
 /** twampd with {@code --metrics-listen}, measured by the agent: both endpoints agree on what happened. */
 @Timeout(value = 240, unit = TimeUnit.SECONDS)
@@ -38,12 +41,12 @@ class TwampdMetricsTest {
     Path dir;
 
     static double value(String body, String name, String labels) {
-        java.util.Set<String> wanted = labels.isEmpty() ? java.util.Set.of()
-                : new java.util.TreeSet<>(List.of(labels.split(",")));
+        Set<String> wanted = labels.isEmpty() ? Set.of()
+                : new TreeSet<>(List.of(labels.split(",")));
         Matcher m = Pattern.compile("(?m)^" + Pattern.quote(name) + "(?:\\{([^}]*)\\})? (\\S+)$").matcher(body);
         while (m.find()) {
-            java.util.Set<String> have = m.group(1) == null || m.group(1).isEmpty() ? java.util.Set.of()
-                    : new java.util.TreeSet<>(List.of(m.group(1).split(",")));
+            Set<String> have = m.group(1) == null || m.group(1).isEmpty() ? Set.of()
+                    : new TreeSet<>(List.of(m.group(1).split(",")));
             if (have.equals(wanted)) {
                 return Double.parseDouble(m.group(2));
             }
@@ -73,8 +76,8 @@ class TwampdMetricsTest {
         ByteArrayOutputStream serverLog = new ByteArrayOutputStream();
         PrintStream err = new PrintStream(serverLog, true, StandardCharsets.UTF_8);
         // twampd refuses to start without its configuration file, and without a .pfs when keyed modes are offered
-        java.nio.file.Files.writeString(dir.resolve("twamp-server.conf"), "authmode OAEM\n");
-        java.nio.file.Files.writeString(dir.resolve("twamp-server.pfs"), "alice 7333637265742d6c61622d6b6579\n");
+        Files.writeString(dir.resolve("twamp-server.conf"), "authmode OAEM\n");
+        Files.writeString(dir.resolve("twamp-server.pfs"), "alice 7333637265742d6c61622d6b6579\n");
         TwampdMain daemon = new TwampdMain();
         Thread server = Thread.ofPlatform().name("twampd-under-test").start(() -> daemon.execute(new String[] {
             "-c", dir.toString(), "-R", dir.toString(), "-Z", "-f", "-S", "127.0.0.1:0",
@@ -84,7 +87,7 @@ class TwampdMetricsTest {
         assertTrue(metricsPort > 0);
 
         // An unknown identity in authenticated mode: refused for auth.
-        ControlException refused = org.junit.jupiter.api.Assertions.assertThrows(ControlException.class,
+        ControlException refused = Assertions.assertThrows(ControlException.class,
                 () -> ControlClient.connect(ControlClientOptions.of("127.0.0.1", daemon.port())
                         .requestedModes(Mode.AUTHENTICATED.bits())
                         .identity("nobody".getBytes(StandardCharsets.US_ASCII), "x".getBytes(StandardCharsets.US_ASCII))

@@ -7,6 +7,8 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.HexFormat;
 import org.junit.jupiter.api.Test;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 
 class ControlFlyweightsTest {
     private static String hex(MemorySegment s, int len) {
@@ -61,13 +63,13 @@ class ControlFlyweightsTest {
 
         MemorySegment su = MemorySegment.ofArray(new byte[SetUpResponse.LENGTH]);
         SetUpResponse r = new SetUpResponse().wrap(su).clear().mode(Mode.ENCRYPTED.bits())
-                .keyId("alice".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+                .keyId("alice".getBytes(StandardCharsets.US_ASCII));
         assertEquals(5, r.keyIdLength());
         assertEquals("00000004616c69636500", hex(su, 10));
         r.keyId(new byte[100]);
         assertEquals(0, r.keyIdLength());
         byte[] longId = new byte[100];
-        java.util.Arrays.fill(longId, (byte) 'x');
+        Arrays.fill(longId, (byte) 'x');
         assertEquals(80, r.keyId(longId).keyIdLength());
     }
 

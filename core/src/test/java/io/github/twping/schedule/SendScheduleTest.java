@@ -7,6 +7,7 @@ import java.util.HexFormat;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import java.util.Arrays;
 
 class SendScheduleTest {
     private static final HexFormat HEX = HexFormat.of();
@@ -110,7 +111,7 @@ class SendScheduleTest {
         for (int i = 0; i < seen.length; i++) {
             seen[i] = twoPackets.nextDeltaNtp();
         }
-        assertEquals("[1, 2, 1, 2, 1]", java.util.Arrays.toString(seen));
+        assertEquals("[1, 2, 1, 2, 1]", Arrays.toString(seen));
         SendSchedule many = new SendSchedule(sid, slots, 100);
         for (int i = 0; i < 7; i++) {
             assertEquals(i % 3 + 1, many.nextDeltaNtp());

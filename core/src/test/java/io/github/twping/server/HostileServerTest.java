@@ -33,6 +33,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import io.github.twping.crypto.TestSessionKeys;
+import java.io.UncheckedIOException;
+import java.util.function.BooleanSupplier;
 
 /** Misbehaving peers against the server: slow clients, log injection, accept failures (docs/SERVER.md). */
 class HostileServerTest {
@@ -169,7 +172,7 @@ class HostileServerTest {
                     }
                 };
             } catch (IOException e) {
-                throw new java.io.UncheckedIOException(e);
+                throw new UncheckedIOException(e);
             }
         });
         toClose.add(server);
@@ -303,8 +306,8 @@ class HostileServerTest {
         HandBuiltSender probe = new HandBuiltSender(2, null, null);
         InetSocketAddress me = probe.address();
         SessionAcceptance a = c.requestSession(request(me.getAddress(), me.getPort(), 0));
-        io.github.twping.crypto.TestSessionKeys keys = c.deriveFromSessionKeys(
-                (aes, hmac) -> io.github.twping.crypto.TestSessionKeys.derive(a.sid(), aes, hmac));
+        TestSessionKeys keys = c.deriveFromSessionKeys(
+                (aes, hmac) -> TestSessionKeys.derive(a.sid(), aes, hmac));
         probe.close();
         HandBuiltSender h = new HandBuiltSender(2, keys.aesKey(), keys.hmacKey(), me.getPort());
         toClose.add(h);
@@ -323,7 +326,7 @@ class HostileServerTest {
         assertTrue(lines >= 1 && lines <= 2, lines + " Invalid HMAC lines:\n" + log());
     }
 
-    private static void waitUntil(java.util.function.BooleanSupplier condition, String what) throws Exception {
+    private static void waitUntil(BooleanSupplier condition, String what) throws Exception {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
         while (!condition.getAsBoolean()) {
             if (System.nanoTime() > deadline) {

@@ -13,6 +13,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.api.Assertions;
 
 class ServerConfigTest {
 
@@ -172,7 +173,7 @@ class ServerConfigTest {
 
     @Test
     void shouldRefuseAMaxpaddingAboveTheProtocolLimit() {
-        ConfigException e = org.junit.jupiter.api.Assertions.assertThrows(ConfigException.class,
+        ConfigException e = Assertions.assertThrows(ConfigException.class,
                 () -> ServerConfigParser.parse("x.conf", "maxpadding 65001\n", ServerConfig.builder()));
         assertEquals("x.conf:1: Invalid maxpadding: 65001 (0..65000)", e.getMessage());
     }

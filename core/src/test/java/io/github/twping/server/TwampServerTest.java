@@ -31,6 +31,13 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import io.github.twping.control.ControlActivity;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.net.SocketException;
+import java.nio.ByteBuffer;
+import java.util.function.BooleanSupplier;
+import org.junit.jupiter.api.Assumptions;
 
 class TwampServerTest {
     private static final byte[] SECRET = "s3cr3t-lab-key".getBytes(StandardCharsets.US_ASCII);
@@ -113,7 +120,7 @@ class TwampServerTest {
     @Test
     void shouldReflectOverIpv6Loopback() throws Exception {
         InetAddress v6 = InetAddress.getByName("::1");
-        org.junit.jupiter.api.Assumptions.assumeTrue(ipv6LoopbackWorks(), "no IPv6 loopback on this host");
+        Assumptions.assumeTrue(ipv6LoopbackWorks(), "no IPv6 loopback on this host");
         EmbeddedServer s = server(EmbeddedServer.options().listen("::1", 0));
         HandBuiltSender sender = new HandBuiltSender(1, null, null, 0, v6);
         toClose.add(sender);
@@ -122,16 +129,16 @@ class TwampServerTest {
         long now = NtpTime.fromEpochNanos(WallClock.system().nowEpochNs());
         SessionAcceptance a = c.requestSession(SessionRequest.forTwping(6, v6, sender.address().getPort(), v6, 0, 0,
                 now, NtpTime.ONE_SECOND, 0));
-        assertEquals(0x00000001, java.nio.ByteBuffer.wrap(a.sid()).getInt(0), "SID starts with the last 4 bytes of ::1");
+        assertEquals(0x00000001, ByteBuffer.wrap(a.sid()).getInt(0), "SID starts with the last 4 bytes of ::1");
         c.startSessions();
         sender.send(sender.build(3, 1, 1, 0), new InetSocketAddress(v6, a.port()));
         assertEquals(3, sender.receive().senderSeq());
     }
 
     private static boolean ipv6LoopbackWorks() {
-        try (java.net.ServerSocket probe = new java.net.ServerSocket(0, 1, InetAddress.getByName("::1"))) {
+        try (ServerSocket probe = new ServerSocket(0, 1, InetAddress.getByName("::1"))) {
             return probe.getLocalPort() > 0;
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             return false;
         }
     }
@@ -158,7 +165,7 @@ class TwampServerTest {
         SessionAcceptance a = c.requestSession(request(sender.address(), 0));
         c.startSessions();
         reflectSome(sender, a, 1);
-        assertEquals(io.github.twping.control.ControlActivity.PEER_CLOSED, c.awaitActivity(TimeUnit.SECONDS.toNanos(WAIT_SECONDS)));
+        assertEquals(ControlActivity.PEER_CLOSED, c.awaitActivity(TimeUnit.SECONDS.toNanos(WAIT_SECONDS)));
         waitUntil(() -> logBytes.toString(StandardCharsets.UTF_8).contains("REFWAIT timeout"), "REFWAIT logged");
     }
 
@@ -257,7 +264,7 @@ class TwampServerTest {
                 while (in.read() >= 0) {
                     // drain whatever the server answers until it closes
                 }
-            } catch (java.net.SocketException reset) {
+            } catch (SocketException reset) {
                 // a reset is a close too
             }
         }
@@ -334,7 +341,7 @@ class TwampServerTest {
         assertTrue(!text.contains(new String(SECRET, StandardCharsets.US_ASCII)), "pass-phrase never logged");
     }
 
-    private static void waitUntil(java.util.function.BooleanSupplier condition, String what) throws Exception {
+    private static void waitUntil(BooleanSupplier condition, String what) throws Exception {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(WAIT_SECONDS);
         while (!condition.getAsBoolean()) {
             if (System.nanoTime() > deadline) {

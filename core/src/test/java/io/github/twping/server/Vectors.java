@@ -3,6 +3,7 @@ package io.github.twping.server;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import io.github.twping.testdata.RecordedVectors;
 
 /** Locates the recorded owamp-5.2.3 vectors (fails loudly when missing). */
 final class Vectors {
@@ -10,7 +11,7 @@ final class Vectors {
     }
 
     static Path dir() {
-        return io.github.twping.testdata.RecordedVectors.dir();
+        return RecordedVectors.dir();
     }
 
     static Path serverConfig(String name) {

@@ -34,6 +34,17 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import com.sun.management.ThreadMXBean;
+import io.github.twping.ffm.ThreadTuning;
+import java.lang.management.ManagementFactory;
+import java.util.Arrays;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.Consumer;
+import java.util.function.Predicate;
+import org.junit.jupiter.api.Assumptions;
 
 /**
  * The client's test session against a scripted open-mode reflector that misbehaves on purpose: short,
@@ -93,7 +104,7 @@ class ClientTestSessionTest {
     }
 
     private List<TwoWayRecord> run(Script script, SessionOutcome expectedOutcome, long packets, long intervalNtp,
-                                   long lossNtp, java.util.function.Consumer<ClientTestSession> whileRunning)
+                                   long lossNtp, Consumer<ClientTestSession> whileRunning)
             throws Exception {
         UdpSocket client = UdpSocket.open(UdpSocketOptions.builder().bindAddress(InetAddress.getLoopbackAddress())
                 .unicastTtl(255).receiveTtl(true).timestamping(Timestamping.RX_TX_SOFTWARE).build());
@@ -168,14 +179,14 @@ class ClientTestSessionTest {
         }
     }
 
-    private static long count(List<TwoWayRecord> records, java.util.function.Predicate<TwoWayRecord> p) {
+    private static long count(List<TwoWayRecord> records, Predicate<TwoWayRecord> p) {
         return records.stream().filter(p).count();
     }
 
     @Test
     void shouldNotAllocatePerPacketOnTheSenderAndReceiverThreads() throws Exception {
-        com.sun.management.ThreadMXBean threads =
-                (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
+        ThreadMXBean threads =
+                (ThreadMXBean) ManagementFactory.getThreadMXBean();
         // Consecutive windows of 8,000 sent packets. A window's figure is the bytes the sender and receiver threads
         // allocated divided by the packets sent in it, so it does not depend on how long the window took: nothing
         // that happens per unit of time allocates (the clock-state refresh reuses its buffers). Until the JIT has
@@ -193,14 +204,14 @@ class ClientTestSessionTest {
                         long target = sent + windowPackets;
                         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
                         while (session.sentCount() < target && !session.isDone() && System.nanoTime() < deadline) {
-                            java.util.concurrent.locks.LockSupport.parkNanos(1_000_000);
+                            LockSupport.parkNanos(1_000_000);
                         }
                         long nowSent = session.sentCount();
                         long nowAllocated = allocatedByThreads(threads, "twping-sender", "twping-receiver");
                         if (nowSent - sent >= windowPackets / 2) {
                             double perPacket = (double) (nowAllocated - allocated) / (nowSent - sent);
                             cheapest[0] = Math.min(cheapest[0], perPacket);
-                            figures.add(String.format(java.util.Locale.ROOT, "%.2f", perPacket));
+                            figures.add(String.format(Locale.ROOT, "%.2f", perPacket));
                         }
                         sent = nowSent;
                         allocated = nowAllocated;
@@ -214,8 +225,8 @@ class ClientTestSessionTest {
     @Test
     void shouldRefreshTheClockErrorEstimateWithoutAllocating() {
         ClockErrorEstimate estimate = ClockErrorEstimate.fromKernel();
-        com.sun.management.ThreadMXBean threads =
-                (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
+        ThreadMXBean threads =
+                (ThreadMXBean) ManagementFactory.getThreadMXBean();
         long fewestBytes = Long.MAX_VALUE;
         // Repeated until the JIT has compiled the refresh (bounded in rounds and time: on a loaded machine the
         // compiler may take seconds to get to it).
@@ -231,10 +242,10 @@ class ClientTestSessionTest {
         assertEquals(ClockStatus.read().synchronised(), estimate.synchronised());
     }
 
-    private static long allocatedByThreads(com.sun.management.ThreadMXBean threads, String... names) {
+    private static long allocatedByThreads(ThreadMXBean threads, String... names) {
         long total = 0;
         for (Thread t : Thread.getAllStackTraces().keySet()) {
-            if (java.util.Arrays.asList(names).contains(t.getName())) {
+            if (Arrays.asList(names).contains(t.getName())) {
                 total += threads.getThreadAllocatedBytes(t.threadId());
             }
         }
@@ -243,10 +254,10 @@ class ClientTestSessionTest {
 
     @Test
     void shouldRunTheSenderAndReceiverUnderSchedFifoWhenAskedTo() throws Exception {
-        String refused = io.github.twping.ffm.ThreadTuning.fifoRefusal(3);
-        org.junit.jupiter.api.Assumptions.assumeTrue(refused == null, "SCHED_FIFO not permitted here: " + refused);
+        String refused = ThreadTuning.fifoRefusal(3);
+        Assumptions.assumeTrue(refused == null, "SCHED_FIFO not permitted here: " + refused);
         rtPriority = 3;
-        java.util.Map<String, Integer> seen = new java.util.concurrent.ConcurrentHashMap<>();
+        Map<String, Integer> seen = new ConcurrentHashMap<>();
         // a 10 s schedule, cancelled once both threads were seen: both are alive until then
         run((seq, request, reply, out) -> out.send(41), null, 2_000, INTERVAL_NTP, LOSS_NTP,
                 session -> {
@@ -257,7 +268,7 @@ class ClientTestSessionTest {
                                 && seen.containsKey("twping-receiver")) {
                             break;
                         }
-                        java.util.concurrent.locks.LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(2));
+                        LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(2));
                     }
                     session.cancel();
                 });
@@ -367,7 +378,7 @@ class ClientTestSessionTest {
         // The reflector (not the code under test) delays its answer beyond L = 0.3 s.
         long until = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(350);
         while (System.nanoTime() < until) {
-            java.util.concurrent.locks.LockSupport.parkNanos(until - System.nanoTime());
+            LockSupport.parkNanos(until - System.nanoTime());
         }
     }
 }

@@ -19,6 +19,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import io.github.twping.testdata.RecordedVectors;
 
 /**
  * Replays the sender packets recorded from C twping 5.2.3 (vectors {@code *-test-udp.tsv}) into our
@@ -33,7 +34,7 @@ class ReflectorRecordedRepliesTest {
     }
 
     private static Path vectors() {
-        return io.github.twping.testdata.RecordedVectors.dir();
+        return RecordedVectors.dir();
     }
 
     private static List<Datagram> datagrams(Path tsv) throws Exception {

@@ -21,6 +21,16 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
+import com.sun.management.ThreadMXBean;
+import io.github.twping.crypto.TestSessionKeys;
+import io.github.twping.ffm.ThreadTuning;
+import io.github.twping.protocol.Mode;
+import io.github.twping.time.ErrorEstimate;
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.util.HashMap;
+import java.util.Map;
+import org.junit.jupiter.api.Assumptions;
 
 /** Reflector behaviour over loopback UDP; {@link SessionReflectorNioTest} runs the same suite over NIO. */
 class SessionReflectorTest {
@@ -44,7 +54,7 @@ class SessionReflectorTest {
     }
 
     /** The transport under test: the ffm socket with the reflector's options and a TOS byte. */
-    final UdpSocket openSocket(InetSocketAddress bind, int tos) throws java.io.IOException {
+    final UdpSocket openSocket(InetSocketAddress bind, int tos) throws IOException {
         return UdpSocket.open(SessionReflector.socketOptions(bind, tos).forceNio(forceNio()).build());
     }
 
@@ -71,10 +81,10 @@ class SessionReflectorTest {
             throws Exception {
         UdpSocket socket = openSocket(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
         if (faults != null) {
-            socket = FaultInjectingSocket.forMode(socket, faults, io.github.twping.protocol.Mode.fromBits(s.mode));
+            socket = FaultInjectingSocket.forMode(socket, faults, Mode.fromBits(s.mode));
         }
-        ReflectorSessionSpec spec = new ReflectorSessionSpec(io.github.twping.protocol.Mode.fromBits(s.mode), s.address(), padding, refwaitNs,
-                s.auth ? io.github.twping.crypto.TestSessionKeys.of(aesKey, hmacKey) : null);
+        ReflectorSessionSpec spec = new ReflectorSessionSpec(Mode.fromBits(s.mode), s.address(), padding, refwaitNs,
+                s.auth ? TestSessionKeys.of(aesKey, hmacKey) : null);
         SessionReflector r = new SessionReflector(spec, socket, ReflectorClock.system(), warnings::add);
         toClose.add(r);
         lastSocket = socket;
@@ -116,8 +126,8 @@ class SessionReflectorTest {
             assertEquals(ts, reply.senderNtp());
             assertEquals(0x0001, reply.senderError());
             assertEquals(expectedTtl, reply.senderTtl(), "received TTL, or 255 when unknown");
-            assertTrue(io.github.twping.time.ErrorEstimate.isValid(reply.errorEstimate()));
-            assertEquals(kernelSync, io.github.twping.time.ErrorEstimate.isSynchronised(reply.errorEstimate()),
+            assertTrue(ErrorEstimate.isValid(reply.errorEstimate()));
+            assertEquals(kernelSync, ErrorEstimate.isSynchronised(reply.errorEstimate()),
                     "S bit follows the kernel clock state");
             assertTrue(Long.compareUnsigned(reply.receiveNtp(), reply.sendNtp()) <= 0, "receive before send");
         }
@@ -184,14 +194,14 @@ class SessionReflectorTest {
 
     @Test
     void shouldRunTheReflectorThreadUnderSchedFifoWhenAsked() throws Exception {
-        String refused = io.github.twping.ffm.ThreadTuning.fifoRefusal(4);
-        org.junit.jupiter.api.Assumptions.assumeTrue(refused == null, "SCHED_FIFO not permitted here: " + refused);
+        String refused = ThreadTuning.fifoRefusal(4);
+        Assumptions.assumeTrue(refused == null, "SCHED_FIFO not permitted here: " + refused);
         HandBuiltSender s = sender(1);
         SessionReflector r = reflector(s, 0, 0, null).rtPriority(4);
         r.start();
         s.send(s.build(5, 9, 1, 0), r.localAddress());
         assertEquals(5, s.receive().senderSeq(), "answered, so the thread has set its policy");
-        java.util.Map<String, Integer> seen = new java.util.HashMap<>();
+        Map<String, Integer> seen = new HashMap<>();
         ThreadPolicies.collect(seen);
         assertEquals(ThreadPolicies.fifo(4), seen.get("reflector-" + r.localAddress().getPort()), seen.toString());
         assertThrows(IllegalArgumentException.class, () -> r.rtPriority(100));
@@ -235,9 +245,9 @@ class SessionReflectorTest {
     void shouldStampReceiveTimesInUserSpaceWhenAsked() throws Exception {
         HandBuiltSender s = sender(1);
         UdpSocket socket = SessionReflector.openSocket(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0, false);
-        org.junit.jupiter.api.Assumptions.assumeTrue(socket.isNative(), "user stamps are the NIO fallback's only kind");
+        Assumptions.assumeTrue(socket.isNative(), "user stamps are the NIO fallback's only kind");
         assertFalse(socket.capabilities().kernelRxTimestamps());
-        SessionReflector r = new SessionReflector(new ReflectorSessionSpec(io.github.twping.protocol.Mode.OPEN,
+        SessionReflector r = new SessionReflector(new ReflectorSessionSpec(Mode.OPEN,
                 s.address(), 0, 0, null), socket, ReflectorClock.system(), warnings::add);
         toClose.add(r);
         r.start();
@@ -319,7 +329,7 @@ class SessionReflectorTest {
     void shouldReflectReceivedTtl() throws Exception {
         ScriptedReflectorSocket socket = new ScriptedReflectorSocket();
         InetSocketAddress from = new InetSocketAddress(InetAddress.getLoopbackAddress(), 40000);
-        ReflectorSessionSpec spec = new ReflectorSessionSpec(io.github.twping.protocol.Mode.OPEN, from, 0, 0, null);
+        ReflectorSessionSpec spec = new ReflectorSessionSpec(Mode.OPEN, from, 0, 0, null);
         SessionReflector r = new SessionReflector(spec, socket, ReflectorClock.system(), null);
         toClose.add(r);
         byte[] p = new byte[14];
@@ -338,12 +348,12 @@ class SessionReflectorTest {
     void shouldNotAllocatePerPacketOnTheNativeSocket(int mode) throws Exception {
         HandBuiltSender s = sender(mode);
         SessionReflector r = reflector(s, 27, 0, null);
-        org.junit.jupiter.api.Assumptions.assumeTrue(lastSocket.isNative(),
+        Assumptions.assumeTrue(lastSocket.isNative(),
                 "the NIO transports allocate inside the JDK");
         r.start();
         byte[] packet = s.build(1, 1, 1, 27);
-        com.sun.management.ThreadMXBean mx =
-                (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
+        ThreadMXBean mx =
+                (ThreadMXBean) ManagementFactory.getThreadMXBean();
         // Steady state: after the JIT has compiled the loop, a round of packets must allocate (almost) nothing.
         int packets = 2000;
         long allocated = Long.MAX_VALUE;
@@ -362,11 +372,11 @@ class SessionReflectorTest {
     @Test
     void shouldSendRepliesWithTtl255AndTheRequestedDscp() throws Exception {
         HandBuiltSender s = sender(1);
-        org.junit.jupiter.api.Assumptions.assumeTrue(s.readsTtlAndTos(), "sender socket cannot read TTL/TOS");
+        Assumptions.assumeTrue(s.readsTtlAndTos(), "sender socket cannot read TTL/TOS");
         UdpSocket socket = openSocket(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0xb8);
-        org.junit.jupiter.api.Assumptions.assumeTrue(socket.capabilities().setTtl(),
+        Assumptions.assumeTrue(socket.capabilities().setTtl(),
                 "only the native transport sets the unicast TTL");
-        SessionReflector r = new SessionReflector(new ReflectorSessionSpec(io.github.twping.protocol.Mode.OPEN, s.address(), 0, 0, null), socket,
+        SessionReflector r = new SessionReflector(new ReflectorSessionSpec(Mode.OPEN, s.address(), 0, 0, null), socket,
                 null, null);
         toClose.add(r);
         r.start();
@@ -382,8 +392,8 @@ class SessionReflectorTest {
         HandBuiltSender s = sender(mode);
         ScriptedReflectorSocket socket = new ScriptedReflectorSocket();
         socket.refuseNextSends(3);
-        ReflectorSessionSpec spec = new ReflectorSessionSpec(io.github.twping.protocol.Mode.fromBits(mode), s.address(), 0, 0,
-                s.auth ? io.github.twping.crypto.TestSessionKeys.of(aesKey, hmacKey) : null);
+        ReflectorSessionSpec spec = new ReflectorSessionSpec(Mode.fromBits(mode), s.address(), 0, 0,
+                s.auth ? TestSessionKeys.of(aesKey, hmacKey) : null);
         SessionReflector r = new SessionReflector(spec, socket, null, null);
         toClose.add(r);
         socket.offer(s.build(42, 7, 1, 0), s.address(), 64);
@@ -403,8 +413,8 @@ class SessionReflectorTest {
         ScriptedReflectorSocket scripted = new ScriptedReflectorSocket();
         scripted.refuseNextSends(1);
         FaultInjectingSocket faulty = FaultInjectingSocket.forMode(scripted, new ReflectorFaultInjection(2, 0, 0, 0),
-                io.github.twping.protocol.Mode.OPEN);
-        SessionReflector r = new SessionReflector(new ReflectorSessionSpec(io.github.twping.protocol.Mode.OPEN, s.address(), 0, 0, null), faulty, null,
+                Mode.OPEN);
+        SessionReflector r = new SessionReflector(new ReflectorSessionSpec(Mode.OPEN, s.address(), 0, 0, null), faulty, null,
                 null);
         toClose.add(r);
         for (int i = 0; i < 5; i++) {

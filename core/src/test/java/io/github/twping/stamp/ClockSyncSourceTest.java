@@ -13,6 +13,18 @@ import java.nio.file.Path;
 import io.github.twping.protocol.ReflectorPacket;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import io.github.twping.session.ReflectorClock;
+import io.github.twping.time.WallClock;
+import java.net.DatagramPacket;
+import java.net.DatagramSocket;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.util.Comparator;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
+import org.junit.jupiter.api.Assertions;
 
 /**
  * The synchronization-source rule of {@link ClockSyncSource} against fake {@code /dev} and {@code /proc} trees (no
@@ -84,13 +96,13 @@ class ClockSyncSourceTest {
     @Test
     void reflectorWithPtpEvidenceReportsPtpWhenSynchronized() throws Exception {
         StampReflectorSpec spec = new StampReflectorSpec(false, false, null, false, TimestampFormat.NTP,
-                java.util.List.of(), 0, 16);
+                List.of(), 0, 16);
         for (int error : new int[] {SYNCHRONIZED, UNSYNCHRONIZED}) {
             try (StampReflector reflector = new StampReflector(spec, StampReflector.openSocket(
-                    new java.net.InetSocketAddress(java.net.InetAddress.getLoopbackAddress(), 0), 0),
-                    io.github.twping.session.ReflectorClock.of(io.github.twping.time.WallClock.system(), error));
-                 java.net.DatagramSocket client = new java.net.DatagramSocket(
-                         new java.net.InetSocketAddress(java.net.InetAddress.getLoopbackAddress(), 0))) {
+                    new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0),
+                    ReflectorClock.of(WallClock.system(), error));
+                 DatagramSocket client = new DatagramSocket(
+                         new InetSocketAddress(InetAddress.getLoopbackAddress(), 0))) {
                 reflector.ptpEvidence(true).start();
                 client.setSoTimeout(10_000);
                 byte[] buffer = timestampInformationReply(client, reflector);
@@ -102,8 +114,8 @@ class ClockSyncSourceTest {
     }
 
     /** Polls {@code condition} until it holds or 30 s have passed (the refresher runs every 20 ms here). */
-    private static boolean eventually(java.util.function.BooleanSupplier condition) throws InterruptedException {
-        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(30);
+    private static boolean eventually(BooleanSupplier condition) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
         while (!condition.getAsBoolean()) {
             if (System.nanoTime() - deadline >= 0) {
                 return false;
@@ -116,7 +128,7 @@ class ClockSyncSourceTest {
     @Test
     void refresherFollowsTheTreeUntilClosed() throws Exception {
         tree();
-        java.util.concurrent.atomic.AtomicInteger answer = new java.util.concurrent.atomic.AtomicInteger(-1);
+        AtomicInteger answer = new AtomicInteger(-1);
         ClockSyncSource.Refresher r = ClockSyncSource.refresh(ClockSyncSource.under(dev, proc), 20_000_000L,
                 e -> answer.set(e ? 1 : 0));
         try {
@@ -126,7 +138,7 @@ class ClockSyncSourceTest {
             Files.createFile(dev.resolve("ptp0"));
             assertTrue(eventually(() -> answer.get() == 1), "phc2sys started later is seen");
             try (var files = Files.walk(proc.resolve("200"))) {
-                files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+                files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
             }
             assertTrue(eventually(() -> answer.get() == 0), "phc2sys ended is seen");
         } finally {
@@ -138,7 +150,7 @@ class ClockSyncSourceTest {
         assertEquals(after, r.lookups(), "no lookup after close");
         assertEquals(0, answer.get());
         assertTrue(ClockSyncSource.REFRESH_PERIOD_NS == 10_000_000_000L, "the documented period (docs/STAMP.md)");
-        org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+        Assertions.assertThrows(IllegalArgumentException.class,
                 () -> ClockSyncSource.refresh(ClockSyncSource.under(dev, proc), 0, e -> { }));
     }
 
@@ -146,14 +158,14 @@ class ClockSyncSourceTest {
     void runningReflectorReportsTheRefreshedSource() throws Exception {
         tree();
         StampReflectorSpec spec = new StampReflectorSpec(false, false, null, false, TimestampFormat.NTP,
-                java.util.List.of(), 0, 16);
+                List.of(), 0, 16);
         try (StampReflector reflector = new StampReflector(spec, StampReflector.openSocket(
-                new java.net.InetSocketAddress(java.net.InetAddress.getLoopbackAddress(), 0), 0),
-                io.github.twping.session.ReflectorClock.of(io.github.twping.time.WallClock.system(), SYNCHRONIZED));
+                new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0),
+                ReflectorClock.of(WallClock.system(), SYNCHRONIZED));
              ClockSyncSource.Refresher refresher = ClockSyncSource.refresh(ClockSyncSource.under(dev, proc),
                      20_000_000L, reflector::ptpEvidence);
-             java.net.DatagramSocket client = new java.net.DatagramSocket(
-                     new java.net.InetSocketAddress(java.net.InetAddress.getLoopbackAddress(), 0))) {
+             DatagramSocket client = new DatagramSocket(
+                     new InetSocketAddress(InetAddress.getLoopbackAddress(), 0))) {
             reflector.start();
             client.setSoTimeout(10_000);
             assertEquals(StampTlv.SYNC_NTP, syncSourceIn(client, reflector), "no PTP evidence yet");
@@ -170,19 +182,19 @@ class ClockSyncSourceTest {
     }
 
     /** Sends one unauthenticated request with a Timestamp Information TLV; @return the reply's bytes */
-    private static byte[] timestampInformationReply(java.net.DatagramSocket client, StampReflector reflector)
+    private static byte[] timestampInformationReply(DatagramSocket client, StampReflector reflector)
             throws Exception {
         byte[] request = new byte[44 + 8];
         ByteBuffer.wrap(request).put(44, (byte) StampTlv.FLAG_U).put(45, (byte) StampTlv.TIMESTAMP_INFORMATION)
                 .putShort(46, (short) 4);
-        client.send(new java.net.DatagramPacket(request, request.length, reflector.localAddress()));
+        client.send(new DatagramPacket(request, request.length, reflector.localAddress()));
         byte[] buffer = new byte[128];
-        client.receive(new java.net.DatagramPacket(buffer, buffer.length));
+        client.receive(new DatagramPacket(buffer, buffer.length));
         return buffer;
     }
 
     /** One request with a Timestamp Information TLV; @return the reply's Sync Src In */
-    private static int syncSourceIn(java.net.DatagramSocket client, StampReflector reflector) throws Exception {
+    private static int syncSourceIn(DatagramSocket client, StampReflector reflector) throws Exception {
         byte[] buffer = timestampInformationReply(client, reflector);
         assertEquals(buffer[48], buffer[50], "Sync Src In and Out");
         return buffer[48];

@@ -17,10 +17,12 @@ import io.github.twping.protocol.SenderPacket;
 import io.github.twping.protocol.TestPacketLayout;
 import io.github.twping.time.NtpTime;
 import org.junit.jupiter.api.Test;
+import java.lang.foreign.ValueLayout;
+import java.nio.charset.StandardCharsets;
 
 /** The STAMP descriptors against the figures of RFC 8762 §4.2.1, §4.2.2, §4.3.1, §4.3.2 and RFC 8972 §3. */
 class StampLayoutsTest {
-    private static final byte[] KEY = "stamp shared key".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+    private static final byte[] KEY = "stamp shared key".getBytes(StandardCharsets.US_ASCII);
 
     @Test
     void unauthenticatedSenderMatchesFigure1() {
@@ -108,7 +110,7 @@ class StampLayoutsTest {
         codec.sealSenderHead(packet);
         fields.timestampNtp(0x0123_4567_89AB_CDEFL).errorEstimate(0x8105);
         codec.sealSenderTail(packet);
-        byte[] bytes = packet.toArray(java.lang.foreign.ValueLayout.JAVA_BYTE);
+        byte[] bytes = packet.toArray(ValueLayout.JAVA_BYTE);
         ByteBuffer b = ByteBuffer.wrap(bytes);
         assertEquals(7, b.getInt(0));
         assertEquals(0x0123_4567_89AB_CDEFL, b.getLong(16));
@@ -170,7 +172,7 @@ class StampLayoutsTest {
         codec.sealSenderHead(packet);
         fields.timestampNtp(ntp).errorEstimate(0x0001);
         codec.sealSenderTail(packet);
-        ByteBuffer b = ByteBuffer.wrap(packet.toArray(java.lang.foreign.ValueLayout.JAVA_BYTE));
+        ByteBuffer b = ByteBuffer.wrap(packet.toArray(ValueLayout.JAVA_BYTE));
         assertEquals(ptp, b.getLong(4));
         assertEquals(0x4001, b.getShort(12) & 0xFFFF);
         assertEquals(3, b.getShort(14) & 0xFFFF);
@@ -183,7 +185,7 @@ class StampLayoutsTest {
         StampSenderCodec codec = new StampSenderCodec(spec);
         MemorySegment packet = MemorySegment.ofArray(new byte[44 + 24]);
         codec.sealSenderHead(packet);
-        ByteBuffer b = ByteBuffer.wrap(packet.toArray(java.lang.foreign.ValueLayout.JAVA_BYTE));
+        ByteBuffer b = ByteBuffer.wrap(packet.toArray(ValueLayout.JAVA_BYTE));
         assertEquals((byte) StampTlv.FLAG_U, b.get(44));  // flags: U = 1 from a Session-Sender (RFC 8972 §4)
         assertEquals(StampTlv.EXTRA_PADDING, b.get(45));  // type 1
         assertEquals(20, b.getShort(46));                 // value octets

@@ -40,6 +40,8 @@ import io.github.twping.time.WallClock;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import java.net.DatagramPacket;
+import java.net.DatagramSocket;
 
 /**
  * Authenticated TWAMP-Light (RFC 5357 Appendix I with the authenticated TWAMP-Test packets of §4.1.2/§4.2.1 and
@@ -155,7 +157,7 @@ class StampLightAuthTest {
     void mutatedPacketsNeverCrashAndAGoodSenderIsAnsweredAfterwards() throws Exception {
         byte[] key = key(3);
         SplittableRandom random = new SplittableRandom(5);
-        try (java.net.DatagramSocket sink = new java.net.DatagramSocket(
+        try (DatagramSocket sink = new DatagramSocket(
                 new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
              StampReflector reflector = reflector(key)) {
             InetSocketAddress source = new InetSocketAddress(InetAddress.getLoopbackAddress(), sink.getLocalPort());
@@ -185,13 +187,13 @@ class StampLightAuthTest {
                     "every datagram answered or counted as dropped");
             assertTrue(reflector.reflected() > rounds / 8, "the valid packets were answered");
             reflector.start();
-            try (java.net.DatagramSocket good = new java.net.DatagramSocket(
+            try (DatagramSocket good = new DatagramSocket(
                     new InetSocketAddress(InetAddress.getLoopbackAddress(), 0))) {
                 good.setSoTimeout(10_000);
                 byte[] request = senderPacket(key, 0xC0FFEE, 64);
-                good.send(new java.net.DatagramPacket(request, request.length, reflector.localAddress()));
+                good.send(new DatagramPacket(request, request.length, reflector.localAddress()));
                 byte[] reply = new byte[512];
-                java.net.DatagramPacket dp = new java.net.DatagramPacket(reply, reply.length);
+                DatagramPacket dp = new DatagramPacket(reply, reply.length);
                 good.receive(dp);
                 assertEquals(112, dp.getLength(), "symmetric: 48 + 64 octets -> the 112-octet reply");
                 TestPacketCipher client = TestPacketCipher.forMode(Mode.AUTHENTICATED,

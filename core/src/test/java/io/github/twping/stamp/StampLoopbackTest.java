@@ -28,6 +28,11 @@ import io.github.twping.time.WallClock;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import java.net.DatagramPacket;
+import java.net.DatagramSocket;
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
+import org.junit.jupiter.api.Timeout;
 
 /** Our STAMP and TWAMP-Light sender against our reflector on loopback, in every format combination. */
 class StampLoopbackTest {
@@ -41,22 +46,22 @@ class StampLoopbackTest {
 
     /** One hand-built packet answered: the reflector thread runs (the warm-up is not part of the session). */
     private static void awaitAnswering(InetSocketAddress reflector, boolean light, boolean auth) throws Exception {
-        try (java.net.DatagramSocket s = new java.net.DatagramSocket(
+        try (DatagramSocket s = new DatagramSocket(
                 new InetSocketAddress(InetAddress.getLoopbackAddress(), 0))) {
             s.setSoTimeout(30_000);
             byte[] request = new byte[light ? 14 : auth ? 112 : 44];
             if (auth) {
-                javax.crypto.Mac mac = javax.crypto.Mac.getInstance("HmacSHA256");
-                mac.init(new javax.crypto.spec.SecretKeySpec(KEY, "HmacSHA256"));
+                Mac mac = Mac.getInstance("HmacSHA256");
+                mac.init(new SecretKeySpec(KEY, "HmacSHA256"));
                 mac.update(request, 0, 96);
                 System.arraycopy(mac.doFinal(), 0, request, 96, 16);
             }
-            s.send(new java.net.DatagramPacket(request, request.length, reflector));
-            s.receive(new java.net.DatagramPacket(new byte[256], 256));
+            s.send(new DatagramPacket(request, request.length, reflector));
+            s.receive(new DatagramPacket(new byte[256], 256));
         }
     }
 
-    @org.junit.jupiter.api.Timeout(300)
+    @Timeout(300)
     @ParameterizedTest(name = "light={0} auth={1} stateful={2} sender={3} reflector={4} padding={5}")
     @CsvSource({
             "false, false, false, NTP, NTP, 0",

@@ -15,6 +15,9 @@ import io.github.twping.ffm.TimestampSource;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import com.sun.management.ThreadMXBean;
+import io.github.twping.protocol.SenderPacket;
+import java.nio.charset.StandardCharsets;
 
 /**
  * The reflector's per-datagram path allocates nothing for a known source: windows of 2,000 datagrams (with TLVs,
@@ -24,13 +27,13 @@ import org.junit.jupiter.params.provider.CsvSource;
 class StampReflectorAllocationTest {
     private static final int WINDOW = 2_000;
     private static final int WINDOWS = 40;
-    private static final byte[] KEY = "allocation".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+    private static final byte[] KEY = "allocation".getBytes(StandardCharsets.US_ASCII);
 
     @Timeout(120)
     @ParameterizedTest(name = "auth={0} stateful={1} ptp={2}")
     @CsvSource({"false, false, false", "true, true, true"})
     void knownSourceIsAllocationFree(boolean auth, boolean stateful, boolean ptp) throws Exception {
-        com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+        ThreadMXBean threads = (ThreadMXBean) ManagementFactory.getThreadMXBean();
         assertTrue(threads.isThreadAllocatedMemorySupported(), "per-thread allocation counting is not supported");
         StampReflectorSpec spec = new StampReflectorSpec(false, auth, auth ? KEY : null, stateful,
                 ptp ? TimestampFormat.PTP : TimestampFormat.NTP, List.of(), 1_000_000_000, 64);
@@ -41,7 +44,7 @@ class StampReflectorAllocationTest {
         int sent = codec.senderLayout().length() + senderSpec.tlvBytes();
         byte[] packet = new byte[sent + 4 + 8];
         MemorySegment p = MemorySegment.ofArray(packet);
-        new io.github.twping.protocol.SenderPacket(codec.senderLayout()).wrap(p).clearMbz().sequenceNumber(0);
+        new SenderPacket(codec.senderLayout()).wrap(p).clearMbz().sequenceNumber(0);
         p.set(ValueLayout.JAVA_BYTE, auth ? 25 : 13, (byte) 1);
         codec.sealSenderHead(p);
         codec.sealSenderTail(p);

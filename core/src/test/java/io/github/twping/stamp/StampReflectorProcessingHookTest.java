@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.function.LongConsumer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import com.sun.management.ThreadMXBean;
 
 /**
  * The reflector's processing-time hook ({@link StampReflector#processingTime}, what {@code twampd --stamp
@@ -69,7 +70,7 @@ class StampReflectorProcessingHookTest {
     @Test
     @Timeout(120)
     void theMetricsRecorderKeepsTheKnownSourcePathAllocationFree() throws Exception {
-        com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+        ThreadMXBean threads = (ThreadMXBean) ManagementFactory.getThreadMXBean();
         assertTrue(threads.isThreadAllocatedMemorySupported(), "per-thread allocation counting is not supported");
         LatencyRecorder recorder = new LatencyRecorder();
         try (DatagramSocket sink = new DatagramSocket(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));

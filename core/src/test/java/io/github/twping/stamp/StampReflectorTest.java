@@ -28,6 +28,8 @@ import io.github.twping.time.NtpTime;
 import io.github.twping.time.WallClock;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import java.nio.charset.StandardCharsets;
+import org.junit.jupiter.api.Assertions;
 
 /**
  * The reflector against hand-built datagrams from a plain {@link DatagramSocket}: every reply field at the offsets
@@ -35,7 +37,7 @@ import org.junit.jupiter.api.Test;
  * the allow-list and the rate limit.
  */
 class StampReflectorTest {
-    private static final byte[] KEY = "reflector key".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+    private static final byte[] KEY = "reflector key".getBytes(StandardCharsets.US_ASCII);
     private static final int ERROR = 0x8105;   // S=1, scale 1, multiplier 5
     private StampReflector reflector;
     private DatagramSocket client;
@@ -237,7 +239,7 @@ class StampReflectorTest {
                 List.of(SourceNetwork.parse("192.0.2.0/24")), 0, 64));
         client.send(new DatagramPacket(unauthenticated(1, 1, 1, 0, 44), 44, to));
         client.setSoTimeout(300);
-        org.junit.jupiter.api.Assertions.assertThrows(SocketTimeoutException.class,
+        Assertions.assertThrows(SocketTimeoutException.class,
                 () -> client.receive(new DatagramPacket(new byte[64], 64)));
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
         while (reflector.notAllowed() == 0 && System.nanoTime() < deadline) {
@@ -305,7 +307,7 @@ class StampReflectorTest {
         assertEquals(41 + 3, exchange(to, Arrays.copyOf(request, 14 + 3)).length,
                 "no more octets than the sender's padding has");
         assertEquals(41, exchange(to, Arrays.copyOf(request, 14)).length);
-        org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+        Assertions.assertThrows(IllegalArgumentException.class,
                 () -> new StampReflectorSpec(false, false, null, false, TimestampFormat.NTP, List.of(), 0, 64, true, 0),
                 "STAMP replies always have the request's size");
     }

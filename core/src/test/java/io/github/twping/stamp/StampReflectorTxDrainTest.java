@@ -16,6 +16,7 @@ import io.github.twping.time.NtpTime;
 import io.github.twping.time.WallClock;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The reflector reads its error queue (the kernel TX stamps of its replies) in batches, not once per datagram:
@@ -45,7 +46,7 @@ class StampReflectorTxDrainTest {
     /** Stops the reflector and waits for its thread: its counters are then safe to read. */
     private boolean stopped() throws InterruptedException {
         reflector.stop();
-        return reflector.awaitEnd(java.util.concurrent.TimeUnit.SECONDS.toNanos(10));
+        return reflector.awaitEnd(TimeUnit.SECONDS.toNanos(10));
     }
 
     private static DatagramSocket client() throws Exception {

@@ -12,6 +12,8 @@ import io.github.twping.protocol.SenderPacket;
 import io.github.twping.time.WallClock;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import com.sun.management.ThreadMXBean;
+import java.lang.foreign.Arena;
 
 /**
  * The sender codec's per-packet path with every RFC 8972 TLV allocates nothing: sealing a request, and reading a
@@ -26,7 +28,7 @@ class StampSenderCodecAllocationTest {
     @ParameterizedTest(name = "auth={0}")
     @CsvSource({"false", "true"})
     void sealAndOpenAreAllocationFree(boolean auth) {
-        com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+        ThreadMXBean threads = (ThreadMXBean) ManagementFactory.getThreadMXBean();
         assertTrue(threads.isThreadAllocatedMemorySupported(), "per-thread allocation counting is not supported");
         StampTlvRequest tlvs = new StampTlvRequest(true, 46, true, 1, 1, true, auth, true);
         StampSenderSpec spec = new StampSenderSpec(auth, auth ? KEY : null, TimestampFormat.NTP, 3, 12, tlvs);
@@ -35,8 +37,8 @@ class StampSenderCodecAllocationTest {
         StampSenderCodec receiver = new StampSenderCodec(spec, telemetry);
         StampHmac hmac = auth ? new StampHmac(KEY, 4096) : null;
         int length = sender.senderLayout().length() + spec.tlvBytes();
-        MemorySegment request = java.lang.foreign.Arena.ofAuto().allocate(length);
-        MemorySegment reply = java.lang.foreign.Arena.ofAuto().allocate(length);
+        MemorySegment request = Arena.ofAuto().allocate(length);
+        MemorySegment reply = Arena.ofAuto().allocate(length);
         SenderPacket out = new SenderPacket(sender.senderLayout()).wrap(request);
         ReflectorPacket in = new ReflectorPacket(receiver.reflectorLayout()).wrap(reply);
         int base = sender.senderLayout().length();

@@ -28,6 +28,9 @@ import io.github.twping.time.NtpTime;
 import io.github.twping.time.WallClock;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import io.github.twping.protocol.ReflectorPacket;
+import java.nio.charset.StandardCharsets;
+import org.junit.jupiter.api.Assertions;
 
 /**
  * The RFC 8972 TLVs: the sender's byte layout of each TLV (§4.3 to §4.8) with U = 1 (§4), the reflector's answers
@@ -36,7 +39,7 @@ import org.junit.jupiter.api.Test;
  * TLV and its I flag, U for unknown types, M for bad lengths), and the command-line list.
  */
 class StampTlvTest {
-    private static final byte[] KEY = "tlv key".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+    private static final byte[] KEY = "tlv key".getBytes(StandardCharsets.US_ASCII);
     private static final StampTlvRequest ALL = new StampTlvRequest(true, 46, true, 2, 1, true, false);
     private static final StampTlvRequest ALL_HMAC = new StampTlvRequest(true, 46, true, 2, 1, true, true);
 
@@ -252,7 +255,7 @@ class StampTlvTest {
             r[at] = (byte) tlvFlags;
         }
         MemorySegment m = MemorySegment.ofArray(r);
-        new io.github.twping.protocol.ReflectorPacket(StampLayouts.AUTHENTICATED_REFLECTOR).wrap(m).clearMbz()
+        new ReflectorPacket(StampLayouts.AUTHENTICATED_REFLECTOR).wrap(m).clearMbz()
                 .sequenceNumber(3).senderSequenceNumber(3).errorEstimate(1).senderErrorEstimate(1);
         System.arraycopy(hmac(r, 0, 96, null), 0, r, 96, 16);
         return m;
@@ -276,7 +279,7 @@ class StampTlvTest {
         assertTrue(codec.openReflector(answered, request.length), "a recognised HMAC TLV that verifies");
         MemorySegment forged = replyTo(request, 0);
         forged.set(ValueLayout.JAVA_BYTE, hmacAt + 4, (byte) (forged.get(ValueLayout.JAVA_BYTE, hmacAt + 4) ^ 1));
-        org.junit.jupiter.api.Assertions.assertFalse(codec.openReflector(forged, request.length),
+        Assertions.assertFalse(codec.openReflector(forged, request.length),
                 "a recognised HMAC TLV that does not verify drops the reply");
     }
 

@@ -22,6 +22,9 @@ import io.github.twping.time.NtpTime;
 import io.github.twping.time.WallClock;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import io.github.twping.ffm.Timestamping;
+import io.github.twping.ffm.UdpSocket;
+import io.github.twping.ffm.UdpSocketOptions;
 
 /**
  * {@link StampWarmUp}: the reflector warm-up runs the real reflector in every mode (replies counted by the
@@ -155,9 +158,9 @@ class StampWarmUpTest {
     @Test
     void senderWarmUpRunsTheSessionsSockets() throws Exception {
         boolean canSplit;
-        try (io.github.twping.ffm.UdpSocket probe = io.github.twping.ffm.UdpSocket.open(
-                io.github.twping.ffm.UdpSocketOptions.builder().bindAddress(InetAddress.getLoopbackAddress())
-                        .timestamping(io.github.twping.ffm.Timestamping.RX_TX_SOFTWARE).build())) {
+        try (UdpSocket probe = UdpSocket.open(
+                UdpSocketOptions.builder().bindAddress(InetAddress.getLoopbackAddress())
+                        .timestamping(Timestamping.RX_TX_SOFTWARE).build())) {
             canSplit = probe.isNative() && probe.capabilities().txTimestamps();
         }
         StampWarmUp.Sender sender = StampWarmUp.Sender.stamp(new StampSenderSpec(false, null, TimestampFormat.NTP,
@@ -210,9 +213,9 @@ class StampWarmUpTest {
         int packets = 20;
         try (StampReflector reflector = new StampReflector(StampReflectorSpec.stamp(), StampReflector.openSocket(
                 new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0), null);
-             io.github.twping.ffm.UdpSocket client = io.github.twping.ffm.UdpSocket.open(
-                     io.github.twping.ffm.UdpSocketOptions.builder().bindAddress(InetAddress.getLoopbackAddress())
-                             .timestamping(io.github.twping.ffm.Timestamping.RX_TX_SOFTWARE).build());
+             UdpSocket client = UdpSocket.open(
+                     UdpSocketOptions.builder().bindAddress(InetAddress.getLoopbackAddress())
+                             .timestamping(Timestamping.RX_TX_SOFTWARE).build());
              FileChannel channel = SessionDataWriter.openAnonymousTempFile(null)) {
             reflector.start();
             WallClock clock = WallClock.system();

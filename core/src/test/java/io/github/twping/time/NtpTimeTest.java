@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.math.BigInteger;
 import java.time.Instant;
 import org.junit.jupiter.api.Test;
+import java.math.BigDecimal;
 
 class NtpTimeTest {
     private static final BigInteger TWO_POW_32 = BigInteger.ONE.shiftLeft(32);
@@ -85,7 +86,7 @@ class NtpTimeTest {
         assertEquals(2147483648.0, NtpTime.toDouble(Long.MIN_VALUE));
         long[] values = {-1L, 0x8000000000000401L, 0x8000000000000400L, 0x8000000000000C00L, 0xE8FE6F801F9ACFFAL};
         for (long v : values) {
-            double expected = new java.math.BigDecimal(new BigInteger(Long.toUnsignedString(v))).doubleValue() / 4294967296.0;
+            double expected = new BigDecimal(new BigInteger(Long.toUnsignedString(v))).doubleValue() / 4294967296.0;
             assertEquals(expected, NtpTime.toDouble(v), Long.toHexString(v));
         }
     }

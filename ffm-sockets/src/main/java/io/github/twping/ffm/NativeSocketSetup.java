@@ -11,6 +11,7 @@ import static io.github.twping.ffm.Structs.SOCKADDR_STORAGE_BYTES;
 import static java.lang.foreign.ValueLayout.JAVA_BYTE;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_SHORT;
+import java.lang.foreign.ValueLayout;
 
 /**
  * Configures and binds a fresh native socket from {@link UdpSocketOptions}: socket options, timestamping
@@ -197,7 +198,7 @@ final class NativeSocketSetup {
         filter.set(JAVA_BYTE, 3, (byte) 0);
         filter.set(JAVA_INT, 4, 0);               // return 0 bytes: drop
         scratch.set(JAVA_SHORT, 0, (short) 1);
-        scratch.set(java.lang.foreign.ValueLayout.ADDRESS, 8, filter);
+        scratch.set(ValueLayout.ADDRESS, 8, filter);
         int rc = Libc.setsockopt(callState, fd, SOL_SOCKET, SO_ATTACH_FILTER, scratch.asSlice(0, 16), 16);
         if (rc < 0) {
             throw SocketException.of("setsockopt(SO_ATTACH_FILTER)", rc);

@@ -21,6 +21,7 @@ import static io.github.twping.ffm.Structs.SOCKADDR_STORAGE_BYTES;
 import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
+import java.util.Arrays;
 
 /**
  * The FFM implementation of {@link UdpSocket}: a libc UDP socket with preallocated native structures.
@@ -379,7 +380,7 @@ final class NativeUdpSocket implements UdpSocket {
         if (!lifecycle.enter()) {
             throw new SocketException("connect", Errno.EBADF, "socket closed", null);
         }
-        try (java.lang.foreign.Arena scratch = java.lang.foreign.Arena.ofConfined()) {
+        try (Arena scratch = Arena.ofConfined()) {
             MemorySegment address = scratch.allocate(SOCKADDR_STORAGE_BYTES, 8);
             int length = SockAddrs.encode(peer.getAddress(), peer.getPort(), family, address);
             if (length < 0) {
@@ -480,7 +481,7 @@ final class NativeUdpSocket implements UdpSocket {
         }
         try {
             if (batch.encodedFamily != family) {
-                java.util.Arrays.fill(batch.encodedDestinations, null);
+                Arrays.fill(batch.encodedDestinations, null);
                 batch.encodedFamily = family;
             }
             for (int i = 0; i < count; i++) {

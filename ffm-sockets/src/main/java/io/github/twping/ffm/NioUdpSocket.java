@@ -16,6 +16,9 @@ import java.nio.channels.Selector;
 import java.time.Instant;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
+import java.nio.channels.ClosedSelectorException;
+import java.nio.channels.UnresolvedAddressException;
+import java.nio.channels.UnsupportedAddressTypeException;
 
 /**
  * The portable {@link UdpSocket} over {@link DatagramChannel}, for where FFM (or Linux) is unavailable.
@@ -149,9 +152,9 @@ final class NioUdpSocket implements UdpSocket {
             return n;
         } catch (ClosedChannelException e) {
             throw new SocketException("sendto", Errno.EBADF, "socket closed", e);
-        } catch (java.nio.channels.UnsupportedAddressTypeException e) {
+        } catch (UnsupportedAddressTypeException e) {
             throw new SocketException("sendto " + destination, Errno.EAFNOSUPPORT);
-        } catch (java.nio.channels.UnresolvedAddressException e) {
+        } catch (UnresolvedAddressException e) {
             throw new SocketException("sendto", Errno.EDESTADDRREQ, "unresolved destination " + destination, e);
         } catch (IOException e) {
             throw new SocketException("sendto", 0, String.valueOf(e.getMessage()), e);
@@ -190,7 +193,7 @@ final class NioUdpSocket implements UdpSocket {
                 selector.select(waitMs);
                 selector.selectedKeys().clear();
             }
-        } catch (ClosedChannelException | java.nio.channels.ClosedSelectorException e) {
+        } catch (ClosedChannelException | ClosedSelectorException e) {
             return CLOSED;
         } catch (IOException e) {
             if (closing) {

@@ -12,11 +12,12 @@ import java.nio.file.Path;
 
 import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
+import sun.misc.Signal;
 
 /**
  * Signal dispositions the JVM will not change on its own. A shell starts background jobs
  * ({@code cmd &} in a script) with SIGINT and SIGQUIT ignored, and {@code nohup} ignores SIGHUP; the JVM
- * then refuses to install a handler for them ({@code sun.misc.Signal.handle} silently keeps
+ * then refuses to install a handler for them ({@code Signal.handle} silently keeps
  * {@code SIG_IGN}). A C program calling {@code signal(2)} gets its handler regardless;
  * {@link #unignore} restores that: an ignored signal is set back to {@code SIG_DFL} so that the Java
  * handler installed next takes effect.

@@ -5,6 +5,8 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
 import java.util.Arrays;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 
 /**
  * Metadata of one received datagram, written by {@link UdpSocket#receive} into a caller-owned instance that
@@ -182,7 +184,7 @@ public final class ReceivedPacket {
     }
 
     /** From a control message: {@code length} (4 or 16) address octets at {@code offset}. */
-    void destination(java.lang.foreign.MemorySegment control, long offset, int length) {
+    void destination(MemorySegment control, long offset, int length) {
         int from = 0;
         int n = length;
         if (length == 16 && isMapped(control, offset)) {
@@ -190,19 +192,19 @@ public final class ReceivedPacket {
             n = 4;
         }
         for (int i = 0; i < n; i++) {
-            destinationBytes[i] = control.get(java.lang.foreign.ValueLayout.JAVA_BYTE, offset + from + i);
+            destinationBytes[i] = control.get(ValueLayout.JAVA_BYTE, offset + from + i);
         }
         destinationAddressLength = n;
     }
 
-    private static boolean isMapped(java.lang.foreign.MemorySegment control, long offset) {
+    private static boolean isMapped(MemorySegment control, long offset) {
         for (int i = 0; i < 10; i++) {
-            if (control.get(java.lang.foreign.ValueLayout.JAVA_BYTE, offset + i) != 0) {
+            if (control.get(ValueLayout.JAVA_BYTE, offset + i) != 0) {
                 return false;
             }
         }
-        return control.get(java.lang.foreign.ValueLayout.JAVA_BYTE, offset + 10) == (byte) 0xFF
-                && control.get(java.lang.foreign.ValueLayout.JAVA_BYTE, offset + 11) == (byte) 0xFF;
+        return control.get(ValueLayout.JAVA_BYTE, offset + 10) == (byte) 0xFF
+                && control.get(ValueLayout.JAVA_BYTE, offset + 11) == (byte) 0xFF;
     }
 
     void length(int length, boolean truncated) {

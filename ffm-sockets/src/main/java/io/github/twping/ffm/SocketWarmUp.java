@@ -4,6 +4,7 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.net.InetAddress;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 
 /**
  * Brings the per-packet paths of {@link UdpSocket} (the libc downcalls, the control-message parsing, the
@@ -36,7 +37,7 @@ public final class SocketWarmUp {
     }
 
     /** As {@link #run(int, long)}, ending early once {@code stop} returns true (checked every round trip). */
-    public static Result run(int roundTrips, long maxNs, java.util.function.BooleanSupplier stop) {
+    public static Result run(int roundTrips, long maxNs, BooleanSupplier stop) {
         long startNs = System.nanoTime();
         int done = 0;
         UdpSocketOptions options = UdpSocketOptions.builder().bindAddress(InetAddress.getLoopbackAddress())

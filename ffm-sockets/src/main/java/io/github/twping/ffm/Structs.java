@@ -11,12 +11,13 @@ import static java.lang.foreign.ValueLayout.JAVA_BYTE;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 import static java.lang.foreign.ValueLayout.JAVA_SHORT;
+import java.nio.ByteOrder;
 
 /**
  * C struct layouts of glibc on LP64 Linux (x86-64, aarch64) and their field offsets, as constants.
  */
 final class Structs {
-    static final ValueLayout.OfShort JAVA_SHORT_BE = JAVA_SHORT.withOrder(java.nio.ByteOrder.BIG_ENDIAN);
+    static final ValueLayout.OfShort JAVA_SHORT_BE = JAVA_SHORT.withOrder(ByteOrder.BIG_ENDIAN);
     /** Field access inside control buffers, which may be heap segments with byte alignment. */
     static final ValueLayout.OfLong JAVA_LONG_UNALIGNED = JAVA_LONG.withByteAlignment(1);
     static final ValueLayout.OfInt JAVA_INT_UNALIGNED = JAVA_INT.withByteAlignment(1);

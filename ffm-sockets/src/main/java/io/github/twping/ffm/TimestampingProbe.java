@@ -9,6 +9,7 @@ import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
+import java.lang.foreign.ValueLayout;
 
 /**
  * Finds out which kernel timestamps really arrive on this host (being accepted by setsockopt is not enough):
@@ -69,7 +70,7 @@ public final class TimestampingProbe {
             ReceivedPacket meta = new ReceivedPacket();
             InetSocketAddress destination = receiver.localAddress();
             for (int i = 0; i < PACKETS; i++) {
-                payload.set(java.lang.foreign.ValueLayout.JAVA_INT, 0, i);
+                payload.set(ValueLayout.JAVA_INT, 0, i);
                 sender.send(payload, 64, destination);
                 int n = receiver.receive(buffer, meta, RECEIVE_TIMEOUT_NS);
                 if (n >= 0) {

@@ -54,7 +54,7 @@ public interface UdpSocket extends AutoCloseable {
      *
      * @throws SocketException when the kernel refuses, or this implementation cannot connect
      */
-    default void connect(java.net.InetSocketAddress peer) throws SocketException {
+    default void connect(InetSocketAddress peer) throws SocketException {
         throw new SocketException("connect", Errno.EOPNOTSUPP, "not supported by this socket", null);
     }
 

@@ -11,6 +11,8 @@ import java.net.InetAddress;
 import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Test;
+import com.sun.management.ThreadMXBean;
+import java.lang.management.ManagementFactory;
 
 /**
  * {@link UdpSocket#pollTxTimestampsBatched}: the same reports as {@link UdpSocket#pollTxTimestamps}, in order,
@@ -111,8 +113,8 @@ class BatchedTxTimestampsTest {
 
     @Test
     void allocatesNothingOnceWarm() throws Exception {
-        com.sun.management.ThreadMXBean threads =
-                (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
+        ThreadMXBean threads =
+                (ThreadMXBean) ManagementFactory.getThreadMXBean();
         assumeTrue(threads.isThreadAllocatedMemorySupported());
         try (UdpSocket socket = stamped(); UdpSocket sink = sink(); Arena arena = Arena.ofConfined()) {
             assumeTrue(socket.isNative() && socket.capabilities().txTimestamps(), "needs FFM TX timestamps");

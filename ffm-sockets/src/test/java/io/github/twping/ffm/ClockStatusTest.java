@@ -11,6 +11,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import com.sun.management.ThreadMXBean;
+import java.lang.management.ManagementFactory;
+import java.util.concurrent.TimeUnit;
 
 /** ntp_adjtime(3) read-out. */
 class ClockStatusTest {
@@ -35,12 +38,12 @@ class ClockStatusTest {
         ClockStatus once = ClockStatus.read();
         assertEquals(once.synchronised(), reader.synchronised());
         assertEquals(once.status(), reader.snapshot().status());
-        com.sun.management.ThreadMXBean threads =
-                (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
+        ThreadMXBean threads =
+                (ThreadMXBean) ManagementFactory.getThreadMXBean();
         long fewestBytes = Long.MAX_VALUE;
         // A round of reads, repeated until the JIT has compiled them (bounded in rounds and time: on a loaded
         // machine the compiler may take seconds to get to it).
-        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(30);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
         for (int round = 0; round < 5_000 && fewestBytes > 0 && System.nanoTime() < deadline; round++) {
             long before = threads.getCurrentThreadAllocatedBytes();
             for (int i = 0; i < 1_000; i++) {

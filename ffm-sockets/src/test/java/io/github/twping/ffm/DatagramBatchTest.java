@@ -14,6 +14,9 @@ import java.util.concurrent.TimeUnit;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import com.sun.management.ThreadMXBean;
+import java.lang.management.ManagementFactory;
+import org.junit.jupiter.api.Test;
 
 /** Batched receive (recvmmsg) and send (sendmmsg), their NIO fallbacks, and the kernel drop counter. */
 class DatagramBatchTest {
@@ -128,7 +131,7 @@ class DatagramBatchTest {
         assertEquals(UdpSocket.CLOSED, result[0]);
     }
 
-    @org.junit.jupiter.api.Test
+    @Test
     void shouldCountDatagramsTheKernelDroppedAtAFullSocket() throws Exception {
         UdpSocket receiver = open(false, 1);   // the kernel rounds up to its minimum (a few KiB)
         UdpSocket sender = open(false, 0);
@@ -152,7 +155,7 @@ class DatagramBatchTest {
         assertEquals(-1, open(true, 0).kernelDrops(), "NIO cannot tell");
     }
 
-    @org.junit.jupiter.api.Test
+    @Test
     void shouldRejectBadBatchesAndSlots() {
         assertThrows(IllegalArgumentException.class, () -> new DatagramBatch(0, 64));
         assertThrows(IllegalArgumentException.class, () -> new DatagramBatch(DatagramBatch.MAX_CAPACITY + 1, 64));
@@ -164,10 +167,10 @@ class DatagramBatchTest {
         assertThrows(IndexOutOfBoundsException.class, () -> b.count(3));
     }
 
-    @org.junit.jupiter.api.Test
+    @Test
     void shouldNotAllocatePerDatagramOnceWarm() throws Exception {
-        com.sun.management.ThreadMXBean threads =
-                (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
+        ThreadMXBean threads =
+                (ThreadMXBean) ManagementFactory.getThreadMXBean();
         UdpSocket receiver = open(false, 1 << 20);
         UdpSocket sender = open(false, 0);
         DatagramBatch out = keep(new DatagramBatch(8, 128));

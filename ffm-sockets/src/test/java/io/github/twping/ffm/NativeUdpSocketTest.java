@@ -12,6 +12,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import com.sun.management.ThreadMXBean;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Assertions;
 
 /** The loopback behaviour suite against the FFM implementation, which must deliver all kernel metadata here. */
 class NativeUdpSocketTest extends UdpSocketBehaviour {
@@ -38,8 +43,8 @@ class NativeUdpSocketTest extends UdpSocketBehaviour {
 
     @Test
     void shouldNotAllocatePerPacketInSteadyState() throws Exception {
-        com.sun.management.ThreadMXBean threads =
-                (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
+        ThreadMXBean threads =
+                (ThreadMXBean) ManagementFactory.getThreadMXBean();
         assertTrue(threads.isThreadAllocatedMemorySupported());
         UdpSocket receiver = open(options("127.0.0.1").receiveTtl(true).receiveTos(true)
                 .timestamping(Timestamping.RX_TX_SOFTWARE));
@@ -111,12 +116,12 @@ class NativeUdpSocketTest extends UdpSocketBehaviour {
 
     @Test
     void shouldExceedTheSysctlCapOnlyWithCapNetAdmin() throws Exception {
-        long rmemMax = Long.parseLong(java.nio.file.Files.readString(java.nio.file.Path.of("/proc/sys/net/core/rmem_max")).trim());
+        long rmemMax = Long.parseLong(Files.readString(Path.of("/proc/sys/net/core/rmem_max")).trim());
         int wanted = (int) Math.min(Integer.MAX_VALUE / 2, Math.max(rmemMax * 2, 1 << 20));
         NativeUdpSocket socket = (NativeUdpSocket) open(options("127.0.0.1").receiveBufferBytes(wanted));
         int got = socket.getIntOption(SocketConstants.SOL_SOCKET, SocketConstants.SO_RCVBUF);
         // Linux doubles the value it stores (socket(7)); SO_RCVBUFFORCE needs CAP_NET_ADMIN (bit 12 of CapEff)
-        boolean capNetAdmin = java.nio.file.Files.readAllLines(java.nio.file.Path.of("/proc/self/status")).stream()
+        boolean capNetAdmin = Files.readAllLines(Path.of("/proc/self/status")).stream()
                 .filter(l -> l.startsWith("CapEff:")).map(l -> Long.parseUnsignedLong(l.substring(7).trim(), 16))
                 .anyMatch(mask -> (mask >>> 12 & 1) == 1);
         assertEquals(capNetAdmin ? 2L * wanted : 2L * rmemMax, got, "CAP_NET_ADMIN " + capNetAdmin);
@@ -124,7 +129,7 @@ class NativeUdpSocketTest extends UdpSocketBehaviour {
 
     @Test
     void shouldReportUnknownDeviceAsTypedError() throws Exception {
-        SocketException e = org.junit.jupiter.api.Assertions.assertThrows(SocketException.class,
+        SocketException e = Assertions.assertThrows(SocketException.class,
                 () -> open(options("127.0.0.1").bindToDevice("nosuchdev0")));
         assertTrue(e.errno() == Errno.ENODEV || e.errno() == Errno.EPERM, "ENODEV (or EPERM without CAP_NET_RAW): " + e);
         assertTrue(e.getMessage().startsWith("setsockopt(SO_BINDTODEVICE nosuchdev0): "), e.getMessage());

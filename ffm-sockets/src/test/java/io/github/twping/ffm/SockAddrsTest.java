@@ -14,6 +14,7 @@ import static java.lang.foreign.ValueLayout.JAVA_SHORT;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import java.net.Inet6Address;
 
 /** sockaddr encoding / decoding round trips and allocation-free source comparison. */
 class SockAddrsTest {
@@ -40,7 +41,7 @@ class SockAddrsTest {
     @Test
     void shouldRoundTripIpv6WithScope() throws Exception {
         MemorySegment sa = arena.allocate(128);
-        InetAddress linkLocal = java.net.Inet6Address.getByAddress(null, InetAddress.getByName("fe80::1").getAddress(), 3);
+        InetAddress linkLocal = Inet6Address.getByAddress(null, InetAddress.getByName("fe80::1").getAddress(), 3);
         assertEquals(28, SockAddrs.encode(linkLocal, 65535, AF_INET6, sa));
         ReceivedPacket meta = new ReceivedPacket();
         SockAddrs.decodeSource(sa, 28, meta);

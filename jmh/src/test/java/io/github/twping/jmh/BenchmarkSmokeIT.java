@@ -12,6 +12,7 @@ import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import java.util.Arrays;
 
 /**
  * The CI smoke pass of the benchmark suite (issue "JMH suites and performance regression tracking"): runs
@@ -48,6 +49,6 @@ class BenchmarkSmokeIT {
     private static String tail(String text) {
         String[] lines = text.split("\n");
         int from = Math.max(0, lines.length - 40);
-        return String.join("\n", java.util.Arrays.copyOfRange(lines, from, lines.length));
+        return String.join("\n", Arrays.copyOfRange(lines, from, lines.length));
     }
 }

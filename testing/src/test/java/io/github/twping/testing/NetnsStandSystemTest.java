@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 /**
  * End-to-end check of our twping and twampd across a routed path of network namespaces:
@@ -30,7 +31,7 @@ class NetnsStandSystemTest {
     private static final long GRACE_SECONDS = 30;
 
     @Test
-    @org.junit.jupiter.api.Timeout(value = 10, unit = TimeUnit.MINUTES)
+    @Timeout(value = 10, unit = TimeUnit.MINUTES)
     void shouldPassTheSmokeScenariosAcrossARoutedPath() throws IOException, InterruptedException {
         assumeTrue(isRoot(), "the namespace stand needs root (network namespaces, nftables); uid is not 0");
         assumeTrue(ipNetnsWorks(), "'ip netns' is not available (no iproute2 'ip' command or no netns support)");

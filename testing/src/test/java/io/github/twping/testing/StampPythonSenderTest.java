@@ -21,6 +21,9 @@ import io.github.twping.stamp.TimestampFormat;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Assertions;
+import org.junit.jupiter.api.Test;
 
 /**
  * Our STAMP / TWAMP-Light reflector against {@code testing/stamp/stamp_sender.py}, a second sender written from
@@ -86,7 +89,7 @@ class StampPythonSenderTest {
     }
 
     @Timeout(120)
-    @org.junit.jupiter.api.Test
+    @Test
     void authenticatedTwampLightWithAnotherKeyIsDroppedAndTheScriptSaysSo() throws Exception {
         assumeTrue(python3Available(), "python3 is not installed; the independent sender cannot run");
         Path script = repositoryRoot().resolve("testing/stamp/stamp_sender.py");
@@ -105,7 +108,7 @@ class StampPythonSenderTest {
             assertEquals(1, outcome.exitStatus(), () -> outcome.tail(5));
             assertEquals("FAIL no reply to seq 0 within 1.0 s", outcome.lines().get(outcome.lines().size() - 1));
             reflector.stop();
-            org.junit.jupiter.api.Assertions.assertTrue(reflector.awaitEnd(10_000_000_000L));
+            Assertions.assertTrue(reflector.awaitEnd(10_000_000_000L));
             assertEquals(1, reflector.badHmac(), "the request failed the reflector's HMAC check");
             assertEquals(0, reflector.reflected());
         }
@@ -115,7 +118,7 @@ class StampPythonSenderTest {
         try {
             Process p = new ProcessBuilder("python3", "-c", "import argparse, hashlib, hmac, socket, struct")
                     .redirectErrorStream(true).start();
-            return p.waitFor(30, java.util.concurrent.TimeUnit.SECONDS) && p.exitValue() == 0;
+            return p.waitFor(30, TimeUnit.SECONDS) && p.exitValue() == 0;
         } catch (IOException e) {
             return false;
         } catch (InterruptedException e) {

@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.io.File;
 
 /**
  * Runs an external command for a system test with a deadline, streaming its merged stdout and
@@ -47,7 +48,7 @@ final class StreamedProcess {
         Process process = new ProcessBuilder(command)
                 .directory(directory.toFile())
                 .redirectErrorStream(true)
-                .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
+                .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
                 .start();
         List<String> lines = Collections.synchronizedList(new ArrayList<>());
         Thread pump = Thread.ofPlatform().name("stand-output").daemon().start(() -> {

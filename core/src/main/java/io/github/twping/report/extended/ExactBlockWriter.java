@@ -7,6 +7,8 @@ import io.github.twping.stats.exact.DelayDistribution;
 import io.github.twping.stats.exact.ExactStatistics;
 import io.github.twping.stats.exact.ExactSummary;
 import io.github.twping.datafile.RecordSources;
+import java.math.BigDecimal;
+import java.math.MathContext;
 
 /**
  * The {@code --exact} block printed under the C human summary (docs/CLI.md, {@code --exact}): exact
@@ -176,7 +178,7 @@ public final class ExactBlockWriter {
         if (Math.abs(v) < 1e-3 || Math.abs(v) >= 1e9) {
             return sb.append(String.format(Locale.ROOT, "%.3e", v));
         }
-        return sb.append(new java.math.BigDecimal(v).round(new java.math.MathContext(6)).stripTrailingZeros()
+        return sb.append(new BigDecimal(v).round(new MathContext(6)).stripTrailingZeros()
                 .toPlainString());
     }
 }

@@ -12,6 +12,7 @@ import io.github.twping.datafile.SessionDataReader;
 import io.github.twping.datafile.SessionHeader;
 import io.github.twping.datafile.TwoWayRecord;
 import io.github.twping.time.NtpTime;
+import io.github.twping.datafile.ScheduleDeltas;
 
 /**
  * {@code --html FILE}: one self-contained page (no external resources) with the session header, the exact
@@ -474,7 +475,7 @@ public final class HtmlReport {
             long count = reader.recordCount();
             long[] bySeq = new long[(int) Math.min(header.packetCount(), Integer.MAX_VALUE - 8)];
             boolean[] has = new boolean[bySeq.length];
-            io.github.twping.datafile.ScheduleDeltas deltas = io.github.twping.datafile.ScheduleDeltas.of(header);
+            ScheduleDeltas deltas = ScheduleDeltas.of(header);
             deltas.reset();
             long cumulative = header.startTimeNtp();
             long[] scheduled = new long[bySeq.length];

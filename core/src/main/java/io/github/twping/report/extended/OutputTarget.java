@@ -6,6 +6,10 @@ import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import io.github.twping.report.owamp.Reports;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.FileSystemException;
 
 /**
  * Where one result output goes: a file (created or truncated) or standard output ({@code -}). The first
@@ -65,9 +69,9 @@ final class OutputTarget implements AutoCloseable {
     }
 
     /** @return a Writer-like sink for the text writers (UTF-8) that records failures instead of throwing */
-    java.io.Writer writer() {
+    Writer writer() {
         OutputTarget self = this;
-        return new java.io.Writer() {
+        return new Writer() {
             private final StringBuilder pending = new StringBuilder(1 << 16);
 
             @Override
@@ -79,7 +83,7 @@ final class OutputTarget implements AutoCloseable {
             }
 
             @Override
-            public java.io.Writer append(CharSequence csq) {
+            public Writer append(CharSequence csq) {
                 pending.append(csq);
                 if (pending.length() >= 1 << 16) {
                     flush();
@@ -94,7 +98,7 @@ final class OutputTarget implements AutoCloseable {
 
             @Override
             public void flush() {
-                self.write(pending.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8), false);
+                self.write(pending.toString().getBytes(StandardCharsets.UTF_8), false);
                 pending.setLength(0);
             }
 
@@ -132,8 +136,8 @@ final class OutputTarget implements AutoCloseable {
     }
 
     static String reason(Exception e) {
-        String text = io.github.twping.report.owamp.Reports.strerror(e);
-        if (e instanceof java.nio.file.FileSystemException fse && fse.getReason() != null) {
+        String text = Reports.strerror(e);
+        if (e instanceof FileSystemException fse && fse.getReason() != null) {
             text = fse.getReason();
         }
         return text;

@@ -16,6 +16,8 @@ import io.github.twping.stats.owamp.SummaryResult;
 import io.github.twping.datafile.TwoWayRecord;
 import io.github.twping.time.ErrorEstimate;
 import io.github.twping.time.NtpTime;
+import com.fasterxml.jackson.databind.JsonNode;
+import java.net.InetAddress;
 
 /**
  * The JSON form of the results (docs/twping-result.schema.json; field names are documented in docs/CLI.md and
@@ -121,7 +123,7 @@ public final class ResultJson {
         return s;
     }
 
-    private static String address(java.net.InetAddress a) {
+    private static String address(InetAddress a) {
         return a == null ? "" : a.getHostAddress();
     }
 
@@ -245,7 +247,7 @@ public final class ResultJson {
     }
 
     /** The owamp-compatible values (C's histogram quantisation), or null when that pass failed. */
-    static com.fasterxml.jackson.databind.JsonNode owamp(SummaryResult r, float bucketWidthSeconds) {
+    static JsonNode owamp(SummaryResult r, float bucketWidthSeconds) {
         if (r == null) {
             return NODES.nullNode();
         }

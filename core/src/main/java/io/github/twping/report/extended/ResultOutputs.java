@@ -14,6 +14,7 @@ import io.github.twping.datafile.RecordSources;
 import io.github.twping.datafile.SessionDataReader;
 import io.github.twping.datafile.SessionHeader;
 import io.github.twping.datafile.TwoWayRecord;
+import java.io.Writer;
 
 /**
  * Runs the result outputs of one session (docs/CLI.md, result outputs): the live writer thread during the
@@ -181,7 +182,7 @@ public final class ResultOutputs {
         if (options.csv() != null) {
             OutputTarget t = OutputTarget.open(options.csv(), out);
             if (!t.failed()) {
-                try (java.io.Writer w = t.writer()) {
+                try (Writer w = t.writer()) {
                     CsvWriter.write(w, reader, sources);
                 } catch (IOException e) {
                     throw new IllegalStateException(e);             // the writer records failures, never throws
@@ -193,7 +194,7 @@ public final class ResultOutputs {
         if (options.html() != null) {
             OutputTarget t = OutputTarget.open(options.html(), out);
             if (!t.failed()) {
-                try (java.io.Writer w = t.writer()) {
+                try (Writer w = t.writer()) {
                     HtmlReport.write(w, results, reader, protocol, stampTlvs);
                 } catch (IOException e) {
                     throw new IllegalStateException(e);

@@ -18,6 +18,7 @@ import io.github.twping.datafile.RecordSources;
 import io.github.twping.datafile.SessionDataReader;
 import io.github.twping.datafile.TwoWayRecord;
 import io.github.twping.time.NtpTime;
+import java.net.InetAddress;
 
 /**
  * Builds the {@link StampTlvResults} of a STAMP session with RFC 8972 TLVs (docs/STAMP.md, the TLV report) in one
@@ -214,8 +215,8 @@ public final class StampTlvAnalysis {
                 ? new StampTlvResults.Direct(lastSeq, lastSeq + 1, lastRx, lastTx) : null;
         StampTlvResults.Location location = null;
         if (tlvs.location()) {
-            java.net.InetAddress source = telemetry.locationSource();
-            java.net.InetAddress destination = telemetry.locationDestination();
+            InetAddress source = telemetry.locationSource();
+            InetAddress destination = telemetry.locationDestination();
             location = new StampTlvResults.Location(source == null ? null : source.getHostAddress(),
                     telemetry.locationSourcePort(), destination == null ? null : destination.getHostAddress(),
                     telemetry.locationDestinationPort(), telemetry.locations());

@@ -8,6 +8,7 @@ import io.github.twping.stats.exact.ExactSummary;
 import io.github.twping.datafile.SessionHeader;
 import io.github.twping.datafile.TwoWayRecord;
 import io.github.twping.time.NtpTime;
+import java.util.Arrays;
 
 /**
  * The record-driven part of {@code --json-stream} and the progress line: feeds an {@link ExactStatistics}
@@ -116,7 +117,7 @@ final class StreamState {
         }
         try {
             byte[] line = ResultJson.MAPPER.writeValueAsBytes(event);
-            byte[] withNewline = java.util.Arrays.copyOf(line, line.length + 1);
+            byte[] withNewline = Arrays.copyOf(line, line.length + 1);
             withNewline[line.length] = '\n';
             target.write(withNewline, true);
         } catch (JsonProcessingException e) {

@@ -1,5 +1,7 @@
 package io.github.twping.report.owamp;
 
+import java.util.Locale;
+
 /** Language of the human summary: English (byte-identical to C) or Russian. */
 public enum Language {
     EN,
@@ -10,7 +12,7 @@ public enum Language {
         if (s == null) {
             return null;
         }
-        return switch (s.toLowerCase(java.util.Locale.ROOT)) {
+        return switch (s.toLowerCase(Locale.ROOT)) {
             case "en" -> EN;
             case "ru" -> RU;
             default -> null;

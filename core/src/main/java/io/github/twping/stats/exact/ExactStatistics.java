@@ -9,6 +9,7 @@ import io.github.twping.datafile.SessionHeader;
 import io.github.twping.datafile.TwoWayRecord;
 import io.github.twping.time.ErrorEstimate;
 import io.github.twping.time.NtpTime;
+import java.util.Arrays;
 
 /**
  * The exact statistics engine (docs/STATISTICS.md, exact statistics): fed the same {@link TwoWayRecord}s
@@ -66,7 +67,7 @@ public final class ExactStatistics {
         this.ipdvRtt = new long[ipdvWindow];
         this.ipdvFwd = new long[ipdvWindow];
         this.ipdvBck = new long[ipdvWindow];
-        java.util.Arrays.fill(ipdvSeq, -1);
+        Arrays.fill(ipdvSeq, -1);
     }
 
     /**

@@ -13,6 +13,8 @@ import io.github.twping.time.NtpTime;
 import java.io.IOException;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import com.sun.management.ThreadMXBean;
+import java.lang.management.ManagementFactory;
 
 /**
  * The exact engines built once per session ({@link SessionResults#compute}: the end-of-session outputs and the
@@ -67,8 +69,8 @@ class SessionResultsSizingTest {
     @Test
     void shouldAllocateAFractionOfTheDefaultEngineForASmallSession() throws IOException {
         try (SessionDataReader reader = SessionDataReader.open(RecordedVectors.file("datafile-open.owp"))) {
-            com.sun.management.ThreadMXBean threads =
-                    (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
+            ThreadMXBean threads =
+                    (ThreadMXBean) ManagementFactory.getThreadMXBean();
             long thread = Thread.currentThread().threadId();
             SessionResults.compute(reader, null, null, SessionResults.FILE, null, "twping", "test", 0.0001f);  // warm
             long before = threads.getThreadAllocatedBytes(thread);

@@ -25,6 +25,12 @@ import java.util.regex.Pattern;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import io.github.twping.datafile.SessionDataWriter;
+import io.github.twping.datafile.SessionHeader;
+import io.github.twping.time.NtpTime;
+import java.lang.foreign.MemorySegment;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 
 /** Output features beyond the recorded data-file runs: -R of the four modes, -p, -U, -n, -a, ru. */
 class ReportsFeatureTest {
@@ -119,10 +125,10 @@ class ReportsFeatureTest {
     private static String perPacket(TwoWayRecord r, OutputOptions opts) {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         PerPacketWriter w = new PerPacketWriter(new PrintStream(bytes, false, StandardCharsets.UTF_8), opts);
-        double ss = io.github.twping.time.NtpTime.toDouble(r.sentSendNtp);
-        double sr = io.github.twping.time.NtpTime.toDouble(r.sentRecvNtp);
-        double rs = io.github.twping.time.NtpTime.toDouble(r.reflSendNtp);
-        double rr = io.github.twping.time.NtpTime.toDouble(r.reflRecvNtp);
+        double ss = NtpTime.toDouble(r.sentSendNtp);
+        double sr = NtpTime.toDouble(r.sentRecvNtp);
+        double rs = NtpTime.toDouble(r.reflSendNtp);
+        double rr = NtpTime.toDouble(r.reflRecvNtp);
         double proc = rs - sr;
         w.onReceived(r, sr - ss, rr - rs, (rr - ss) - proc, proc, 4 * 0x1.0p-32);
         w.flush();
@@ -149,15 +155,15 @@ class ReportsFeatureTest {
 
     @Test
     void shouldReadFromAnonymousTempFileChannel(@TempDir Path dir) throws IOException {
-        try (java.nio.channels.FileChannel ch = io.github.twping.datafile.SessionDataWriter.openAnonymousTempFile(dir)) {
-            ch.write(java.nio.ByteBuffer.wrap(Files.readAllBytes(VectorFiles.file("datafile-open.owp"))));
+        try (FileChannel ch = SessionDataWriter.openAnonymousTempFile(dir)) {
+            ch.write(ByteBuffer.wrap(Files.readAllBytes(VectorFiles.file("datafile-open.owp"))));
             ByteArrayOutputStream out = new ByteArrayOutputStream();
             assertTrue(Reports.writeChannel(UTC.withMachine(true), ch, OPEN_HOSTS, null, new PrintStream(out),
                 System.err));
             assertEquals(VectorFiles.results("datafile-open-owstats-M.txt"), out.toString(StandardCharsets.UTF_8));
             assertTrue(ch.isOpen());
         }
-        try (java.nio.channels.FileChannel empty = io.github.twping.datafile.SessionDataWriter.openAnonymousTempFile(dir)) {
+        try (FileChannel empty = SessionDataWriter.openAnonymousTempFile(dir)) {
             ByteArrayOutputStream err = new ByteArrayOutputStream();
             assertFalse(Reports.writeChannel(UTC, empty, OPEN_HOSTS, null, new PrintStream(new ByteArrayOutputStream()),
                 new PrintStream(err)));
@@ -208,7 +214,7 @@ class ReportsFeatureTest {
     void shouldAddUnixTimesToMachineOutput() throws IOException {
         Run r = run(UTC.withMachine(true).withUnix(true), "datafile-open.owp");
         long start = Long.parseUnsignedLong(VectorFiles.machineValue(r.out(), "START_TIME"));
-        String expected = CFormat.f(new StringBuilder(), io.github.twping.time.NtpTime.toDouble(start) - 2208988800.0)
+        String expected = CFormat.f(new StringBuilder(), NtpTime.toDouble(start) - 2208988800.0)
             .toString();
         assertEquals(expected, VectorFiles.machineValue(r.out(), "UNIX_START_TIME"));
         assertTrue(r.out().indexOf("UNIX_END_TIME") < r.out().indexOf("DSCP"));
@@ -296,11 +302,11 @@ class ReportsFeatureTest {
     @Test
     void shouldPrintSpecZeroRecordSummary() throws IOException {
         // docs/CLI.md, exit statuses: a header without records gives "0 sent", nan delays, "(err=0 ms)", "TTL not reported"
-        io.github.twping.datafile.SessionHeader h = new io.github.twping.datafile.SessionHeader(new byte[16], 4,
+        SessionHeader h = new SessionHeader(new byte[16], 4,
             new byte[] {127, 0, 0, 1}, 9000, new byte[] {127, 0, 0, 1}, 18000, 10, 27, 3_973_000_000L << 32,
             2L << 32, 0, new boolean[] {true}, new long[] {0x028F5C28L}, 1);
         byte[] bytes = new byte[h.dataOffset()];
-        h.encode(java.lang.foreign.MemorySegment.ofArray(bytes));
+        h.encode(MemorySegment.ofArray(bytes));
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         try (SessionDataReader reader = SessionDataReader.of(bytes)) {
             assertTrue(Reports.write(UTC, reader, null, new PrintStream(out), System.err));

@@ -15,6 +15,7 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
+import java.nio.ByteBuffer;
 
 /**
  * Fuzz (Jazzer, coverage-guided): the session data file reader and every report over it ({@code -F} files,
@@ -50,7 +51,7 @@ class SessionDataFileFuzzTest {
      */
     private static byte[] boundPacketCount(byte[] b) {
         if (b.length >= PACKET_COUNT_OFFSET + 4) {
-            java.nio.ByteBuffer bb = java.nio.ByteBuffer.wrap(b);
+            ByteBuffer bb = ByteBuffer.wrap(b);
             long n = Integer.toUnsignedLong(bb.getInt(PACKET_COUNT_OFFSET));
             if (n > MAX_FUZZED_PACKETS) {
                 bb.putInt(PACKET_COUNT_OFFSET, (int) (n % MAX_FUZZED_PACKETS));

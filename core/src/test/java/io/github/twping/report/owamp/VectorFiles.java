@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import io.github.twping.testdata.RecordedVectors;
 
 /** Access to the recorded C outputs in {@code vectors/owamp-5.2.3} ("# cmd:", "## stdout", "## stderr"). */
 final class VectorFiles {
@@ -11,7 +12,7 @@ final class VectorFiles {
     }
 
     static Path dir() {
-        return io.github.twping.testdata.RecordedVectors.dir();
+        return RecordedVectors.dir();
     }
 
     static Path file(String name) {

@@ -13,6 +13,7 @@ import io.github.twping.datafile.SessionDataReader;
 import io.github.twping.datafile.SessionHeader;
 import io.github.twping.datafile.TestData;
 import io.github.twping.datafile.TwoWayRecord;
+import java.util.Arrays;
 
 class TwoWayStatisticsTest {
     private final List<String> diagnostics = new ArrayList<>();
@@ -183,7 +184,7 @@ class TwoWayStatisticsTest {
             indices[k] = h.bucketIndexAt(order[k]);
         }
         // slots: 256 -> 1, 1 -> 1 (older), 2 -> 2, 300 -> 45, -256 -> 765
-        assertEquals(List.of(256, 1, 2, 300, -256), java.util.Arrays.stream(indices).boxed().toList());
+        assertEquals(List.of(256, 1, 2, 300, -256), Arrays.stream(indices).boxed().toList());
     }
 
     @Test

@@ -11,7 +11,7 @@ import java.util.Locale;
  * Command-line tool that compares two JMH JSON results and fails on a regression; used by CI.
  *
  * <pre>
- * java -cp jmh/target/benchmarks.jar io.github.twping.jmh.compare.JmhCompare BASELINE.json CURRENT.json [--threshold PCT]
+ * java -cp jmh/target/benchmarks.jar JmhCompare BASELINE.json CURRENT.json [--threshold PCT]
  * </pre>
  *
  * <p>Prints a Markdown table to standard output. Exit status: {@value #OK} no regression,

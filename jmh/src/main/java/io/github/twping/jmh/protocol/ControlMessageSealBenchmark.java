@@ -14,6 +14,7 @@ import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
+import org.openjdk.jmh.annotations.Mode;
 
 /**
  * Cost of protecting one TWAMP-Control message on the chained control channel (RFC 4656 §3.4): HMAC over the
@@ -23,7 +24,7 @@ import org.openjdk.jmh.annotations.Warmup;
  * <p>Run: {@code jmh/run-benchmarks.sh ControlMessageSeal}
  */
 @State(Scope.Thread)
-@BenchmarkMode(org.openjdk.jmh.annotations.Mode.AverageTime)
+@BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
 @Warmup(iterations = 3, time = 1)
 @Measurement(iterations = 5, time = 1)

@@ -12,6 +12,8 @@ import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
+import java.nio.charset.StandardCharsets;
+import org.openjdk.jmh.annotations.Mode;
 
 /**
  * PBKDF2-HMAC-SHA1 of a pass-phrase (RFC 4656 §3.1): done once per control connection by each side, so its
@@ -21,7 +23,7 @@ import org.openjdk.jmh.annotations.Warmup;
  * <p>Run: {@code jmh/run-benchmarks.sh KeyDerivation}
  */
 @State(Scope.Thread)
-@BenchmarkMode(org.openjdk.jmh.annotations.Mode.AverageTime)
+@BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
 @Warmup(iterations = 3, time = 1)
 @Measurement(iterations = 5, time = 1)
@@ -30,7 +32,7 @@ public class KeyDerivationBenchmark {
     @Param({"1", "2048"})
     public int count;
 
-    private final byte[] passphrase = "s3cret-lab-key".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+    private final byte[] passphrase = "s3cret-lab-key".getBytes(StandardCharsets.US_ASCII);
     private final byte[] salt = new byte[16];
 
     @Benchmark

@@ -14,6 +14,7 @@ import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
+import org.openjdk.jmh.annotations.Mode;
 
 /**
  * Cost of reading a reply the way the client's receiver does: every field of a Session-Reflector packet through
@@ -22,7 +23,7 @@ import org.openjdk.jmh.annotations.Warmup;
  * <p>Run: {@code java -jar jmh/target/benchmarks.jar ReflectorPacketDecode -prof gc}
  */
 @State(Scope.Thread)
-@BenchmarkMode(org.openjdk.jmh.annotations.Mode.AverageTime)
+@BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
 @Warmup(iterations = 3, time = 1)
 @Measurement(iterations = 5, time = 1)

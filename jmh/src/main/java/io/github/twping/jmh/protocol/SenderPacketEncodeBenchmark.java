@@ -14,6 +14,7 @@ import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
+import org.openjdk.jmh.annotations.Mode;
 
 /**
  * Cost of writing the fields of a TWAMP-Test sender packet through the flyweights into a native segment.
@@ -21,7 +22,7 @@ import org.openjdk.jmh.annotations.Warmup;
  * <p>Run: {@code java -jar jmh/target/benchmarks.jar SenderPacketEncode -prof gc}
  */
 @State(Scope.Thread)
-@BenchmarkMode(org.openjdk.jmh.annotations.Mode.AverageTime)
+@BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
 @Warmup(iterations = 3, time = 1)
 @Measurement(iterations = 5, time = 1)

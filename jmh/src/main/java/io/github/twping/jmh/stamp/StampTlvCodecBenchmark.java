@@ -26,6 +26,7 @@ import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
+import org.openjdk.jmh.annotations.Mode;
 
 /**
  * Per-packet cost of the STAMP sender codec with the RFC 8972 TLVs (docs/STAMP.md): sealing a request with every
@@ -35,7 +36,7 @@ import org.openjdk.jmh.annotations.Warmup;
  * <p>Run: {@code jmh/run-benchmarks.sh StampTlvCodec}
  */
 @State(Scope.Thread)
-@BenchmarkMode(org.openjdk.jmh.annotations.Mode.AverageTime)
+@BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
 @Warmup(iterations = 3, time = 1)
 @Measurement(iterations = 5, time = 1)

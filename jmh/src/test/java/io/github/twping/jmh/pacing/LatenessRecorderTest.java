@@ -11,6 +11,7 @@ import java.lang.management.ManagementFactory;
 
 import org.HdrHistogram.Histogram;
 import org.junit.jupiter.api.Test;
+import com.sun.management.ThreadMXBean;
 
 class LatenessRecorderTest {
     private static final long START_NS = 5_000_000_000L;
@@ -78,7 +79,7 @@ class LatenessRecorderTest {
 
     @Test
     void shouldNotAllocatePerSend() {
-        com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+        ThreadMXBean threads = (ThreadMXBean) ManagementFactory.getThreadMXBean();
         SimulatedClock clock = new SimulatedClock(START_NS, 5, 10, 30_000);
         LatenessRecorder recorder = new LatenessRecorder(new ParkThenSpinPacer(clock, 20_000), clock, PERIOD_NS);
         recorder.paceAll(20_000); // warm-up: class loading and compilation may allocate

@@ -1,6 +1,7 @@
 package io.github.twping.testing.perf;
 
 import org.HdrHistogram.Histogram;
+import java.util.Locale;
 
 /**
  * The figures a results table shows for one latency distribution, in ns.
@@ -44,6 +45,6 @@ public record LatencySummary(long count, long minNs, long p50Ns, long p99Ns, lon
 
     /** Formats ns as µs with one decimal, rounding half away from zero ("12.3"). */
     public static String formatMicros(long ns) {
-        return String.format(java.util.Locale.ROOT, "%.1f", ns / 1000.0);
+        return String.format(Locale.ROOT, "%.1f", ns / 1000.0);
     }
 }

@@ -7,6 +7,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import com.sun.management.OperatingSystemMXBean;
 
 /**
  * CPU time of the threads with given names (the client's sender and receiver), sampled while they run:
@@ -64,7 +65,7 @@ public final class ThreadCpuSampler {
 
     /** CPU time of this whole process (all threads, GC and JIT included), ns, or -1 when unavailable. */
     public static long processCpuNs() {
-        if (ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os) {
+        if (ManagementFactory.getOperatingSystemMXBean() instanceof OperatingSystemMXBean os) {
             return os.getProcessCpuTime();
         }
         return -1;

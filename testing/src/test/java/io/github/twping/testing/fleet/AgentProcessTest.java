@@ -12,6 +12,15 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.github.twping.stamp.StampReflector;
+import io.github.twping.stamp.StampReflectorSpec;
+import io.github.twping.stamp.TimestampFormat;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.util.ArrayList;
 
 /**
  * {@code twping --agent} as a process (the runnable jar in a fresh JVM): a bad configuration prints exactly one
@@ -30,7 +39,7 @@ class AgentProcessTest {
     private Result run(String... args) throws IOException, InterruptedException {
         assumeTrue(Files.isRegularFile(JAR), "SKIPPED: " + JAR + " not built (run the reactor build: ./mvnw verify)");
         Path java = Path.of(System.getProperty("java.home"), "bin", "java");
-        List<String> command = new java.util.ArrayList<>(List.of(java.toString(), "--enable-native-access=ALL-UNNAMED",
+        List<String> command = new ArrayList<>(List.of(java.toString(), "--enable-native-access=ALL-UNNAMED",
                 "-Xshare:auto", "-cp", JAR.toString(), "io.github.twping.cli.Main"));
         command.addAll(List.of(args));
         Path errFile = dir.resolve("err.txt");
@@ -78,7 +87,7 @@ class AgentProcessTest {
     void shouldReloadOnSighupAndStopWithStatusZeroOnSigterm() throws Exception {
         assumeTrue(Files.isRegularFile(JAR), "SKIPPED: " + JAR + " not built (run the reactor build: ./mvnw verify)");
         int closedPort;
-        try (java.net.ServerSocket s = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             closedPort = s.getLocalPort();
         }
         Path config = dir.resolve("agent.yaml");
@@ -118,11 +127,11 @@ class AgentProcessTest {
     @Test
     void shouldWriteTheIntervalAndEndLinesOfEverySessionToStdoutForATwampLightTarget() throws Exception {
         assumeTrue(Files.isRegularFile(JAR), "SKIPPED: " + JAR + " not built (run the reactor build: ./mvnw verify)");
-        io.github.twping.stamp.StampReflectorSpec spec = new io.github.twping.stamp.StampReflectorSpec(true, false,
-                null, false, io.github.twping.stamp.TimestampFormat.NTP, List.of(), 0, 64);
-        try (io.github.twping.stamp.StampReflector reflector = new io.github.twping.stamp.StampReflector(spec,
-                io.github.twping.stamp.StampReflector.openSocket(new java.net.InetSocketAddress(
-                        java.net.InetAddress.getLoopbackAddress(), 0), 0), null)) {
+        StampReflectorSpec spec = new StampReflectorSpec(true, false,
+                null, false, TimestampFormat.NTP, List.of(), 0, 64);
+        try (StampReflector reflector = new StampReflector(spec,
+                StampReflector.openSocket(new InetSocketAddress(
+                        InetAddress.getLoopbackAddress(), 0), 0), null)) {
             reflector.start();
             Path config = dir.resolve("agent.yaml");
             Files.writeString(config, "targets:\n  - {name: l, protocol: light, host: \"127.0.0.1:"
@@ -140,13 +149,13 @@ class AgentProcessTest {
                 assertEquals(0, p.exitValue(), Files.readString(errFile));
                 List<String> lines = Files.readAllLines(outFile);
                 assertTrue(lines.size() >= 2, lines.toString());
-                com.fasterxml.jackson.databind.ObjectMapper json = new com.fasterxml.jackson.databind.ObjectMapper();
+                ObjectMapper json = new ObjectMapper();
                 long received = 0;
                 long intervalReceived = 0;
                 long ends = 0;
                 boolean lastIntervalSeen = false;
                 for (String line : lines) {
-                    com.fasterxml.jackson.databind.JsonNode o = json.readTree(line);
+                    JsonNode o = json.readTree(line);
                     assertEquals("light", o.path("protocol").asText(), line);
                     if (o.path("event").asText().equals("interval")) {
                         // the default 10 s interval: each 0.5 s session has its one, last, interval line

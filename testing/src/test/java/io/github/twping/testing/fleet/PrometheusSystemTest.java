@@ -31,6 +31,9 @@ import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import java.util.Arrays;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * A real Prometheus (Debian's {@code prometheus}, installed by {@code .ci/run}) scrapes the agent and two twampd
@@ -273,7 +276,7 @@ class PrometheusSystemTest {
             p.destroyForcibly();
             return null;
         }
-        java.util.regex.Matcher m = java.util.regex.Pattern.compile("version (\\d+)\\.(\\d+)").matcher(out);
+        Matcher m = Pattern.compile("version (\\d+)\\.(\\d+)").matcher(out);
         return m.find() ? new int[] {Integer.parseInt(m.group(1)), Integer.parseInt(m.group(2))} : null;
     }
 
@@ -283,7 +286,7 @@ class PrometheusSystemTest {
         assumeTrue(binary != null, "SKIPPED: no prometheus binary (apt-get install prometheus; .ci/run installs it)");
         int[] v = version(binary);
         assumeTrue(v != null && (v[0] > 2 || v[1] >= 40),
-                "SKIPPED: native histograms need Prometheus 2.40 or later; this one says " + java.util.Arrays.toString(v));
+                "SKIPPED: native histograms need Prometheus 2.40 or later; this one says " + Arrays.toString(v));
 
         Daemon twamp = twampd("n");
         Daemon stamp = stampReflector("s");

@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import java.nio.file.StandardOpenOption;
 
 /**
  * One client session as a user runs it: a separate process under {@code /usr/bin/time} (CPU and maximum RSS
@@ -99,7 +100,7 @@ public final class ClientRun {
                 metrics = SessionMetrics.of(SessionMetrics.parseRaw(lines), schedule);
             } catch (IOException | RuntimeException e) {
                 Files.writeString(err, "compare: cannot read the output: " + e + "\n", StandardCharsets.UTF_8,
-                        java.nio.file.StandardOpenOption.APPEND);
+                        StandardOpenOption.APPEND);
             }
         }
         return new Result(status, metrics, cpu, rss, wall, client, server,

@@ -4,6 +4,9 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
 
 /**
  * Options of {@link CompareRunner}; {@link #parse} throws IllegalArgumentException with one line.
@@ -25,7 +28,7 @@ import java.util.Locale;
  */
 public record CompareOptions(int rounds, int count, String schedule, double lossTimeout, List<String> reflectors,
                              List<String> oursArgs, List<String> twampdArgs, boolean floor, String keepDir, int nice,
-                             java.util.Map<String, List<String>> variants) {
+                             Map<String, List<String>> variants) {
     public static final List<String> REFLECTORS = List.of("c-twampd", "twampd", "loopback", "stamp", "light");
     /** The reflectors without --reflectors: the TWAMP ones, where the C client can take part. */
     public static final List<String> DEFAULT_REFLECTORS = REFLECTORS.subList(0, 3);
@@ -48,7 +51,7 @@ public record CompareOptions(int rounds, int count, String schedule, double loss
         boolean floor = true;
         String keep = null;
         int nice = 0;
-        java.util.Map<String, List<String>> variants = new java.util.LinkedHashMap<>();
+        Map<String, List<String>> variants = new LinkedHashMap<>();
         for (int i = 0; i < args.length; i++) {
             String a = args[i];
             switch (a) {
@@ -106,7 +109,7 @@ public record CompareOptions(int rounds, int count, String schedule, double loss
             }
         }
         return new CompareOptions(rounds, count, schedule, lossTimeout, reflectors, oursArgs, twampdArgs, floor, keep,
-                nice, java.util.Collections.unmodifiableMap(variants));
+                nice, Collections.unmodifiableMap(variants));
     }
 
     /** The packet rate of the schedule, packets per second. */

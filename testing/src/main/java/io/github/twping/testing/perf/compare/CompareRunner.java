@@ -22,6 +22,8 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
+import java.util.Collections;
+import java.util.function.ToDoubleFunction;
 
 /**
  * The side-by-side comparison: our client and the C client ({@code TWPING_C}) in alternating rounds against
@@ -154,7 +156,7 @@ public final class CompareRunner {
                 for (Reflector reflector : reflectors) {
                     List<Client> order = new ArrayList<>(clients);
                     if (round % 2 == 0) {
-                        java.util.Collections.reverse(order);
+                        Collections.reverse(order);
                     }
                     for (Client client : order) {
                         if (!reflector.speaksTwamp() && !client.ours()) {
@@ -467,7 +469,7 @@ public final class CompareRunner {
         return out;
     }
 
-    private static RoundSpread spread(List<ClientRun.Result> rs, java.util.function.ToDoubleFunction<ClientRun.Result> f) {
+    private static RoundSpread spread(List<ClientRun.Result> rs, ToDoubleFunction<ClientRun.Result> f) {
         return RoundSpread.of(rs.stream().mapToDouble(f).toArray());
     }
 

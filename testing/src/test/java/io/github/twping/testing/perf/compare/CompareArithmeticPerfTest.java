@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import java.util.Arrays;
 
 /** The arithmetic of the side-by-side harness: -R parsing, legs, exact percentiles, spreads, ratios. */
 class CompareArithmeticPerfTest {
@@ -135,12 +136,12 @@ class CompareArithmeticPerfTest {
     /** A /proc/PID/task/TID/stat line: utime is field 14, stime 15, processor 39 (proc(5)). */
     private static String stat(long tid, String name, long utime, long stime, int cpu) {
         String[] f = new String[52];
-        java.util.Arrays.fill(f, "0");
+        Arrays.fill(f, "0");
         f[2] = "S";
         f[13] = Long.toString(utime);
         f[14] = Long.toString(stime);
         f[38] = Integer.toString(cpu);
-        return tid + " (" + name + ") " + String.join(" ", java.util.Arrays.copyOfRange(f, 2, f.length));
+        return tid + " (" + name + ") " + String.join(" ", Arrays.copyOfRange(f, 2, f.length));
     }
 
     @Test
