@@ -77,6 +77,9 @@ run() {
     fi
 }
 
+# The kernel's UDP receive-buffer drops, all sockets of the host (/proc/net/snmp Udp: RcvbufErrors).
+rcvbuf_errors() { awk '$1 == "Udp:" && $2 ~ /^[0-9]+$/ { print $6 }' /proc/net/snmp; }
+
 # The reflector process's CPU in clock ticks (utime + stime).
 ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
 
@@ -148,6 +151,7 @@ for protocol in "${protocol_list[@]}"; do
     for round in $(seq 1 "$rounds"); do
         load=$(cut -d' ' -f1 /proc/loadavg)
         before=$(ticks "$pid")
+        drops_before=$(rcvbuf_errors)
         echo "throughput.sh: $protocol round $round, $count packets at $rate/s" >&2
         # shellcheck disable=SC2086
         if ! run /usr/bin/time -o "$work/time" -f '%U %S %M %e' "$root/twping" -c "$count" -i "${interval}f" -L 1 -M \
@@ -158,7 +162,9 @@ for protocol in "${protocol_list[@]}"; do
             continue
         fi
         after=$(ticks "$pid")
+        drops=$(( $(rcvbuf_errors) - drops_before ))
         grep -i 'drop' "$work/err" >&2 || true
+        [ "$drops" = 0 ] || echo "throughput.sh: $protocol round $round: $drops datagrams dropped by full UDP receive buffers on this host" >&2
         read -r user sys rss wall <"$work/time"
         row=$(awk -F'\t' -v count="$count" -v user="$user" -v sys="$sys" -v rss="$rss" -v wall="$wall" \
                   -v rticks=$((after - before)) -v hz="$hz" -v proto="$protocol" -v round="$round" -v load="$load" \

@@ -7,8 +7,8 @@ package io.github.twping.pacing;
  * <p>The two ends of the family are this class too: a window of 0 only parks ({@link #parkOnly}: almost no CPU,
  * but every send inherits the scheduler's wake-up latency and timer slack, about 50-100 µs on Linux), an
  * unbounded window only spins ({@link #spinOnly}: most accurate, one full core). The session sender uses it
- * through {@link #awaitDeadlineAfter}, which caps the window at a share of the interval (a quarter; half for a
- * sender running under SCHED_FIFO, {@code twping --rt-priority}).
+ * through {@link #awaitDeadlineAfter}, which caps the window at a share of the interval or of the running mean
+ * interval, whichever is larger (a quarter; half for a sender running under SCHED_FIFO, {@code twping --rt-priority}).
  *
  * <p>{@link #ADAPTIVE} ({@code twping --spin auto}) learns the window instead: it starts at
  * {@link #ADAPTIVE_START_NS} and follows the worst wake-up overshoot of the last {@link #ADAPTIVE_HISTORY} parks
@@ -42,7 +42,12 @@ public final class ParkThenSpinPacer implements Pacer {
     private final PacingClock clock;
     private final long spinNs;
     private final int intervalShareShift;
+    /** The running mean of the intervals moves by 1/16 of each new interval's difference to it. */
+    private static final int MEAN_SHIFT = 4;
+
     private final long[] overshoots; // null unless adaptive: a ring of the last parks' overshoots, ns
+    private long waits;              // awaitDeadlineAfter calls so far; the first one's interval is the lead-in
+    private long meanIntervalNs;
     private int nextOvershoot;
     private long learntNs = ADAPTIVE_START_NS;
 
@@ -104,14 +109,30 @@ public final class ParkThenSpinPacer implements Pacer {
     }
 
     /**
-     * Waits for a deadline that follows {@code previousDeadlineNs}: the spin window is capped at a share of
-     * the interval (a quarter by default, half for a real-time thread), so that at high rates the pacer still parks between sends instead of degenerating into a
-     * busy spin (which the scheduler punishes on a contended machine; see docs/PERFORMANCE.md, Pacing).
+     * Waits for a deadline that follows {@code previousDeadlineNs}: the spin window is capped at a share (a quarter
+     * by default, half for a real-time thread) of the larger of this interval and the running mean of the intervals,
+     * so that at high rates the pacer still parks between sends instead of degenerating into a busy spin (which the
+     * scheduler punishes on a contended machine; see docs/PERFORMANCE.md, Pacing). The mean, not only this interval:
+     * an exponential schedule of mean 1 ms has a third of its gaps under 400 µs, and a window cut to a quarter of
+     * each such gap left its sends to the park's wake-up latency (the 1000/s lateness p99, docs/notes/2026-12-04-tails.md).
+     * The first call's interval (from the session's start to the first deadline) does not enter the mean.
      */
     @Override
     public long awaitDeadlineAfter(long deadlineNs, long previousDeadlineNs) {
-        long intervalNs = deadlineNs - previousDeadlineNs;
-        return awaitDeadline(deadlineNs, Math.min(windowNs(), Math.max(0, intervalNs >> intervalShareShift)));
+        long intervalNs = Math.max(0, deadlineNs - previousDeadlineNs);
+        long capBaseNs = intervalNs;
+        if (waits > 0) {
+            // the mean of the intervals, not only this one: an exponential schedule's short gaps keep the window
+            meanIntervalNs = waits == 1 ? intervalNs : meanIntervalNs + ((intervalNs - meanIntervalNs) >> MEAN_SHIFT);
+            capBaseNs = Math.max(intervalNs, meanIntervalNs);
+        }
+        waits++;
+        return awaitDeadline(deadlineNs, Math.min(windowNs(), capBaseNs >> intervalShareShift));
+    }
+
+    /** @return the running mean of the intervals between deadlines the cap follows (0 before two waits), ns. */
+    public long meanIntervalNs() {
+        return meanIntervalNs;
     }
 
     private long awaitDeadline(long deadlineNs, long windowNs) {
