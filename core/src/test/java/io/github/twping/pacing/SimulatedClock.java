@@ -13,6 +13,7 @@ public final class SimulatedClock implements PacingClock {
     public long parks;
     public long spins;
     public long lastParkRequestNs = -1;
+    public long yields;
     /** How many of the next parks wake up spuriously, after half the requested time. */
     public int spuriousWakeUps;
 
@@ -40,6 +41,11 @@ public final class SimulatedClock implements PacingClock {
         } else {
             nowNs += Math.max(0, ns) + parkOvershootNs;
         }
+    }
+
+    @Override
+    public void yieldCpu() {
+        yields++;
     }
 
     @Override
