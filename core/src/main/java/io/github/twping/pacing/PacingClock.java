@@ -10,9 +10,4 @@ public interface PacingClock {
 
     /** One iteration of a busy wait ({@link Thread#onSpinWait()}). */
     void onSpinWait();
-
-    /** Offers the CPU to another runnable thread once ({@link Thread#yield()}, {@code sched_yield}). */
-    default void yieldCpu() {
-        Thread.yield();
-    }
 }

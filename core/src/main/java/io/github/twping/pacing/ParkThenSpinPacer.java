@@ -16,10 +16,6 @@ package io.github.twping.pacing;
  * whose sleeps end on time keeps a short window; a virtual machine whose idle CPUs wake late gets a window that
  * covers the wake-up, for as long as it does.
  *
- * <p>A wait that begins inside the window (no park: the deadline is closer than the window) yields the CPU once
- * ({@link PacingClock#yieldCpu()}) before it spins, so that a thread woken by the previous send and queued on
- * this CPU runs first; {@link #spinOnly} never yields.
- *
  * <p>A park interrupted by {@link Thread#interrupt()} returns at once (a negative lateness), so a stopped
  * sender does not wait out its deadline.
  */
@@ -152,13 +148,6 @@ public final class ParkThenSpinPacer implements Pacer {
         }
         if (parked && overshoots != null) {
             learn(nowNs - (deadlineNs - windowNs));
-        }
-        if (!parked && spinNs != Long.MAX_VALUE && nowNs - deadlineNs < 0) {
-            // The wait began inside the window, right after the previous send: the reflector that send woke may
-            // be queued on this CPU, and would wait out our whole spin (up to a scheduler slice when the other CPU
-            // is busy). Offer the CPU once first (docs/notes/2026-12-04-tails.md).
-            clock.yieldCpu();
-            nowNs = clock.nanoTime();
         }
         while (nowNs - deadlineNs < 0) {
             clock.onSpinWait();

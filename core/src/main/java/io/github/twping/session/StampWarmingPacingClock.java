@@ -22,29 +22,14 @@ final class StampWarmingPacingClock implements PacingClock {
      */
     static final String PAUSE_PROPERTY = "twping.sender.spinPause";
 
-    /**
-     * System property: false makes a wait that begins inside the spin window spin at once instead of yielding the
-     * CPU first (the measurement's switch; docs/notes/2026-12-04-tails.md).
-     */
-    static final String YIELD_PROPERTY = "twping.sender.yieldBeforeSpin";
-
     private final WallClock wall;
     private final boolean warm;
     private final boolean pause;
-    private final boolean yield;
 
     StampWarmingPacingClock(WallClock wall) {
         this.wall = wall;
         this.warm = !"false".equals(System.getProperty(PROPERTY));
         this.pause = !"false".equals(System.getProperty(PAUSE_PROPERTY));
-        this.yield = !"false".equals(System.getProperty(YIELD_PROPERTY));
-    }
-
-    @Override
-    public void yieldCpu() {
-        if (yield) {
-            Thread.yield();
-        }
     }
 
     @Override

@@ -222,26 +222,6 @@ class PacersTest {
     }
 
     @Test
-    void shouldYieldOnceBeforeSpinningOnlyWhenTheWaitBeginsInsideTheWindow() {
-        SimulatedClock clock = new SimulatedClock(START_NS, 0, 20, 0);
-        ParkThenSpinPacer pacer = new ParkThenSpinPacer(clock, 100_000);
-        long deadlineNs = START_NS + 1_000_000;
-        assertEquals(0, pacer.awaitDeadlineAfter(deadlineNs, START_NS));
-        assertEquals(0, clock.yields, "a wait that parked does not yield");
-        long spinsBefore = clock.spins;
-        deadlineNs += 60_000;                                     // closer than the window: no park
-        assertEquals(0, pacer.awaitDeadlineAfter(deadlineNs, deadlineNs - 1_000_000));
-        assertEquals(1, clock.parks);
-        assertEquals(1, clock.yields);
-        assertEquals(60_000 / 20, clock.spins - spinsBefore, "then spins to the deadline");
-        long lateNs = pacer.awaitDeadlineAfter(deadlineNs - 10, deadlineNs - 1_000_000);
-        assertEquals(10, lateNs);
-        assertEquals(1, clock.yields, "a deadline already passed: neither yield nor spin");
-        ParkThenSpinPacer.spinOnly(clock).awaitDeadline(clock.nowNs + 1_000);
-        assertEquals(1, clock.yields, "the pure spin never yields");
-    }
-
-    @Test
     void shouldUseTheWholeWindowWhenTheIntervalIsLong() {
         SimulatedClock clock = new SimulatedClock(START_NS, 0, 20, 0);
         long deadlineNs = START_NS + 1_000_000;

@@ -13,7 +13,6 @@ public final class SimulatedClock implements PacingClock {
     public long parks;
     public long spins;
     public long lastParkRequestNs = -1;
-    public long yields;
     /** How many of the next parks wake up spuriously, after half the requested time. */
     public int spuriousWakeUps;
 
@@ -41,11 +40,6 @@ public final class SimulatedClock implements PacingClock {
         } else {
             nowNs += Math.max(0, ns) + parkOvershootNs;
         }
-    }
-
-    @Override
-    public void yieldCpu() {
-        yields++;
     }
 
     @Override
