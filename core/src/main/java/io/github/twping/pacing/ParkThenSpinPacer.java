@@ -46,6 +46,7 @@ public final class ParkThenSpinPacer implements Pacer {
     private static final int MEAN_SHIFT = 4;
 
     private final long[] overshoots; // null unless adaptive: a ring of the last parks' overshoots, ns
+    private final boolean meanCap;
     private long waits;              // awaitDeadlineAfter calls so far; the first one's interval is the lead-in
     private long meanIntervalNs;
     private int nextOvershoot;
@@ -66,6 +67,15 @@ public final class ParkThenSpinPacer implements Pacer {
      *                           {@link #QUARTER_INTERVAL} or {@link #HALF_INTERVAL}
      */
     public ParkThenSpinPacer(PacingClock clock, long spinNs, int intervalShareShift) {
+        this(clock, spinNs, intervalShareShift, true);
+    }
+
+    /**
+     * @param meanCap false caps the window by each interval alone, as before the running mean (for measurement:
+     *                {@code -Dtwping.sender.spinCapMean=false}, docs/notes/2026-12-04-tails.md)
+     */
+    public ParkThenSpinPacer(PacingClock clock, long spinNs, int intervalShareShift, boolean meanCap) {
+        this.meanCap = meanCap;
         if (spinNs < 0 && spinNs != ADAPTIVE) {
             throw new IllegalArgumentException("spinNs must be >= 0 or ADAPTIVE: " + spinNs);
         }
@@ -121,7 +131,7 @@ public final class ParkThenSpinPacer implements Pacer {
     public long awaitDeadlineAfter(long deadlineNs, long previousDeadlineNs) {
         long intervalNs = Math.max(0, deadlineNs - previousDeadlineNs);
         long capBaseNs = intervalNs;
-        if (waits > 0) {
+        if (waits > 0 && meanCap) {
             // the mean of the intervals, not only this one: an exponential schedule's short gaps keep the window
             meanIntervalNs = waits == 1 ? intervalNs : meanIntervalNs + ((intervalNs - meanIntervalNs) >> MEAN_SHIFT);
             capBaseNs = Math.max(intervalNs, meanIntervalNs);
