@@ -7,8 +7,8 @@ package io.github.twping.pacing;
  * <p>The two ends of the family are this class too: a window of 0 only parks ({@link #parkOnly}: almost no CPU,
  * but every send inherits the scheduler's wake-up latency and timer slack, about 50-100 µs on Linux), an
  * unbounded window only spins ({@link #spinOnly}: most accurate, one full core). The session sender uses it
- * through {@link #awaitDeadlineAfter}, which caps the window at a share of the interval or of the running mean
- * interval, whichever is larger (a quarter; half for a sender running under SCHED_FIFO, {@code twping --rt-priority}).
+ * through {@link #awaitDeadlineAfter}, which caps the window at a share of the interval (a quarter; half for a
+ * sender running under SCHED_FIFO, {@code twping --rt-priority}), optionally of the running mean interval.
  *
  * <p>{@link #ADAPTIVE} ({@code twping --spin auto}) learns the window instead: it starts at
  * {@link #ADAPTIVE_START_NS} and follows the worst wake-up overshoot of the last {@link #ADAPTIVE_HISTORY} parks
@@ -67,12 +67,13 @@ public final class ParkThenSpinPacer implements Pacer {
      *                           {@link #QUARTER_INTERVAL} or {@link #HALF_INTERVAL}
      */
     public ParkThenSpinPacer(PacingClock clock, long spinNs, int intervalShareShift) {
-        this(clock, spinNs, intervalShareShift, true);
+        this(clock, spinNs, intervalShareShift, false);
     }
 
     /**
-     * @param meanCap false caps the window by each interval alone, as before the running mean (for measurement:
-     *                {@code -Dtwping.sender.spinCapMean=false}, docs/notes/2026-12-04-tails.md)
+     * @param meanCap true caps the window by the larger of the interval and the running mean interval instead of
+     *                the interval alone (the session's {@code -Dtwping.sender.spinCapMean=true}; not the default:
+     *                at load 21 it made the 1000/s lateness tail worse, docs/notes/2026-12-04-tails.md)
      */
     public ParkThenSpinPacer(PacingClock clock, long spinNs, int intervalShareShift, boolean meanCap) {
         this.meanCap = meanCap;
@@ -119,13 +120,13 @@ public final class ParkThenSpinPacer implements Pacer {
     }
 
     /**
-     * Waits for a deadline that follows {@code previousDeadlineNs}: the spin window is capped at a share (a quarter
-     * by default, half for a real-time thread) of the larger of this interval and the running mean of the intervals,
-     * so that at high rates the pacer still parks between sends instead of degenerating into a busy spin (which the
-     * scheduler punishes on a contended machine; see docs/PERFORMANCE.md, Pacing). The mean, not only this interval:
-     * an exponential schedule of mean 1 ms has a third of its gaps under 400 µs, and a window cut to a quarter of
-     * each such gap left its sends to the park's wake-up latency (the 1000/s lateness p99, docs/notes/2026-12-04-tails.md).
-     * The first call's interval (from the session's start to the first deadline) does not enter the mean.
+     * Waits for a deadline that follows {@code previousDeadlineNs}: the spin window is capped at a share of the
+     * interval (a quarter by default, half for a real-time thread), so that at high rates the pacer still parks
+     * between sends instead of degenerating into a busy spin (which the scheduler punishes on a contended machine;
+     * see docs/PERFORMANCE.md, Pacing). With the mean cap (the four-argument constructor) the share is of the larger
+     * of this interval and the running mean of the intervals, so that an exponential schedule's short gaps keep the
+     * whole window; the first call's interval (from the session's start to the first deadline) does not enter the
+     * mean.
      */
     @Override
     public long awaitDeadlineAfter(long deadlineNs, long previousDeadlineNs) {

@@ -44,11 +44,11 @@ public final class ClientTestSession {
     /** System property: the sender thread's timer slack in ns (default 1). */
     public static final String TIMER_SLACK_PROPERTY = "twping.sender.timerSlackNs";
     /**
-     * System property: false caps the spin window by each interval alone instead of the larger of the interval and
-     * the running mean (the measurement's switch; docs/notes/2026-12-04-tails.md).
+     * System property: true caps the spin window by the larger of the interval and the running mean interval
+     * instead of the interval alone (a measurement switch, off by default; docs/notes/2026-12-04-tails.md).
      */
     public static final String MEAN_CAP_PROPERTY = "twping.sender.spinCapMean";
-    private static final boolean MEAN_CAP = !"false".equals(System.getProperty(MEAN_CAP_PROPERTY));
+    private static final boolean MEAN_CAP = Boolean.getBoolean(MEAN_CAP_PROPERTY);
     private final long spinNs;
     private final WallClock wallClock;
 
