@@ -71,7 +71,7 @@ trap cleanup EXIT
 # Runs "$@" in the foreground, boosted when asked (its own session, autogroup and nice -15).
 run() {
     if [ "$boost" = 1 ]; then
-        setsid bash -c 'echo -15 >/proc/self/autogroup && exec nice -n -15 "$@"' run "$@"
+        setsid -w bash -c 'echo -15 >/proc/self/autogroup && exec nice -n -15 "$@"' run "$@"
     else
         "$@"
     fi
