@@ -10,7 +10,10 @@ import io.github.twping.time.WallClock;
  */
 final class RunContext {
     final TwpingOptions options;
+    /** The C outputs: standard output, or standard error when a JSON output goes to standard output. */
     final PrintStream out;
+    /** Standard output, where {@code --json -} and {@code --json-stream -} write. */
+    final PrintStream stdout;
     final PrintStream err;
     final String program;
     final WallClock clock;
@@ -19,7 +22,8 @@ final class RunContext {
 
     RunContext(TwpingOptions options, PrintStream out, PrintStream err, String program, WallClock clock) {
         this.options = options;
-        this.out = out;
+        this.stdout = out;
+        this.out = options.extras().results().jsonToStdout() ? err : out;
         this.err = err;
         this.program = program;
         this.clock = clock;

@@ -185,7 +185,7 @@ public final class StampRun {
             return TwampRun.EXIT_INTERRUPTED;
         }
         printApproximately(slots, startTimeNtp, lossTimeoutNtp);
-        ResultOutputs results = ResultRun.create(run.options, run.program, run.out, run.err);
+        ResultOutputs results = ResultRun.create(run.options, run.program, run.stdout, run.err);
         if (results != null) {
             results.protocol(ResultRun.protocolName(run.options), StampTlvReport.packetSources(telemetry, stamp.tlvs()));
         }

@@ -292,7 +292,7 @@ public final class TwampRun {
         printApproximately(slots, timing);
 
         SessionOutcome outcome;
-        results = ResultRun.create(run.options, run.program, run.out, run.err);
+        results = ResultRun.create(run.options, run.program, run.stdout, run.err);
         if (writer == null) {
             // -c 0 (or an unwritable data file): the C worker fails at once (docs/CLI.md, -c).
             if (test.packetCount() == 0) {

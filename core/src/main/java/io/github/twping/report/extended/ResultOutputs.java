@@ -146,9 +146,10 @@ public final class ResultOutputs {
         SessionResults results = SessionResults.compute(reader, sources, hosts, origin, dataFile, program, version,
                 bucketWidthSeconds);
         if (options.exact() && humanSummary) {
+            PrintStream text = options.jsonToStdout() ? err : out;          // under the summary, wherever it went
             byte[] block = bytes(ExactBlockWriter.write(new StringBuilder(), results.exact(), language, units).toString());
-            out.write(block, 0, block.length);
-            out.flush();
+            text.write(block, 0, block.length);
+            text.flush();
         }
         if (options.jsonStream() != null) {
             if (stream == null) {                                   // re-reported file: replay the records

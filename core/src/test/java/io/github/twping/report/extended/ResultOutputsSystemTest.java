@@ -105,6 +105,7 @@ class ResultOutputsSystemTest {
         assertEquals("start", events.get(0).get("event").asText());
         assertEquals("end", events.get(events.size() - 1).get("event").asText());
         assertValid(lines.get(lines.size() - 1));
+        ResultRuns.assertValidStream(ResultRuns.streamSchema(), lines);
         long packetEvents = events.stream().filter(e -> e.get("event").asText().equals("packet")).count();
         long records = events.get(events.size() - 1).at("/exact/packets/records").asLong();
         assertEquals(records, packetEvents, "one packet event per record");
@@ -166,6 +167,27 @@ class ResultOutputsSystemTest {
         assertEquals(0, r.status(), r.err());
         assertTrue(r.out().contains("--- точная статистика (разрешение 1 нс, точная сортировка) ---"), r.out());
         assertTrue(r.out().contains("время кругового пути: min "), r.out());
+    }
+
+    @Test
+    void jsonToStdoutMovesTheCOutputsToStderr() throws IOException {
+        ResultRuns.Run r = ResultRuns.run("--report", dir.resolve("r.owp").toString(), "--exact", "--json", "-");
+        assertEquals(0, r.status(), r.err());
+        assertValid(r.out());
+        JSON.readTree(r.out());
+        assertTrue(r.err().contains(" sent, ") && r.err().contains("--- exact statistics"), r.err());
+    }
+
+    @Test
+    void jsonStreamToStdoutOfAMeasurementIsNdjsonOnly() throws IOException {
+        ResultRuns.Run r = ResultRuns.run("--loopback", "-c", "10", "-i", "0.002f", "-L", "1", "--json-stream", "-",
+                "--json-stream-packets");
+        assertEquals(0, r.status(), r.err());
+        List<String> lines = r.out().lines().toList();
+        ResultRuns.assertValidStream(ResultRuns.streamSchema(), lines);
+        assertEquals("start", JSON.readTree(lines.get(0)).get("event").asText());
+        assertEquals("end", JSON.readTree(lines.get(lines.size() - 1)).get("event").asText());
+        assertTrue(r.err().contains("Approximately ") && r.err().contains("--- twping statistics from"), r.err());
     }
 
     @Test
