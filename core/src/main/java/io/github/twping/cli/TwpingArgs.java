@@ -616,6 +616,9 @@ public final class TwpingArgs {
                     s.tlvPackets, Math.max(0, s.ecn));
         }
 
+        if (s.loopback) {
+            s.results.set("exact", null);       // C has no --loopback: its summary comes with the exact block
+        }
         TwpingOptions.AddressFamily family = s.ipv4 ? TwpingOptions.AddressFamily.IPV4_ONLY
                 : s.ipv6 ? TwpingOptions.AddressFamily.IPV6_ONLY : TwpingOptions.AddressFamily.ANY;
         TwpingOptions options = new TwpingOptions(test, server,
