@@ -83,6 +83,26 @@ rcvbuf_errors() { awk '$1 == "Udp:" && $2 ~ /^[0-9]+$/ { print $6 }' /proc/net/s
 # The reflector process's CPU in clock ticks (utime + stime).
 ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
 
+# Waits up to 30 s, while the reflector $pid lives, for the command "$@" to succeed (it sets $target); on failure
+# prints what did not start ($1) and the head of its log.
+await_reflector() {
+    local what=$1
+    shift
+    for _ in $(seq 1 150); do
+        "$@" && return 0
+        kill -0 "$pid" 2>/dev/null || break
+        sleep 0.2
+    done
+    echo "throughput.sh: $what did not start:" >&2
+    head -n 5 "$work/twampd.err" >&2
+    return 1
+}
+
+# twampd's control port accepts a connection
+twamp_listening() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null && target=127.0.0.1:$1; }
+# twampd --stamp wrote its port to the ready file
+stamp_ready() { [ -s "$work/ready" ] && target=127.0.0.1:$(cat "$work/ready"); }
+
 start_twamp() {
     local port
     port=$(awk 'BEGIN { srand(); print 20000 + int(rand() * 20000) }')
@@ -90,17 +110,7 @@ start_twamp() {
     # shellcheck disable=SC2086
     run "$root/twampd" -Z -f -c "$work" -R "$work" $twampd_args >"$work/twampd.err" 2>&1 &
     pid=$!
-    for _ in $(seq 1 150); do
-        if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
-            target=127.0.0.1:$port
-            return 0
-        fi
-        kill -0 "$pid" 2>/dev/null || break
-        sleep 0.2
-    done
-    echo "throughput.sh: twampd did not start:" >&2
-    head -n 5 "$work/twampd.err" >&2
-    return 1
+    await_reflector twampd twamp_listening "$port"
 }
 
 start_stamp() {
@@ -108,17 +118,7 @@ start_stamp() {
     # shellcheck disable=SC2086
     TWAMPD_READY_FILE="$work/ready" run "$root/twampd" --stamp 127.0.0.1:0 $twampd_args >"$work/twampd.err" 2>&1 &
     pid=$!
-    for _ in $(seq 1 150); do
-        if [ -s "$work/ready" ]; then
-            target=127.0.0.1:$(cat "$work/ready")
-            return 0
-        fi
-        kill -0 "$pid" 2>/dev/null || break
-        sleep 0.2
-    done
-    echo "throughput.sh: twampd --stamp did not start:" >&2
-    head -n 5 "$work/twampd.err" >&2
-    return 1
+    await_reflector "twampd --stamp" stamp_ready
 }
 
 hz=$(getconf CLK_TCK)
