@@ -69,19 +69,37 @@
     return 'rgba(' + (n >> 16) + ',' + ((n >> 8) & 255) + ',' + (n & 255) + ',' + a + ')';
   }
 
-  /** 1, 2 and 5 times the powers of ten in [min, max] (only the powers over more than two decades) */
+  /** 1 (over more than two decades), 1, 2 and 5, or 1 to 9 times the powers of ten in [min, max]: the first
+   * of these with at least three ticks; evenly spaced ticks when the range is narrower than that */
   function logSplits(min, max) {
-    var out = [];
     var lo = Math.floor(Math.log10(min));
     var hi = Math.ceil(Math.log10(max));
-    var mults = hi - lo <= 2 ? [1, 2, 5] : [1];
-    for (var e = lo; e <= hi; e++) {
-      for (var i = 0; i < mults.length; i++) {
-        var v = mults[i] * Math.pow(10, e);
-        if (v >= min * (1 - 1e-9) && v <= max * (1 + 1e-9)) {
-          out.push(v);
+    var sets = hi - lo > 2 ? [[1]] : [[1, 2, 5], [1, 2, 3, 4, 5, 6, 7, 8, 9]];
+    for (var k = 0; k < sets.length; k++) {
+      var out = [];
+      for (var e = lo; e <= hi; e++) {
+        for (var i = 0; i < sets[k].length; i++) {
+          var v = sets[k][i] * Math.pow(10, e);
+          if (v >= min * (1 - 1e-9) && v <= max * (1 + 1e-9)) {
+            out.push(v);
+          }
         }
       }
+      if (out.length >= 3 || k === sets.length - 1 && out.length >= 2 && hi - lo > 2) {
+        return out;
+      }
+    }
+    return linearSplits(min, max);
+  }
+
+  /** about four ticks at a 1, 2 or 5 step */
+  function linearSplits(min, max) {
+    var raw = (max - min) / 4;
+    var p = Math.pow(10, Math.floor(Math.log10(raw)));
+    var step = [1, 2, 5, 10].map(function (m) { return m * p; }).filter(function (s) { return s >= raw; })[0];
+    var out = [];
+    for (var v = Math.ceil(min / step) * step; v <= max * (1 + 1e-9) && out.length < 12; v += step) {
+      out.push(+v.toPrecision(12));
     }
     return out;
   }
@@ -104,9 +122,12 @@
     return out;
   }
 
-  /** a delay scale: logarithmic when every value is positive, else asinh (linear near 0, log beyond 1 µs) */
+  /** a delay scale: logarithmic (fitted to the data, not to whole decades) when every value is positive, else
+   * asinh (linear near 0, logarithmic beyond 1 µs) */
   function delayScale(positive) {
-    return positive ? {distr: 3, log: 10} : {distr: 4, asinh: 1000};
+    return positive ? {distr: 3, log: 10, range: function (u, min, max) {
+      return min == null ? [1, 10] : [min / 1.3, Math.max(max * 1.3, min * 2)];
+    }} : {distr: 4, asinh: 1000};
   }
 
   function delayAxis(positive, label) {
@@ -186,8 +207,11 @@
       axes: [Object.assign({}, AXIS, {
         label: 'percentile', labelSize: 18,
         splits: function (u, i, min, max) {
-          var decades = logSplits(min, max).filter(function (v) { return Math.log10(v) % 1 === 0; });
-          return Math.log10(max) <= 4 ? decades.slice(0, 1).concat([2], decades.slice(1)) : decades;
+          var out = [];
+          for (var v = 1; v <= max * (1 + 1e-9); v *= 10) {
+            out.push(v);
+          }
+          return out;
         },
         filter: function (u, splits) { return splits; },
         values: function (u, splits) { return splits.map(fmtP); }
