@@ -206,6 +206,32 @@ class HtmlReportBrowserTest {
     }
 
     @Test
+    void sessionsWithoutRepliesOrWithOnePacketDrawWithoutErrors() throws Exception {
+        for (int[] c : new int[][] {{50, 1}, {1, 0}}) {
+            Path file = dir.resolve("edge" + c[0] + ".owp");
+            SyntheticSessions.write(file, c[0], 10_000_000, c[1], 0);
+            Path page = dir.resolve("edge" + c[0] + ".html");
+            try (SessionDataReader reader = SessionDataReader.open(file)) {
+                SessionResults r = SessionResults.compute(reader, null, null, SessionResults.FILE, null, "twping",
+                        "test", 0.0001f);
+                StringWriter w = new StringWriter();
+                HtmlReport.write(w, r, reader);
+                Files.writeString(page, w.toString());
+            }
+            Browser b = browse("--dump-dom", page.toUri().toString());
+            assertEquals(List.of(), consoleLines(b.stderr()), c[0] + " packets: console messages of the report");
+            Map<String, Map<String, String>> charts = charts(b.stdout());
+            if (c[1] == 1) {
+                // no replies: the round-trip chart still draws its axes and the 50 loss markers
+                assertEquals("50", charts.get("ts-rtt").get("data-marked-lost"));
+                assertTrue(b.stdout().contains("<p class=\"note\">no replies</p>"), "the percentile charts say so");
+            } else {
+                assertBody(b.stdout(), CHARTS.size());
+            }
+        }
+    }
+
+    @Test
     void screenshotShowsThePlottedSeries() throws Exception {
         Path png = Path.of("target", "html-report.png").toAbsolutePath();
         Files.createDirectories(png.getParent());
