@@ -104,12 +104,16 @@
     return out;
   }
 
-  /** 0 and the signed powers of ten beyond the linear threshold */
+  /** ticks of an asinh scale in [min, max]: as logSplits on a side of zero, else 0 and the powers of ten beyond
+   * the linear threshold on each side */
   function asinhSplits(min, max, threshold) {
-    var out = [];
-    if (min <= 0 && max >= 0) {
-      out.push(0);
+    if (min > 0) {
+      return logSplits(min, max);
     }
+    if (max < 0) {
+      return logSplits(-max, -min).map(function (v) { return -v; }).reverse();
+    }
+    var out = [0];
     for (var e = Math.floor(Math.log10(threshold)); e <= 12; e++) {
       var v = Math.pow(10, e);
       if (v <= max) {
@@ -122,12 +126,19 @@
     return out;
   }
 
+  /** a range around [min, max] with room above and below (either side of zero) */
+  function padded(min, max) {
+    return [min < 0 ? min * 1.3 : min / 1.3, max > 0 ? max * 1.3 : max / 1.3];
+  }
+
   /** a delay scale: logarithmic (fitted to the data, not to whole decades) when every value is positive, else
    * asinh (linear near 0, logarithmic beyond 1 µs) */
   function delayScale(positive) {
     return positive ? {distr: 3, log: 10, range: function (u, min, max) {
       return min == null ? [1, 10] : [min / 1.3, Math.max(max * 1.3, min * 2)];
-    }} : {distr: 4, asinh: 1000};
+    }} : {distr: 4, asinh: 1000, range: function (u, min, max) {
+      return min == null ? [-10, 10] : padded(min, max === min ? min + 1000 : max);
+    }};
   }
 
   function delayAxis(positive, label) {
@@ -219,6 +230,7 @@
     }, [
       {label: 'percentile', value: val(fmtP)},
       {label: 'exact (' + c.count + ' packets)', stroke: colour, width: 2, fill: alpha(colour, 0.08),
+        fillTo: function (u) { return u.scales.y.min; },
         value: val(fmtNs)},
       {label: 'C twping median' + (cm == null ? ' (none)' : cm > 0 || !c.positive ? '' : ' (' + fmtNs(cm) + ', off scale)'),
         stroke: '#111', width: 2, paths: function () { return null; },

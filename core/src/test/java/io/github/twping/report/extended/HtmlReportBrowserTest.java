@@ -28,6 +28,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.github.twping.datafile.SessionDataReader;
 import io.github.twping.server.EmbeddedServer;
 import io.github.twping.session.ReflectorFaultInjection;
+import io.github.twping.testdata.RecordedVectors;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -228,6 +229,28 @@ class HtmlReportBrowserTest {
             } else {
                 assertBody(b.stdout(), CHARTS.size());
             }
+        }
+    }
+
+    @Test
+    void negativeOneWayDelaysGetLabelledTicks() throws Exception {
+        // the recorded owamp session with offset clocks: back delays near -25 ms, drawn on an asinh axis
+        Path page = dir.resolve("offset.html");
+        try (SessionDataReader reader = SessionDataReader.open(RecordedVectors.file("datafile-offset.owp"))) {
+            SessionResults r = SessionResults.compute(reader, null, null, SessionResults.FILE, null, "twping", "test",
+                    0.0001f);
+            assertTrue(r.exact().total().back().max() < 0, "the vector's back delays are negative");
+            StringWriter w = new StringWriter();
+            HtmlReport.write(w, r, reader);
+            Files.writeString(page, w.toString());
+        }
+        Browser b = browse("--dump-dom", page.toUri().toString());
+        assertEquals(List.of(), consoleLines(b.stderr()), "console messages of the report");
+        assertBody(b.stdout(), CHARTS.size());
+        for (String name : List.of("pct-back", "ts-back")) {
+            List<String> y = ticks(charts(b.stdout()).get(name), "y");
+            assertLabelled(name, y, DURATION);
+            assertTrue(y.stream().allMatch(l -> l.startsWith("-")), name + ": " + y);
         }
     }
 
