@@ -26,7 +26,8 @@ import io.github.twping.time.NtpTime;
  *   <li>{@code intervals}: the session cut into at most {@value #MAX_INTERVALS} equal intervals of scheduled
  *       send time (since the session start; a "nice" width of 1, 2 or 5 times a power of ten ns), with per interval
  *       the min/p50/p99/max of round trip, forward, back and send lateness of the first reply of each sequence
- *       number (null when the interval has none), and the counts of received, lost and duplicate records;</li>
+ *       number (null when the interval has none; p50 and p99 from a sample above {@value IntervalSample#LIMIT}
+ *       replies in an interval, {@link IntervalSample}), and the counts of received, lost and duplicate records;</li>
  *   <li>{@code percentiles}: per direction the exact value at percentiles spaced evenly on a logarithmic
  *       1/(1-p) axis ({@value #STEPS_PER_DECADE} per decade, plus p50 and the max), and the C client's
  *       bucketed median of the same records;</li>
@@ -82,10 +83,10 @@ public final class HtmlReportData {
         long width = niceWidth((span + 1 + target - 1) / target);
         int bins = (int) Math.min(MAX_INTERVALS, span / width + 1);
 
-        DelayDistribution[][] d = new DelayDistribution[DIRECTIONS.length][bins];
-        for (DelayDistribution[] row : d) {
+        IntervalSample[][] d = new IntervalSample[DIRECTIONS.length][bins];
+        for (IntervalSample[] row : d) {
             for (int b = 0; b < bins; b++) {
-                row[b] = new DelayDistribution();
+                row[b] = new IntervalSample();
             }
         }
         long[] got = new long[bins];
@@ -190,14 +191,14 @@ public final class HtmlReportData {
         }
     }
 
-    private static ObjectNode bands(DelayDistribution[] bins) {
+    private static ObjectNode bands(IntervalSample[] bins) {
         ObjectNode o = NODES.objectNode();
         ArrayNode min = o.putArray("min");
         ArrayNode p50 = o.putArray("p50");
         ArrayNode p99 = o.putArray("p99");
         ArrayNode max = o.putArray("max");
         long lowest = Long.MAX_VALUE;
-        for (DelayDistribution b : bins) {
+        for (IntervalSample b : bins) {
             if (b.count() == 0) {
                 min.addNull();
                 p50.addNull();
