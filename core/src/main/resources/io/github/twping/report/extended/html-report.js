@@ -289,24 +289,26 @@
     var palette = ['#4e79a7', '#59a14f', '#edc948', '#e15759', '#b07aa1', '#9c755f', '#76b7b2', '#ff9da7'];
     var series = [{label: 'send time', value: val(function (v) { return fmtSec(v, spanS); })}];
     var cols = [iv.start_s];
-    var bands = [];
+    var stacked = [];
     var sum = iv.start_s.map(function () { return null; });
     bd.parts.forEach(function (part, k) {
       var raw = bd.median_ns[k];
       sum = sum.map(function (s, i) { return raw[i] == null ? s : (s || 0) + raw[i]; });
       var colour = palette[k % palette.length];
-      series.push({label: part, stroke: colour, width: 1, fill: k === 0 ? alpha(colour, 0.7) : undefined,
-        points: {show: false}, value: val(function (v, idx) { return fmtNs(raw[idx]); })});
-      cols.push(sum.slice());
-      if (k > 0) {
-        bands.push({series: [k + 1, k], fill: alpha(colour, 0.7)});
-      }
+      stacked.push([{label: part, stroke: colour, width: 1, fill: alpha(colour, 0.85), points: {show: false},
+        value: val(function (v, idx) { return fmtNs(raw[idx]); })}, sum.slice()]);
     });
+    // the top of the stack first: each part's area is filled down to 0 and drawn over the ones above it
+    stacked.reverse().forEach(function (sc) {
+      series.push(sc[0]);
+      cols.push(sc[1]);
+    });
+    var bands = [];
     make('breakdown', {
       height: 250,
       legend: {live: true},
       cursor: {sync: {key: 'time'}},
-      scales: {x: {time: false, range: function () { return [0, spanS > 0 ? spanS : 1]; }}, y: {range: function (u, min, max) { return [0, max]; }}},
+      scales: {x: {time: false, range: function () { return [0, spanS > 0 ? spanS : 1]; }}, y: {range: function (u, min, max) { return [0, (max || 1) * 1.08]; }}},
       axes: [Object.assign({}, AXIS, {label: 'scheduled send time since the session start', labelSize: 18, space: 64,
         values: function (u, splits) { return splits.map(function (v) { return fmtSec(v, spanS); }); }}),
         Object.assign({}, AXIS, {label: 'delay (stacked medians)', size: 66, labelSize: 18,
