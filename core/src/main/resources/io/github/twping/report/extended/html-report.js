@@ -69,12 +69,12 @@
     return 'rgba(' + (n >> 16) + ',' + ((n >> 8) & 255) + ',' + (n & 255) + ',' + a + ')';
   }
 
-  /** 1 (over more than two decades), 1, 2 and 5, or 1 to 9 times the powers of ten in [min, max]: the first
-   * of these with at least three ticks; evenly spaced ticks when the range is narrower than that */
+  /** 1 (over more than two decades), 1-2-5, 1-1.5-2-3-4-5-7 or 1 to 9 times the powers of ten in [min, max]:
+   * the first of these with at least three ticks; evenly spaced ticks when the range is narrower than that */
   function logSplits(min, max) {
     var lo = Math.floor(Math.log10(min));
     var hi = Math.ceil(Math.log10(max));
-    var sets = hi - lo > 2 ? [[1]] : [[1, 2, 5], [1, 2, 3, 4, 5, 6, 7, 8, 9]];
+    var sets = hi - lo > 2 ? [[1]] : [[1, 2, 5], [1, 1.5, 2, 3, 4, 5, 7], [1, 2, 3, 4, 5, 6, 7, 8, 9]];
     for (var k = 0; k < sets.length; k++) {
       var out = [];
       for (var e = lo; e <= hi; e++) {
