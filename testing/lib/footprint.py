@@ -72,7 +72,7 @@ def smaps(pid):
 
 
 def group(name):
-    return re.sub(r"\d+", "#", name)
+    return re.sub(r"\d+$", "#", name)
 
 
 def spread(values, fmt):
@@ -103,8 +103,8 @@ SCENARIOS = {
 
 # thread groups of ours, in the report's order (the rest are summed as "other")
 GROUPS = [
-    ("JIT C2", ("C# CompilerThre",), ("C2 CompilerThre",)),
-    ("JIT C1", ("C# CompilerThre",), ("C1 CompilerThre",)),
+    ("JIT C2", ("C2 CompilerThre",), ()),
+    ("JIT C1", ("C1 CompilerThre",), ()),
     ("main", ("java", "main"), ()),
     ("warm-up", ("twping-warmup",), ()),
     ("sender", ("twping-sender", "twping-send"), ()),
