@@ -9,7 +9,7 @@
 #   c1      `twping -c 1` against the C twampd (our twampd when TWAMPD_C is unset)
 #   s2000   `twping -c 2000 -i 0.002f -L 1 -R -F FILE` against the same (the flags of testing/compare-c.sh)
 #   s5000   `twping -c 5000 -i 0.001 -L 1 -R -F FILE` (exponential, 1000/s)
-#   twampd  the idle `twampd -Z` (open mode), sampled for --idle seconds (default 5) after it listens
+#   twampd  the idle `twampd -Z` (open mode), sampled for --idle seconds (default 12: past the first 5 s native-heap trim after its warm-up) after it listens
 #   stamp   the idle `twampd --stamp 127.0.0.1:0`, likewise after it is ready
 # Per scenario and program: CPU (user + system, from wait4), wall, maximum RSS (the kernel's), threads, and the CPU
 # of each thread group (sampled every 10 ms from /proc/PID/task; testing/lib/footprint.py); ours/C ratios. Then,
@@ -22,7 +22,7 @@ set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
 lib="$root/testing/lib"
-rounds=3 only=help,c1,s2000,s5000,twampd,stamp idle=5 diag=1 ours_args="" keep=""
+rounds=3 only=help,c1,s2000,s5000,twampd,stamp idle=12 diag=1 ours_args="" keep=""
 while [ $# -gt 0 ]; do
     case $1 in
         --rounds) rounds=$2; shift 2 ;;
