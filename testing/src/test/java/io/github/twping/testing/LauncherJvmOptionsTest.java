@@ -19,7 +19,8 @@ import org.junit.jupiter.api.Timeout;
 
 /**
  * The {@code ./twping} launcher's JVM options (docs/CLIENT.md, "The launchers"), read from the JVM itself
- * ({@code -XX:+PrintCommandLineFlags}): C1 alone for {@code -h} and a short slow session, tiered compilation for
+ * ({@code -XX:+PrintCommandLineFlags}, {@code -XX:+PrintFlagsFinal}): no JIT for {@code -h}, C1 alone for a short
+ * slow session, tiered compilation for
  * a fast session, {@code TWPING_JIT} overriding the choice, and the AOT cache mapped when the launcher has one.
  * Skipped, saying so, when the jar is not built (the launcher would build it, which takes minutes). No session
  * runs: the sessions' server is a closed loopback port, refused at once.
@@ -53,9 +54,15 @@ class LauncherJvmOptionsTest {
     }
 
     @Test
-    void helpAndAShortSlowSessionRunOnC1Alone() throws Exception {
-        Run help = run(Map.of(), "-h");
-        assertTrue(help.output().contains(C1_ONLY), help.output());
+    void helpRunsInTheInterpreterAlone() throws Exception {
+        Run help = run(Map.of("opts", "-XX:+PrintFlagsFinal"), "-h");
+        assertTrue(help.output().matches("(?s).*\\bUseCompiler\\s+= false\\b.*"), "no JIT for -h: " + help.output());
+        Run version = run(Map.of("opts", "-XX:+PrintFlagsFinal"), "--version");
+        assertTrue(version.output().matches("(?s).*\\bUseCompiler\\s+= false\\b.*"), version.output());
+    }
+
+    @Test
+    void aShortSlowSessionRunsOnC1Alone() throws Exception {
         Run ping = run(Map.of(), "-c", "1", "127.0.0.1:1");
         assertEquals(1, ping.status(), "nothing listens on port 1: " + ping.output());
         assertTrue(ping.output().contains(C1_ONLY), ping.output());
@@ -76,8 +83,9 @@ class LauncherJvmOptionsTest {
 
     @Test
     void twpingJitOverridesTheChoice() throws Exception {
-        Run tiered = run(Map.of("TWPING_JIT", "tiered"), "-h");
-        assertFalse(tiered.output().contains("TieredStopAtLevel"), tiered.output());
+        Run tiered = run(Map.of("TWPING_JIT", "tiered", "opts", "-XX:+PrintFlagsFinal"), "-h");
+        assertFalse(tiered.output().contains(C1_ONLY), tiered.output());
+        assertTrue(tiered.output().matches("(?s).*\\bUseCompiler\\s+= true\\b.*"), tiered.output());
         Run c1 = run(Map.of("TWPING_JIT", "c1"), "-c", "500000", "-i", "0.00002f", "127.0.0.1:1");
         assertTrue(c1.output().contains(C1_ONLY), c1.output());
     }
