@@ -103,7 +103,8 @@ public final class StampReflectorWarmUp {
 
     /**
      * The reflector warm-up: {@code phases} one after the other against one in-process reflector of
-     * {@code reflectorSpec}, the packets shared between them, each phase's requests sealed by its sender's codec
+     * {@code reflectorSpec}, the packets and {@code maxNs} shared between them equally (a slow host cuts each phase
+     * short instead of leaving the last one out), each phase's requests sealed by its sender's codec
      * (sequence number, timestamp, TLV headers, HMAC) and sent from one loopback socket on the calling thread in
      * bursts of 1 to 8 (so that the reflector's receive batches have every size up to 8), each burst's replies
      * awaited for at most 200 ms. Cheaper per packet than a paced session, which left the reflector's per-datagram
@@ -135,8 +136,11 @@ public final class StampReflectorWarmUp {
             long perPhase = Math.max(1, packets / phases.length);
             int burst = 1;
             long bursts = 0;
+            int phase = 0;
             outer:
             for (StampSenderWarmUp.Sender sender : phases) {
+                // each phase its share of the time: under load a phase cut short leaves the next one its turn
+                long phaseEndNs = startNs + maxNs / phases.length * ++phase;
                 TestPacketCipher cipher = sender.stamp() != null
                         ? new StampSenderCodec(sender.stamp())
                         : TestPacketCipher.forMode(sender.lightKey() != null
@@ -148,9 +152,13 @@ public final class StampReflectorWarmUp {
                 SenderPacket fields = new SenderPacket(
                         cipher.senderLayout()).wrap(packet);
                 for (long seq = 0; seq < perPhase; ) {
-                    if (stop.getAsBoolean() || System.nanoTime() - startNs >= maxNs) {
+                    if (stop.getAsBoolean()) {
                         completed = false;
                         break outer;
+                    }
+                    if (System.nanoTime() - phaseEndNs >= 0) {
+                        completed = false;
+                        break;                           // this phase's share is over: the next phase
                     }
                     int n = (int) Math.min(burst, perPhase - seq);
                     for (int i = 0; i < n; i++, seq++) {
