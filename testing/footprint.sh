@@ -160,7 +160,8 @@ if [ "$diag" = 1 ]; then
         python3 "$lib/footprint.py" --diag "$s" "$work/diag-$s.log" "$work/diag-gc.log" "$work/diag-classes.log"
     done
     echo
-    echo "NMT: committed memory at exit, MB (heap: used at exit / committed); JIT: CPU time the compilers report"
-    echo "(-XX:+CITime); classes: loaded / from the AOT cache or CDS archive."
+    echo "NMT: committed memory at exit, MB (the heap's used part is logged only when the JVM exits through"
+    echo "System.exit; twping halts); JIT: the compiler threads' time as -XX:+CITime reports it (elapsed, so"
+    echo "above their CPU under load); classes: loaded / from the AOT cache or CDS archive."
 fi
 [ -z "$keep" ] || echo "Raw outputs in $work."

@@ -221,7 +221,8 @@ def diag(scenario, log, gclog, classlog):
     if total:
         parts.append("NMT total %s" % mb(total))
     if "Java Heap" in nmt:
-        parts.append("heap %s/%s" % (mb(heap_used) if heap_used is not None else "?", mb(nmt["Java Heap"])))
+        parts.append("heap used %s / committed %s" % (mb(heap_used), mb(nmt["Java Heap"])) if heap_used is not None
+                     else "heap committed %s (untouched pages are not resident)" % mb(nmt["Java Heap"]))
     for k in ("Class", "Metaspace", "Shared class space", "Code", "Thread", "Compiler", "GC", "Internal", "Other",
               "Symbol", "Arena Chunk", "Native Memory Tracking"):
         if k in nmt and nmt[k] >= 512:
@@ -231,7 +232,7 @@ def diag(scenario, log, gclog, classlog):
             if k == "Arena Chunk" and arena_peak:
                 label = "Arena Chunk (JIT arenas; peak %s)" % mb(arena_peak)
             parts.append("%s %s" % (label, mb(nmt[k])))
-    jit = "JIT: C1 %s s, C2 %s s" % (c1t.group(1) if c1t else "?", c2.group(1) if c2 else "?")
+    jit = "JIT: C1 %s s, C2 %s s" % (c1t.group(1) if c1t else "0", c2.group(1) if c2 else "0")
     print("- %s: %s; %s; classes %d / %d" % (SCENARIOS.get(scenario, scenario), ", ".join(parts) or "no NMT output",
                                             jit, classes, aot))
     return 0
