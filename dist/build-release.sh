@@ -126,8 +126,12 @@ mkdir -p "$tree/lib" "$out"
 say "jdeps: the modules reachable from io.github.twping.*"
 graph="$stage/jdeps-classes.txt"
 "$jdk/bin/jdeps" --multi-release 25 --ignore-missing-deps -verbose:class "$jar" >"$graph"
-modules=$(awk -v prefix=io.github.twping. -v jar="$(basename "$jar")" -f "$root/dist/reachable-modules.awk" "$graph" \
-    | sort | paste -sd, -)
+# java.xml: jdeps shows no edge for method references (invokedynamic), so the closure misses what the agent's
+# schema validation reaches through them: networknt's keyword validators (EnumValidator::new) print JSON nodes
+# with Jackson 3, whose OptionalHandlerFactory loads org.w3c.dom.Node in its static initialiser (without
+# java.xml `twping --agent FILE --check` fails with NoClassDefFoundError; step 6 runs it).
+modules=$({ awk -v prefix=io.github.twping. -v jar="$(basename "$jar")" -f "$root/dist/reachable-modules.awk" "$graph"
+    echo java.xml; } | sort -u | paste -sd, -)
 case ",$modules," in *,java.base,*) ;; *) die "jdeps found no dependency on java.base; see $graph" ;; esac
 say "modules: $modules"
 
@@ -195,7 +199,13 @@ if [ "$verify" = 1 ]; then
         cat "$stage/verify.out" >&2
         die "the unpacked archive does not run (output above)"
     fi
-    say "checked: the unpacked archive runs${opts:+ with its AOT cache (-XX:AOTMode=on)}"
+    # the agent's configuration check: Jackson 3 and the schema validator, reached through method references
+    if ! TWPING_JAVA_OPTS="$opts" run_target timeout 600 "$check/$name/twping" --agent "$root/deploy/debian/agent.yaml" --check \
+            >"$stage/verify-agent.out" 2>&1 </dev/null; then
+        cat "$stage/verify-agent.out" >&2
+        die "the unpacked archive's twping --agent ... --check fails (output above)"
+    fi
+    say "checked: the unpacked archive runs${opts:+ with its AOT cache (-XX:AOTMode=on)}, and twping --agent --check"
 fi
 
 size=$(stat -c %s "$out/$archive")

@@ -83,7 +83,7 @@ check alternatives "update-alternatives: twping points at /usr/lib/twping-java/t
 check alternatives-choice "the admin can choose the other provider and back" \
     in_root sh -c 'update-alternatives --set twping /usr/local/bin/other-twping >/dev/null && [ "$(twping)" = other-twping ] && update-alternatives --auto twping >/dev/null && readlink -f /usr/bin/twping | grep -qx /usr/lib/twping-java/twping'
 check man-pages "man pages twping.1.gz and twampd.8.gz (alternative slaves) with the options" \
-    in_root sh -c 'zcat /usr/share/man/man1/twping.1.gz | grep -q -- "-c count" && zcat /usr/share/man/man8/twampd.8.gz | grep -q -- "-Z"'
+    in_root sh -c 'zcat /usr/share/man/man1/twping.1.gz | grep -q "number of test packets" && zcat /usr/share/man/man8/twampd.8.gz | grep -q "Do not daemonize"'
 check config "/etc/twping-java: twampd/ root:twampd 750, agent.yaml root:twping-agent 640" \
     in_root sh -c '[ "$(stat -c "%U:%G %a" /etc/twping-java/twampd)" = "root:twampd 750" ] && [ "$(stat -c "%U:%G %a" /etc/twping-java/agent.yaml)" = "root:twping-agent 640" ]'
 check help "twping -h and twampd -h from the installed tree" \
