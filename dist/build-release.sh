@@ -88,8 +88,12 @@ arch=$(canonical_arch "${arch:-$host_arch}") || die "unsupported --arch '$arch' 
 [ -f "$root/core/target/licenses/third-party.tsv" ] \
     || die "core/target/licenses/third-party.tsv is missing; build the jar with ./mvnw -B -ntp -DskipTests -pl core -am package"
 
-# run_target CMD...: runs a command of the archive's architecture (directly, or under qemu-user)
+# run_target CMD...: runs a command of the archive's architecture (directly, or under qemu-user).
+# start_delay: twping -z for the sessions below: the session's packets are scheduled from its start time,
+# and a JVM that is stalled past it (a loaded machine; qemu-user, where the JVM runs tens of times slower)
+# sends none, so the start is put off by this many seconds.
 run_target() { "$@"; }
+start_delay=2
 jmods=""
 jlink_strip=(--strip-debug)
 if [ "$arch" != "$host_arch" ]; then
@@ -103,6 +107,7 @@ if [ "$arch" != "$host_arch" ]; then
     jlink_strip=(--strip-java-debug-attributes)
     if [ -r /proc/sys/fs/binfmt_misc/qemu-aarch64 ] && grep -q '^enabled' /proc/sys/fs/binfmt_misc/qemu-aarch64; then
         run_target() { QEMU_LD_PREFIX="$debian_dir/sysroot-arm64" "$@"; }
+        start_delay=60
     else
         say "no qemu-aarch64 binfmt handler (apt-get install qemu-user-static binfmt-support; update-binfmts --enable qemu-aarch64): no training run, no check"
         aot=0
@@ -170,7 +175,7 @@ if [ "$aot" = 1 ]; then
     train_log="$stage/aot-training.log"
     if ! TWPING_MAIN=io.github.twping.cli.AotTraining TWPING_JAVA_OPTS="-XX:AOTCacheOutput=$tree/lib/twping.aot" \
             run_target timeout 900 "$tree/twping" \
-            --loopback -c 100 -i 0.005f >"$train_log" 2>&1 </dev/null; then
+            --loopback -c 100 -i 0.005f -z "$start_delay" >"$train_log" 2>&1 </dev/null; then
         tail -n 20 "$train_log" >&2
         die "the training run failed (log: $train_log)"
     fi
@@ -193,7 +198,7 @@ if [ "$verify" = 1 ]; then
     tar -xzf "$out/$archive" -C "$check"
     opts=""
     [ "$aot" = 1 ] && opts="-XX:AOTMode=on"   # fails instead of running without the cache
-    if ! TWPING_JAVA_OPTS="$opts" run_target timeout 600 "$check/$name/twping" --loopback -c 3 -i 0.01f -M \
+    if ! TWPING_JAVA_OPTS="$opts" run_target timeout 600 "$check/$name/twping" --loopback -c 3 -i 0.01f -z "$start_delay" -M \
             >"$stage/verify.out" 2>&1 </dev/null \
             || ! grep -q '^SENT	3$' "$stage/verify.out"; then
         cat "$stage/verify.out" >&2
