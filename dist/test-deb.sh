@@ -89,10 +89,10 @@ check config "/etc/twping-java: twampd/ root:twampd 750, agent.yaml root:twping-
 check help "twping -h and twampd -h from the installed tree" \
     in_root sh -c 'twping -h 2>&1 | grep -q "^usage: twping" && twampd -h | grep -q "^Usage: twampd"'
 loopback() {
-    in_root sh -c 'cd /tmp && twping --loopback -c 10 -i 0.01f -M' >"$work/loopback.out" 2>&1 \
+    in_root sh -c 'cd /tmp && twping --loopback -c 10 -i 0.01f -z 5 -M' >"$work/loopback.out" 2>&1 \
         && grep -q "^SENT	10$" "$work/loopback.out" && grep -q "^LOST	0$" "$work/loopback.out"
 }
-check loopback "twping --loopback -c 10 from the installed tree: SENT 10, LOST 0" loopback
+check loopback "twping --loopback -c 10 -z 5 from the installed tree: SENT 10, LOST 0" loopback
 check aot-cache "the installed AOT cache is usable (-XX:AOTMode=on)" \
     in_root env TWPING_JAVA_OPTS=-XX:AOTMode=on twping -h
 check agent-config "the packaged agent.yaml is valid (twping --agent ... --check)" \
@@ -112,9 +112,10 @@ check purge "dpkg -P: the configuration goes" in_root sh -c 'dpkg -P twping-java
 say "lintian $name"
 lintian_out="$work/lintian.out"
 lintian_rc=0
-lintian --fail-on error,warning --display-info --show-overrides "$deb" >"$lintian_out" 2>&1 || lintian_rc=$?
+# (the exit status is not used: with --show-overrides lintian 2.116 exits 2 although every tag is overridden)
+lintian --display-info --show-overrides "$deb" >"$lintian_out" 2>&1 || lintian_rc=$?
 sed 's/^/  lintian: /' "$lintian_out"
-if [ "$lintian_rc" = 0 ] && ! grep -E '^[EW]: ' "$lintian_out" | grep -q .; then
+if grep -q '^[IO]: twping-java' "$lintian_out" && ! grep -E '^[EW]: ' "$lintian_out" | grep -q .; then
     pass lintian "no error or warning that the package's lintian-overrides do not justify ($(grep -c '^O: ' "$lintian_out" || true) overridden, $(grep -c '^I: ' "$lintian_out" || true) info)"
 else
     fail lintian "errors or warnings above (exit $lintian_rc)"
