@@ -46,7 +46,7 @@ fi
 tar -xzf "$archive" -C "$work"
 tree=$(ls -d "$work"/twping-*)
 file "$tree/runtime/bin/java" | grep -q "$( [ "$arch" = aarch64 ] && echo 'ARM aarch64' || echo 'x86-64')" \
-    && result PASS runtime-arch "runtime/bin/java is an $arch executable: $(sed -n 's/^JAVA_RUNTIME_VERSION=//p' "$tree/runtime/release")" \
+    && result PASS runtime-arch "runtime/bin/java is an $arch executable: $(sed -n 's/^\(IMPLEMENTOR\|JAVA_VERSION\|JAVA_RUNTIME_VERSION\)=//p' "$tree/runtime/release" | tr -d '"' | paste -sd' ')" \
     || result FAIL runtime-arch "runtime/bin/java is not for $arch: $(file -b "$tree/runtime/bin/java")"
 for f in LICENSE NOTICE licenses/THIRD-PARTY.txt licenses/java-runtime/java.base/LICENSE; do
     [ -s "$tree/$f" ] || result FAIL licences "$f missing"
@@ -64,7 +64,7 @@ fi
 start=$SECONDS
 if (cd "$work" && "${prefix[@]}" "${clean_env[@]}" timeout 900 "$tree/twping" --loopback -c 10 -z "$delay" -M >"$work/loopback.out" 2>&1 </dev/null) \
         && grep -q '^SENT	10$' "$work/loopback.out" && grep -q '^LOST	0$' "$work/loopback.out"; then
-    result PASS loopback "twping --loopback -c 10 -z $delay: SENT 10, LOST 0, median RTT $(awk -F'\t' '$1 == "MEDIAN" { print $2 }' "$work/loopback.out") s ($((SECONDS - start)) s)"
+    result PASS loopback "twping --loopback -c 10 -z $delay: SENT 10, LOST 0, -M MEDIAN $(awk -F'\t' '$1 == "MEDIAN" { print $2 }' "$work/loopback.out") ms ($((SECONDS - start)) s)"
 else
     result FAIL loopback "twping --loopback -c 10 -z $delay: $(tail -n 5 "$work/loopback.out" | tr '\n' ' ')"
 fi
