@@ -147,8 +147,10 @@ final class StampReflectorMain {
                     + w.followUps() + " follow-ups in " + w.elapsedNs() / 1_000_000 + " ms"
                     + (w.completed() ? "" : " (ended early)"));
         }
-        try (r; ClockSyncSource.Refresher sync = ClockSyncSource.refresh(ClockSyncSource.system(),
-                ClockSyncSource.REFRESH_PERIOD_NS, r::ptpEvidence)) {
+        // the PTP evidence the reflector's Sync flag reports, refreshed beside it until it is closed
+        ClockSyncSource.Refresher sync = ClockSyncSource.refresh(ClockSyncSource.system(),
+                ClockSyncSource.REFRESH_PERIOD_NS, r::ptpEvidence);
+        try (r; sync) {
             r.start();
             InetSocketAddress local = r.localAddress();
             err.println("twampd: " + (p.spec.light() ? "TWAMP-Light" : "STAMP") + " reflector on ["

@@ -60,10 +60,6 @@ public record TwampdArgs(String authModes, Path confDir, Path dataDir, String fa
             new GetOpt.LongOption("rx-stamp", GetOpt.ArgKind.REQUIRED, OPT_RX_STAMP),
             new GetOpt.LongOption("rt-priority", GetOpt.ArgKind.REQUIRED, OPT_RT_PRIORITY));
 
-    /**
-     * Parses {@code argv}. Errors (unknown option, missing value, stray operand) become a
-     * {@link ConfigException} whose message is the one-line diagnostic to print before the usage text.
-     */
     /** A directory argument; a name the file system cannot hold (a NUL byte) is a one-line error. */
     private static Path path(char option, String value) throws ConfigException {
         try {
@@ -73,6 +69,10 @@ public record TwampdArgs(String authModes, Path confDir, Path dataDir, String fa
         }
     }
 
+    /**
+     * Parses {@code argv}. Errors (unknown option, missing value, stray operand) become a
+     * {@link ConfigException} whose message is the one-line diagnostic to print before the usage text.
+     */
     public static TwampdArgs parse(String[] argv) throws ConfigException {
         String a = null;
         Path c = null;
