@@ -131,12 +131,14 @@ mkdir -p "$tree/lib" "$out"
 say "jdeps: the modules reachable from io.github.twping.*"
 graph="$stage/jdeps-classes.txt"
 "$jdk/bin/jdeps" --multi-release 25 --ignore-missing-deps -verbose:class "$jar" >"$graph"
-# java.xml: jdeps shows no edge for method references (invokedynamic), so the closure misses what the agent's
-# schema validation reaches through them: networknt's keyword validators (EnumValidator::new) print JSON nodes
-# with Jackson 3, whose OptionalHandlerFactory loads org.w3c.dom.Node in its static initialiser (without
-# java.xml `twping --agent FILE --check` fails with NoClassDefFoundError; step 6 runs it).
+# Added by name, since jdeps' class graph cannot see how the code reaches them:
+#   java.xml         through method references (invokedynamic, no edge in the graph): the agent's schema
+#                    validation (networknt's EnumValidator::new) prints JSON nodes with Jackson 3, whose
+#                    OptionalHandlerFactory loads org.w3c.dom.Node in its static initialiser (without it
+#                    `twping --agent FILE --check` fails with NoClassDefFoundError; step 6 runs it)
+#   jdk.unsupported  sun.misc.Signal, which cli.Signals loads by name (Class.forName) for Ctrl-C/SIGTERM
 modules=$({ awk -v prefix=io.github.twping. -v jar="$(basename "$jar")" -f "$root/dist/reachable-modules.awk" "$graph"
-    echo java.xml; } | sort -u | paste -sd, -)
+    echo java.xml; echo jdk.unsupported; } | sort -u | paste -sd, -)
 case ",$modules," in *,java.base,*) ;; *) die "jdeps found no dependency on java.base; see $graph" ;; esac
 say "modules: $modules"
 
