@@ -64,7 +64,7 @@ fi
 start=$SECONDS
 if (cd "$work" && "${prefix[@]}" "${clean_env[@]}" timeout 900 "$tree/twping" --loopback -c 10 -z "$delay" -M >"$work/loopback.out" 2>&1 </dev/null) \
         && grep -q '^SENT	10$' "$work/loopback.out" && grep -q '^LOST	0$' "$work/loopback.out"; then
-    result PASS loopback "twping --loopback -c 10 -z $delay: SENT 10, LOST 0, -M MEDIAN $(awk -F'\t' '$1 == "MEDIAN" { print $2 }' "$work/loopback.out") ms ($((SECONDS - start)) s)"
+    result PASS loopback "twping --loopback -c 10 -z $delay: SENT 10, LOST 0, -M MEDIAN $(awk -F'\t' '$1 == "MEDIAN" { print $2 }' "$work/loopback.out") s ($((SECONDS - start)) s)"
 else
     result FAIL loopback "twping --loopback -c 10 -z $delay: $(tail -n 5 "$work/loopback.out" | tr '\n' ' ')"
 fi
