@@ -58,31 +58,30 @@ class ReleasePackagingSystemTest {
         assertFalse(outcome.linesStartingWith("PASS ").isEmpty(), () -> script + " passed nothing:\n" + outcome.tail(30));
     }
 
+    /** Runs SCRIPT over the newest dist/target file matching GLOB, skipping (with HOW_TO_BUILD) without one. */
+    private static void runOnNewest(String glob, String howToBuild, String script, long seconds)
+            throws IOException, InterruptedException {
+        assumeOptedIn();
+        Optional<Path> input = newest(glob);
+        assumeTrue(input.isPresent(), () -> "SKIPPED: no dist/target/" + glob + " (" + howToBuild + ")");
+        runScript(script, input.get(), seconds);
+    }
+
     @Test
     @Timeout(value = 15, unit = TimeUnit.MINUTES)
     void shouldRunTheX8664Archive() throws IOException, InterruptedException {
-        assumeOptedIn();
-        Optional<Path> archive = newest("twping-*-linux-x86_64.tar.gz");
-        assumeTrue(archive.isPresent(), "SKIPPED: no dist/target/twping-*-linux-x86_64.tar.gz (./mvnw -B -ntp package -Prelease)");
-        runScript("dist/smoke-archive.sh", archive.get(), 600);
+        runOnNewest("twping-*-linux-x86_64.tar.gz", "./mvnw -B -ntp package -Prelease", "dist/smoke-archive.sh", 600);
     }
 
     @Test
     @Timeout(value = 40, unit = TimeUnit.MINUTES)
     void shouldRunTheAarch64ArchiveUnderQemu() throws IOException, InterruptedException {
-        assumeOptedIn();
-        Optional<Path> archive = newest("twping-*-linux-aarch64.tar.gz");
-        assumeTrue(archive.isPresent(), "SKIPPED: no dist/target/twping-*-linux-aarch64.tar.gz"
-                + " (dist/build-release.sh --arch aarch64)");
-        runScript("dist/smoke-archive.sh", archive.get(), 2100);
+        runOnNewest("twping-*-linux-aarch64.tar.gz", "dist/build-release.sh --arch aarch64", "dist/smoke-archive.sh", 2100);
     }
 
     @Test
     @Timeout(value = 30, unit = TimeUnit.MINUTES)
     void shouldInstallTheDebianPackageIntoAFreshRoot() throws IOException, InterruptedException {
-        assumeOptedIn();
-        Optional<Path> deb = newest("twping-java_*_amd64.deb");
-        assumeTrue(deb.isPresent(), "SKIPPED: no dist/target/twping-java_*_amd64.deb (dist/build-deb.sh)");
-        runScript("dist/test-deb.sh", deb.get(), 1500);
+        runOnNewest("twping-java_*_amd64.deb", "dist/build-deb.sh", "dist/test-deb.sh", 1500);
     }
 }
