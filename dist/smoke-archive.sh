@@ -30,7 +30,7 @@ if [ "$arch" != "$host" ]; then
     sysroot="$root/dist/target/debian-jdk/sysroot-arm64"
     [ -f "$sysroot/usr/lib/ld-linux-aarch64.so.1" ] || cannot "no aarch64 sysroot $sysroot (dist/fetch-debian-jdk.sh dist/target/debian-jdk)"
     prefix=(env QEMU_LD_PREFIX="$sysroot")
-    delay=60
+    delay=120
 fi
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/twping-smoke.XXXXXX")
