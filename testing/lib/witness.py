@@ -32,6 +32,8 @@ import tempfile
 
 NTP_UNIX_OFFSET = 2208988800
 TS_NAMES = ("t1", "t2", "t3", "t4", "rtt")
+# t1k: t1 of the records whose t1 is not the packet's own Timestamp field (a kernel TX stamp, when the
+# client asks for them; the others fell back to the user-space stamp)
 
 
 class BadInput(Exception):
@@ -128,7 +130,7 @@ def ip_bytes(text):
 
 def capture(path, client_ip, server_ip):
     """Requests (client -> server) and replies (server -> client) of one pcap:
-    requests {sender seq: time_ns}, replies {sender seq: (time_ns, reflector seq, t3 ntp, t2 ntp)},
+    requests {sender seq: (time_ns, the packet's own Timestamp field)}, replies {sender seq: (time_ns, reflector seq, t3 ntp, t2 ntp)},
     and the counts of duplicates and undecodable test-port datagrams."""
     requests, replies = {}, {}
     dup = short = 0
@@ -141,11 +143,11 @@ def capture(path, client_ip, server_ip):
             if len(p) < 14:
                 short += 1
                 continue
-            seq = struct.unpack_from(">I", p, 0)[0]
+            seq, stamp = struct.unpack_from(">IQ", p, 0)
             if seq in requests:
                 dup += 1
             else:
-                requests[seq] = t
+                requests[seq] = (t, stamp)
         elif src == server_ip and dst == client_ip:
             if len(p) < 41:
                 short += 1
@@ -193,10 +195,11 @@ def analyse(client_pcap, server_pcap, raw, client_ip, server_ip):
     creq, crep, cdup, cshort = capture(client_pcap, client_ip, server_ip)
     sreq, srep, sdup, sshort = capture(server_pcap, client_ip, server_ip)
     records = read_raw(raw)
-    errors = {n: [] for n in TS_NAMES}
-    signed = {n: [] for n in TS_NAMES}
+    errors = {n: [] for n in TS_NAMES + ("t1k",)}
+    signed = {n: [] for n in TS_NAMES + ("t1k",)}
     problems = []
-    answered = unmatched = bytes_bad = seq_bad = 0
+    answered = unmatched = bytes_bad = seq_bad = t1_packet = 0
+    worst = []
     for seq, t1, t2, t3, t4, rseq in records:
         if t2 == 0 or t4 == 0:
             continue  # lost
@@ -209,13 +212,20 @@ def analyse(client_pcap, server_pcap, raw, client_ip, server_ip):
             bytes_bad += 1
         if wire_t[1] != rseq or crep[seq][1] != rseq:
             seq_bad += 1
-        c1, c2, c3, c4 = creq[seq], sreq[seq], srep[seq][0], crep[seq][0]
+        kernel_t1 = creq[seq][1] != t1
+        if not kernel_t1:
+            t1_packet += 1  # t1 is the stamp written into the packet: a user-space send stamp
+        c1, c2, c3, c4 = creq[seq][0], sreq[seq][0], srep[seq][0], crep[seq][0]
         r1, r2, r3, r4 = ntp_to_ns(t1), ntp_to_ns(t2), ntp_to_ns(t3), ntp_to_ns(t4)
         e = {"t1": r1 - c1, "t2": r2 - c2, "t3": r3 - c3, "t4": r4 - c4,
              "rtt": ((r4 - r1) - (r3 - r2)) - ((c4 - c1) - (c3 - c2))}
         for n in TS_NAMES:
             signed[n].append(e[n])
             errors[n].append(abs(e[n]))
+        if kernel_t1:
+            signed["t1k"].append(e["t1"])
+            errors["t1k"].append(abs(e["t1"]))
+        worst.append((max(abs(e[n]) for n in TS_NAMES[:4]), seq, e))
     if answered == 0:
         problems.append("no answered records in the -R output")
     if unmatched:
@@ -225,13 +235,18 @@ def analyse(client_pcap, server_pcap, raw, client_ip, server_ip):
     if seq_bad:
         problems.append(f"{seq_bad} records whose reflector sequence number differs from the reply on the wire")
     stats = {}
-    for n in TS_NAMES:
+    for n in TS_NAMES + ("t1k",):
         v = sorted(errors[n])
         s = sorted(signed[n])
         stats[n] = {"count": len(v), "p50": pct(v, 50), "p90": pct(v, 90), "p99": pct(v, 99),
                     "p999": pct_frac(v, 999, 1000), "max": v[-1] if v else None,
                     "signed_p50": pct(s, 50)}
+    worst.sort(key=lambda w: -w[0])
     return {"records": len(records), "answered": answered, "matched": answered - unmatched,
+            "wire": {"client_requests": len(creq), "client_replies": len(crep),
+                     "reflector_requests": len(sreq), "reflector_replies": len(srep)},
+            "t1_is_packet_stamp": t1_packet,
+            "worst": [{"seq": w[1], "errors_ns": w[2]} for w in worst[:5]],
             "duplicates_on_wire": cdup + sdup, "short_on_wire": cshort + sshort,
             "stats": stats, "problems": problems}
 
@@ -261,8 +276,10 @@ def summary_line(result):
     for n in TS_NAMES:
         st = result["stats"][n]
         parts.append(f"{n} {us(st['p50'])}/{us(st['p99'])}/{us(st['p999'])}/{us(st['max'])}")
-    return (f"{result['matched']}/{result['answered']} matched; |error| us p50/p99/p99.9/max: "
-            + ", ".join(parts))
+    w = result["wire"]
+    return (f"{result['matched']}/{result['answered']} matched (wire: {w['client_requests']} requests, "
+            f"{w['client_replies']} replies at the client); t1 = the packet's own stamp in "
+            f"{result['t1_is_packet_stamp']}; |error| us p50/p99/p99.9/max: " + ", ".join(parts))
 
 
 # --- self-test ---------------------------------------------------------------------------------
