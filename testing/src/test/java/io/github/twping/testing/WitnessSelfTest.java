@@ -35,7 +35,7 @@ class WitnessSelfTest {
                 outcome.lines().get(outcome.lines().size() - 1));
     }
 
-    private static boolean python3Available() {
+    private static boolean python3Available() throws InterruptedException {
         try {
             Process p = new ProcessBuilder("python3", "-c", "import argparse, json, struct, tempfile")
                     .redirectErrorStream(true).start();
