@@ -18,7 +18,9 @@ Receive Timestamp and Timestamp fields of the reply on the wire equal t2 and t3 
 attached to the wrong record fails here); the reply's sender sequence number equals its own record's.
 With --smoke-interval-us, bounds far above honest error and far below one packet interval: p50 |error|
 of each timestamp <= interval/10 and p90 <= interval/4 (an off-by-one in a TX-timestamp error queue shifts
-every t1 by one interval; a clock-domain mix-up by seconds).
+every t1 by one interval; a clock-domain mix-up by seconds), and at most half of each timestamp's stamps
+nearer to the capture of the previous or next packet than to their own (an off-by-one from a late sender
+that sends in bursts is only microseconds off, but on the wrong side).
 
 Python 3 standard library only.  `witness.py self-test` checks the checker on synthetic captures.
 Exit status: 0 fine, 1 a check failed, 2 bad input.
@@ -200,6 +202,8 @@ def analyse(client_pcap, server_pcap, raw, client_ip, server_ip):
     problems = []
     answered = unmatched = bytes_bad = seq_bad = t1_packet = 0
     worst = []
+    nearer = {n: 0 for n in TS_NAMES[:4]}
+    judged = {n: 0 for n in TS_NAMES[:4]}
     for seq, t1, t2, t3, t4, rseq in records:
         if t2 == 0 or t4 == 0:
             continue  # lost
@@ -217,6 +221,16 @@ def analyse(client_pcap, server_pcap, raw, client_ip, server_ip):
             t1_packet += 1  # t1 is the stamp written into the packet: a user-space send stamp
         c1, c2, c3, c4 = creq[seq][0], sreq[seq][0], srep[seq][0], crep[seq][0]
         r1, r2, r3, r4 = ntp_to_ns(t1), ntp_to_ns(t2), ntp_to_ns(t3), ntp_to_ns(t4)
+        # Is the stamp nearer to a neighbour's capture at the same point than to its own? Honest stamps
+        # rarely are; a stamp of the previous or next packet (an off-by-one) nearly always is, even when
+        # a late sender sends in bursts and the intervals collapse.
+        for n, r, point in (("t1", r1, creq), ("t2", r2, sreq), ("t3", r3, srep), ("t4", r4, crep)):
+            own = abs(r - point[seq][0])
+            for other in (seq - 1, seq + 1):
+                if other in point and abs(r - point[other][0]) < own:
+                    nearer[n] += 1
+                    break
+            judged[n] += 1
         e = {"t1": r1 - c1, "t2": r2 - c2, "t3": r3 - c3, "t4": r4 - c4,
              "rtt": ((r4 - r1) - (r3 - r2)) - ((c4 - c1) - (c3 - c2))}
         for n in TS_NAMES:
@@ -240,7 +254,8 @@ def analyse(client_pcap, server_pcap, raw, client_ip, server_ip):
         s = sorted(signed[n])
         stats[n] = {"count": len(v), "p50": pct(v, 50), "p90": pct(v, 90), "p99": pct(v, 99),
                     "p999": pct_frac(v, 999, 1000), "max": v[-1] if v else None,
-                    "signed_p50": pct(s, 50)}
+                    "signed_p50": pct(s, 50),
+                    "nearer_neighbour": nearer.get(n, 0), "judged": judged.get(n, 0)}
     worst.sort(key=lambda w: -w[0])
     return {"records": len(records), "answered": answered, "matched": answered - unmatched,
             "wire": {"client_requests": len(creq), "client_replies": len(crep),
@@ -261,6 +276,9 @@ def smoke_check(result, interval_us):
         if st["p50"] > interval_us * 100:
             problems.append(f"{n}: p50 |error| {st['p50'] / 1000:.1f} us > a tenth of the {interval_us} us interval "
                             f"(median signed error {st['signed_p50'] / 1000:.1f} us)")
+        if st["judged"] and st["nearer_neighbour"] * 2 > st["judged"]:
+            problems.append(f"{n}: {st['nearer_neighbour']} of {st['judged']} stamps lie nearer to a neighbour's "
+                            f"capture than to their own packet's")
         if st["p90"] > interval_us * 250:
             problems.append(f"{n}: p90 |error| {st['p90'] / 1000:.1f} us > a quarter of the "
                             f"{interval_us} us interval")
@@ -299,13 +317,15 @@ def _frame(src, dst, sport, dport, payload):
 
 
 def self_test():
-    """Synthetic session: honest stamps pass; each injected fault fails the check meant for it."""
+    """Synthetic session, sent in bursts: honest stamps pass; each injected fault fails the checks."""
     cip, sip = ip_bytes("192.0.2.10"), ip_bytes("198.51.100.20")
     base, interval, n = 1_796_000_000_000_000_000, 5_000_000, 200
     tmp = tempfile.mkdtemp(prefix="witness-selftest.")
     cpk, spk, honest = [], [], []
     for i in range(n):
-        c1 = base + i * interval
+        # a late sender's bursts: ten packets 15 us apart every ten intervals (the mean rate stays one per
+        # interval), so an off-by-one is only 15 us off for nine in ten packets
+        c1 = base + (i // 10) * 10 * interval + (i % 10) * 15_000
         s2, s3, c4 = c1 + 40_000, c1 + 55_000, c1 + 95_000
         r1, r2, r3, r4 = c1 + 300, s2, s3 - 4_000, c4  # kernel TX just after the tap; user t3 before it
         req = struct.pack(">IQH", i, ns_to_ntp(c1 - 2_000), 1) + bytes(27)
