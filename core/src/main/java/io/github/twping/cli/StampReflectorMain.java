@@ -118,6 +118,12 @@ final class StampReflectorMain {
             out.flush();
             return 0;
         }
+        String portError = HostPort.portError(p.target.typed(), 0);
+        if (portError != null) {
+            err.println("twampd: " + (p.spec.light() ? "--light" : "--stamp") + ": Invalid address \""
+                    + p.target.typed() + "\": " + portError);
+            return 1;
+        }
         InetSocketAddress bind;
         try {
             int port = p.target.hasPort() ? Integer.parseInt(p.target.port().trim()) : StampLayouts.DEFAULT_PORT;
