@@ -49,6 +49,7 @@ final class StampReflectorMain {
                -a authmode       [A]uthenticated (needs -u and -k) or [O]pen (default)
                -u identity       Identity whose pass-phrase in the key file is the HMAC key
                -k keyfile        Key file (pfs format: identity hex-pass-phrase)
+               -Z                Run in the foreground (as TWAMP twampd's -Z; it always does)
                -v                Print what the start-up warm-up did, and the counters when it stops
                --metrics-listen addr:port  Prometheus metrics on http://addr:port/metrics
                -h                Print this message and exit
@@ -136,8 +137,11 @@ final class StampReflectorMain {
         try {
             r = new StampReflector(p.spec, StampReflector.openSocket(bind, 0), null);
         } catch (SocketException e) {
+            // the exception's text is "call: reason"; the line names the call already
+            String m = e.getMessage();
+            String reason = m.startsWith(e.call() + ": ") ? m.substring(e.call().length() + 2) : m;
             err.println("twampd: bind([" + bind.getAddress().getHostAddress() + "]:" + bind.getPort() + "): "
-                    + e.getMessage());
+                    + reason);
             return 1;
         }
         if (metrics != null) {
@@ -213,7 +217,7 @@ final class StampReflectorMain {
     private static Parsed parse(String[] argv, PrintStream err) {
         ByteArrayOutputStream errors = new ByteArrayOutputStream();
         PrintStream errStream = new PrintStream(errors, true, StandardCharsets.UTF_8);
-        GetOpt getopt = new GetOpt(argv, "twampd", "a:hk:u:v", LONG_OPTIONS, false, errStream);
+        GetOpt getopt = new GetOpt(argv, "twampd", "a:hk:u:vZ", LONG_OPTIONS, false, errStream);
         String target = null;
         boolean light = false;
         boolean stateful = false;
@@ -258,6 +262,9 @@ final class StampReflectorMain {
                 case 'k' -> keyFile = arg;
                 case 'u' -> identity = arg;
                 case 'v' -> verbose = true;
+                case 'Z' -> {
+                    // foreground: the reflector never daemonises, so -Z (which TWAMP twampd documents) is a no-op
+                }
                 case 'h' -> {
                     return null;
                 }
