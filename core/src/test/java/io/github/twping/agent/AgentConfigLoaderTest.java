@@ -6,9 +6,13 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.twping.protocol.Mode;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import io.github.twping.stamp.StampTlvRequest;
@@ -311,6 +315,18 @@ class AgentConfigLoaderTest {
         assertEquals(none + ":1: cannot read: No such file or directory", e.getMessage());
         AgentConfigException d = assertThrows(AgentConfigException.class, () -> loader.load(dir));
         assertEquals(dir + ":1: is a directory", d.getMessage());
+    }
+
+    /** An endless device (size 0 in its attributes) is read up to the limit, not into memory (issue 26, item 2). */
+    @Test
+    void shouldRefuseAnEndlessFileAtTheSizeLimit() {
+        AgentConfigException e = assertThrows(AgentConfigException.class, () -> loader.load(Path.of("/dev/zero")));
+        assertEquals("/dev/zero:1: larger than 8 MiB", e.getMessage());
+        ByteArrayOutputStream log = new ByteArrayOutputStream();
+        AgentCommand check = new AgentCommand("twping", new PrintStream(log, true,
+                StandardCharsets.UTF_8));
+        assertEquals(1, check.execute(List.of("--agent", "/dev/zero", "--check")));
+        assertEquals("twping: /dev/zero:1: larger than 8 MiB\n", log.toString(StandardCharsets.UTF_8));
     }
 
     @Test
