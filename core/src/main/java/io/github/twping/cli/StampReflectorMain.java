@@ -294,7 +294,7 @@ final class StampReflectorMain {
             if (keyFile == null || identity == null) {
                 throw new IllegalArgumentException("-a A needs -u identity and -k keyfile");
             }
-            key = readKey(keyFile, identity);
+            key = readKey(keyFile, identity, err);
             if (light && key.length != StampReflectorSpec.LIGHT_KEY_LENGTH) {
                 throw new IllegalArgumentException("--light -a A: the key must be " + StampReflectorSpec.LIGHT_KEY_LENGTH
                         + " octets (AES key 16, HMAC key 32), not " + key.length);
@@ -305,10 +305,14 @@ final class StampReflectorMain {
                 StampReflectorSpec.DEFAULT_MAX_PEERS, asymmetric, reflectOctets), verbose);
     }
 
-    private static byte[] readKey(String keyFile, String identity) {
+    private static byte[] readKey(String keyFile, String identity, PrintStream err) {
         PassphraseStore.Opened opened = PassphraseStore.open(Path.of(keyFile), keyFile);
         if (!opened.ok()) {
             throw new IllegalArgumentException(opened.error());
+        }
+        String exposed = PassphraseStore.exposureWarning(Path.of(keyFile), keyFile);
+        if (exposed != null) {
+            err.println("twampd: " + exposed);
         }
         PassphraseStore.Lookup lookup = opened.store().lookupPrefix(identity);
         if (lookup instanceof PassphraseStore.Found found) {

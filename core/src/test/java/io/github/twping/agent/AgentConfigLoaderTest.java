@@ -12,6 +12,7 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -327,6 +328,25 @@ class AgentConfigLoaderTest {
                 StandardCharsets.UTF_8));
         assertEquals(1, check.execute(List.of("--agent", "/dev/zero", "--check")));
         assertEquals("twping: /dev/zero:1: larger than 8 MiB\n", log.toString(StandardCharsets.UTF_8));
+    }
+
+    /** A key file that others may read: one warning at start however many targets use it (issue 26, item 7). */
+    @Test
+    void shouldWarnOnceAboutAKeyFileOthersCanRead() throws Exception {
+        Path keys = dir.resolve("k.pfs");
+        Files.writeString(keys, "alice 7333637265742d6c61622d6b6579\n");
+        Files.setPosixFilePermissions(keys, PosixFilePermissions.fromString("rw-r--r--"));
+        Path config = dir.resolve("agent.yaml");
+        Files.writeString(config, """
+                targets:
+                  - {name: a, host: "192.0.2.7", protocol: stamp, rate: 1, session: 1, mode: A, identity: alice, key_file: k.pfs}
+                  - {name: b, host: "192.0.2.8", protocol: stamp, rate: 1, session: 1, mode: A, identity: alice, key_file: k.pfs}
+                """);
+        ByteArrayOutputStream log = new ByteArrayOutputStream();
+        AgentCommand check = new AgentCommand("twping", new PrintStream(log, true, StandardCharsets.UTF_8));
+        assertEquals(0, check.execute(List.of("--agent", config.toString(), "--check")));
+        assertEquals("twping: WARNING: pass-phrase file " + keys + " can be read or written by group or others (mode 0644);"
+                + " chmod go-rw " + keys + "\n" + config + ": 2 targets, valid\n", log.toString(StandardCharsets.UTF_8));
     }
 
     @Test

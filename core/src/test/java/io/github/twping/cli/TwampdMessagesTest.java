@@ -9,7 +9,9 @@ import java.net.DatagramSocket;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -54,5 +56,20 @@ class TwampdMessagesTest {
             assertEquals(true, r.reflectorErr().startsWith("twampd: " + (option.equals("--stamp") ? "STAMP" : "TWAMP-Light")
                     + " reflector on [127.0.0.1]:" + r.port()), r.reflectorErr());
         }
+    }
+
+    /** A key file that others may read: one warning at start, and the reflector still runs (issue 26, item 7). */
+    @Test
+    void stampWarnsOnceAboutAKeyFileOthersCanRead() throws Exception {
+        Path keys = dir.resolve("stamp.pfs");
+        Files.writeString(keys, "alice 73656372657421\n");
+        Files.setPosixFilePermissions(keys, PosixFilePermissions.fromString("rw-r--r--"));
+        StampCliExchange.Result r = StampCliExchange.run(dir, List.of("--stamp", "127.0.0.1:0", "-a", "A", "-u", "alice",
+                "-k", keys.toString()), List.of("-c", "2", "-i", "0.01", "-A", "A", "-u", "alice", "-k", keys.toString()),
+                "--stamp");
+        assertEquals(0, r.status(), r.err() + r.reflectorErr());
+        String warning = "twampd: WARNING: pass-phrase file " + keys + " can be read or written by group or others"
+                + " (mode 0644); chmod go-rw " + keys;
+        assertEquals(1, r.reflectorErr().lines().filter(warning::equals).count(), r.reflectorErr());
     }
 }
