@@ -1,5 +1,6 @@
 package io.github.twping.report.extended;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.channels.FileChannel;
@@ -42,6 +43,7 @@ public final class ResultOutputs {
     private String protocol;
     private PacketTimestampSources reflectorSources;
     private StampTlvResults stampTlvs;
+    private long senderSkips = -1;
 
     /**
      * @param humanSummary    the C human summary is printed (the {@code --exact} block goes under it)
@@ -76,6 +78,16 @@ public final class ResultOutputs {
     /** The STAMP TLV results for {@code --json}, the {@code end} event and {@code --html}; call before {@link #finish}. */
     public ResultOutputs stampTlvs(StampTlvResults results) {
         this.stampTlvs = results;
+        return this;
+    }
+
+    /**
+     * The packets the sender did not send because it was more than the loss timeout behind schedule (a fault of
+     * the measuring host, not network loss): a line of the {@code --exact} block and {@code sender_skips} in
+     * the JSON outputs; call before {@link #finish}. Unknown (no line, no field) for a re-reported file.
+     */
+    public ResultOutputs senderSkips(long count) {
+        this.senderSkips = count;
         return this;
     }
 
@@ -146,7 +158,12 @@ public final class ResultOutputs {
         SessionResults results = SessionResults.compute(reader, sources, hosts, origin, dataFile, program, version,
                 bucketWidthSeconds);
         if (options.exact() && humanSummary) {
-            byte[] block = bytes(ExactBlockWriter.write(new StringBuilder(), results.exact(), language, units).toString());
+            StringBuilder text = ExactBlockWriter.write(new StringBuilder(), results.exact(), language, units);
+            if (senderSkips >= 0) {
+                text.append(language == Language.RU ? "пропущено отправителем (отставание от расписания больше L): "
+                        : "sender skips (more than L behind schedule, not sent): ").append(senderSkips).append('\n');
+            }
+            byte[] block = bytes(text.toString());
             out.write(block, 0, block.length);
             out.flush();
         }
@@ -168,8 +185,11 @@ public final class ResultOutputs {
             OutputTarget t = OutputTarget.open(options.json(), out);
             if (!t.failed()) {
                 try {
-                    byte[] doc = ResultJson.MAPPER.writerWithDefaultPrettyPrinter()
-                            .writeValueAsBytes(ResultJson.document(results, protocol, stampTlvs));
+                    ObjectNode document = ResultJson.document(results, protocol, stampTlvs);
+                    if (senderSkips >= 0) {
+                        document.put("sender_skips", senderSkips);
+                    }
+                    byte[] doc = ResultJson.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsBytes(document);
                     t.write(doc, false);
                     t.write(new byte[] {'\n'}, true);
                 } catch (IOException e) {
