@@ -95,8 +95,6 @@ public final class AgentConfigLoader {
         } catch (BoundedFile.Refused e) {
             throw new AgentConfigException(name, 1, "", e.tooLarge() ? "larger than " + (MAX_FILE_BYTES >> 20) + " MiB"
                     : "cannot read: " + e.reason());
-        } catch (IOException e) {
-            throw new AgentConfigException(name, 1, "", "cannot read: " + describe(e));
         }
         return parse(name, new String(bytes, StandardCharsets.UTF_8), file);
     }

@@ -21,7 +21,8 @@ import io.github.twping.stamp.SourceNetwork;
 import io.github.twping.stamp.StampLayouts;
 import io.github.twping.stamp.StampReflector;
 import io.github.twping.stamp.StampReflectorSpec;
-import io.github.twping.stamp.StampWarmUp;
+import io.github.twping.stamp.StampReflectorWarmUp;
+import io.github.twping.stamp.StampWarmUpResult;
 import io.github.twping.stamp.TimestampFormat;
 import io.github.twping.ffm.SocketException;
 import io.github.twping.metrics.StampReflectorMetrics;
@@ -34,11 +35,8 @@ import java.io.ByteArrayOutputStream;
  * print one line and the usage text (exit 1); a port that cannot be bound prints one line (exit 1).
  */
 final class StampReflectorMain {
-    static final String USAGE = """
-            Usage: twampd --stamp addr[:port] [options]
-                   twampd --light addr[:port] [options]
-            Where "options" are:
-
+    /** The options of {@code --stamp}/{@code --light}, also listed by {@code twampd -h}. */
+    static final String OPTIONS = """
                --stateful        Own sequence numbers per session (RFC 8762 section 4.3), else copy the sender's
                --ptp             Timestamps in the PTPv2 format (Z flag), else NTP
                --allow net       Answer only sources in net (addr/bits); repeatable
@@ -52,6 +50,14 @@ final class StampReflectorMain {
                -Z                Run in the foreground (as TWAMP twampd's -Z; it always does)
                -v                Print what the start-up warm-up did, and the counters when it stops
                --metrics-listen addr:port  Prometheus metrics on http://addr:port/metrics
+            """;
+
+    static final String USAGE = """
+            Usage: twampd --stamp addr[:port] [options]
+                   twampd --light addr[:port] [options]
+            Where "options" are:
+
+            """ + OPTIONS + """
                -h                Print this message and exit
             """;
 
@@ -75,7 +81,7 @@ final class StampReflectorMain {
 
     private final CountDownLatch stopped = new CountDownLatch(1);
     private volatile StampReflector reflector;
-    private volatile StampWarmUp.Result warmUp;
+    private volatile StampWarmUpResult warmUp;
     private volatile StampReflectorMetrics metrics;
 
     /** Counts into {@code m} ({@code --metrics-listen}); set before {@link #execute}. */
@@ -149,16 +155,18 @@ final class StampReflectorMain {
         }
         reflector = r;
         // compile the reflector's per-packet code before the first session (docs/STAMP.md, "Warm-up")
-        warmUp = StampWarmUp.reflector(p.spec, bind.getAddress(), StampWarmUp.REFLECTOR_PACKETS, StampWarmUp.REFLECTOR_MAX_NS,
+        warmUp = StampReflectorWarmUp.reflector(p.spec, bind.getAddress(), StampReflectorWarmUp.PACKETS, StampReflectorWarmUp.MAX_NS,
                 () -> stopped.getCount() == 0);
         if (p.verbose) {
-            StampWarmUp.Result w = warmUp;
+            StampWarmUpResult w = warmUp;
             err.println("twampd: warm-up: " + w.packets() + " packets, " + w.reflected() + " replies, "
                     + w.followUps() + " follow-ups in " + w.elapsedNs() / 1_000_000 + " ms"
                     + (w.completed() ? "" : " (ended early)"));
         }
-        try (r; ClockSyncSource.Refresher sync = ClockSyncSource.refresh(ClockSyncSource.system(),
-                ClockSyncSource.REFRESH_PERIOD_NS, r::ptpEvidence)) {
+        // the PTP evidence the reflector's Sync flag reports, refreshed beside it until it is closed
+        ClockSyncSource.Refresher sync = ClockSyncSource.refresh(ClockSyncSource.system(),
+                ClockSyncSource.REFRESH_PERIOD_NS, r::ptpEvidence);
+        try (r; sync) {
             r.start();
             InetSocketAddress local = r.localAddress();
             err.println("twampd: " + (p.spec.light() ? "TWAMP-Light" : "STAMP") + " reflector on ["
@@ -200,7 +208,7 @@ final class StampReflectorMain {
     }
 
     /** What the start-up warm-up did, or null before it ran (tests). */
-    StampWarmUp.Result warmUp() {
+    StampWarmUpResult warmUp() {
         return warmUp;
     }
 
