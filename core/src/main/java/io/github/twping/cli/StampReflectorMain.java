@@ -47,6 +47,7 @@ final class StampReflectorMain {
                -a authmode       [A]uthenticated (needs -u and -k) or [O]pen (default)
                -u identity       Identity whose pass-phrase in the key file is the HMAC key
                -k keyfile        Key file (pfs format: identity hex-pass-phrase)
+               -Z                Run in the foreground (as TWAMP twampd's -Z; it always does)
                -v                Print what the start-up warm-up did, and the counters when it stops
                --metrics-listen addr:port  Prometheus metrics on http://addr:port/metrics
             """;
@@ -124,6 +125,12 @@ final class StampReflectorMain {
             out.flush();
             return 0;
         }
+        String portError = HostPort.portError(p.target.typed(), 0);
+        if (portError != null) {
+            err.println("twampd: " + (p.spec.light() ? "--light" : "--stamp") + ": Invalid address \""
+                    + p.target.typed() + "\": " + portError);
+            return 1;
+        }
         InetSocketAddress bind;
         try {
             int port = p.target.hasPort() ? Integer.parseInt(p.target.port().trim()) : StampLayouts.DEFAULT_PORT;
@@ -136,8 +143,11 @@ final class StampReflectorMain {
         try {
             r = new StampReflector(p.spec, StampReflector.openSocket(bind, 0), null);
         } catch (SocketException e) {
+            // the exception's text is "call: reason"; the line names the call already
+            String m = e.getMessage();
+            String reason = m.startsWith(e.call() + ": ") ? m.substring(e.call().length() + 2) : m;
             err.println("twampd: bind([" + bind.getAddress().getHostAddress() + "]:" + bind.getPort() + "): "
-                    + e.getMessage());
+                    + reason);
             return 1;
         }
         if (metrics != null) {
@@ -215,7 +225,7 @@ final class StampReflectorMain {
     private static Parsed parse(String[] argv, PrintStream err) {
         ByteArrayOutputStream errors = new ByteArrayOutputStream();
         PrintStream errStream = new PrintStream(errors, true, StandardCharsets.UTF_8);
-        GetOpt getopt = new GetOpt(argv, "twampd", "a:hk:u:v", LONG_OPTIONS, false, errStream);
+        GetOpt getopt = new GetOpt(argv, "twampd", "a:hk:u:vZ", LONG_OPTIONS, false, errStream);
         String target = null;
         boolean light = false;
         boolean stateful = false;
@@ -260,6 +270,9 @@ final class StampReflectorMain {
                 case 'k' -> keyFile = arg;
                 case 'u' -> identity = arg;
                 case 'v' -> verbose = true;
+                case 'Z' -> {
+                    // foreground: the reflector never daemonises, so -Z (which TWAMP twampd documents) is a no-op
+                }
                 case 'h' -> {
                     return null;
                 }
@@ -289,7 +302,7 @@ final class StampReflectorMain {
             if (keyFile == null || identity == null) {
                 throw new IllegalArgumentException("-a A needs -u identity and -k keyfile");
             }
-            key = readKey(keyFile, identity);
+            key = readKey(keyFile, identity, err);
             if (light && key.length != StampReflectorSpec.LIGHT_KEY_LENGTH) {
                 throw new IllegalArgumentException("--light -a A: the key must be " + StampReflectorSpec.LIGHT_KEY_LENGTH
                         + " octets (AES key 16, HMAC key 32), not " + key.length);
@@ -300,10 +313,14 @@ final class StampReflectorMain {
                 StampReflectorSpec.DEFAULT_MAX_PEERS, asymmetric, reflectOctets), verbose);
     }
 
-    private static byte[] readKey(String keyFile, String identity) {
+    private static byte[] readKey(String keyFile, String identity, PrintStream err) {
         PassphraseStore.Opened opened = PassphraseStore.open(Path.of(keyFile), keyFile);
         if (!opened.ok()) {
             throw new IllegalArgumentException(opened.error());
+        }
+        String exposed = PassphraseStore.exposureWarning(Path.of(keyFile), keyFile);
+        if (exposed != null) {
+            err.println("twampd: " + exposed);
         }
         PassphraseStore.Lookup lookup = opened.store().lookupPrefix(identity);
         if (lookup instanceof PassphraseStore.Found found) {

@@ -256,7 +256,8 @@ public final class StampSenderCodec implements TestPacketCipher {
                     return false;
                 }
                 hmacSeen = true;
-            } else if (answered && telemetry != null) {
+            } else if (answered && telemetry != null && requested(type)) {
+                // a TLV we did not send (a faulty or hostile reflector) has no place in the telemetry
                 read(packet, type, value, length, keep, s, reflectorFormat);
             }
             at = value + length;
@@ -269,6 +270,19 @@ public final class StampSenderCodec implements TestPacketCipher {
             }
         }
         return hmacTlvAt < 0 || hmacSeen;
+    }
+
+    /** @return whether this session's requests carry a TLV of {@code type} (Extra Padding: always readable) */
+    private boolean requested(int type) {
+        return switch (type) {
+            case StampTlv.TIMESTAMP_INFORMATION -> timestampInformationAt >= 0;
+            case StampTlv.CLASS_OF_SERVICE -> classOfServiceAt >= 0;
+            case StampTlv.DIRECT_MEASUREMENT -> directMeasurementAt >= 0;
+            case StampTlv.ACCESS_REPORT -> accessReportAt >= 0;
+            case StampTlv.FOLLOW_UP_TELEMETRY -> followUpAt >= 0;
+            case StampTlv.LOCATION -> locationAt >= 0;
+            default -> true;
+        };
     }
 
     private void read(MemorySegment packet, int type, int value, int length, boolean keep, int seq,
