@@ -18,7 +18,7 @@ import io.github.twping.config.PassphraseStore;
 import io.github.twping.getopt.GetOpt;
 import io.github.twping.stamp.ClockSyncSource;
 import io.github.twping.stamp.SourceNetwork;
-import io.github.twping.stamp.StampLayouts;
+import io.github.twping.protocol.StampLayouts;
 import io.github.twping.stamp.StampReflector;
 import io.github.twping.stamp.StampReflectorSpec;
 import io.github.twping.stamp.StampWarmUp;
