@@ -458,7 +458,7 @@ public final class StampReflector implements AutoCloseable {
         return tlvs.returnPathNoReply;
     }
 
-    /** Return Path TLVs this reflector could not follow (U set: the reply took the ordinary path). */
+    /** First Return Path TLVs this reflector could not follow (U or M set: the reply took the ordinary path). */
     public long returnPathNotUsed() {
         return tlvs.returnPathNotUsed;
     }

@@ -374,7 +374,7 @@ final class StampTlvResponder {
             sub.flags(subFlags);
             flags |= subFlags;
         }
-        if ((flags & FLAG_U) != 0) {
+        if ((flags & (FLAG_U | FLAG_M)) != 0) {
             returnPathNotUsed++;
         }
         return flags;
