@@ -22,6 +22,8 @@ public final class StampLayouts {
     public static final int SSID_UNAUTHENTICATED = 14;
     /** SSID offset in an authenticated STAMP packet, both roles (RFC 8972 §3). */
     public static final int SSID_AUTHENTICATED = 26;
+    /** Sequence Number offset, every STAMP layout (the HMAC TLV of RFC 8972 §4.8 covers it). */
+    public static final int SEQUENCE = 0;
     /** The well-known STAMP port (RFC 8762 §4.1). */
     public static final int DEFAULT_PORT = 862;
 
@@ -31,7 +33,8 @@ public final class StampLayouts {
      */
     public static final TestPacketLayout UNAUTHENTICATED_SENDER =
             TestPacketLayout.builder("STAMP unauthenticated sender", TestPacketLayout.Role.SENDER)
-                    .sequence(0).timestamp(4).errorEstimate(12).ssid(SSID_UNAUTHENTICATED).length(UNAUTHENTICATED_LENGTH)
+                    .sequence(SEQUENCE).timestamp(4).errorEstimate(12).ssid(SSID_UNAUTHENTICATED)
+                    .length(UNAUTHENTICATED_LENGTH)
                     .build();
 
     /**
@@ -41,7 +44,7 @@ public final class StampLayouts {
      */
     public static final TestPacketLayout AUTHENTICATED_SENDER =
             TestPacketLayout.builder("STAMP authenticated sender", TestPacketLayout.Role.SENDER)
-                    .sequence(0).timestamp(16).errorEstimate(24).ssid(SSID_AUTHENTICATED).hmac(HMAC_COVERED)
+                    .sequence(SEQUENCE).timestamp(16).errorEstimate(24).ssid(SSID_AUTHENTICATED).hmac(HMAC_COVERED)
                     .length(AUTHENTICATED_LENGTH).protect(Mode.AUTHENTICATED, 0, 0, 0, HMAC_COVERED).build();
 
     /**
@@ -52,7 +55,7 @@ public final class StampLayouts {
      */
     public static final TestPacketLayout UNAUTHENTICATED_REFLECTOR =
             TestPacketLayout.builder("STAMP unauthenticated reflector", TestPacketLayout.Role.REFLECTOR)
-                    .sequence(0).timestamp(4).errorEstimate(12).ssid(SSID_UNAUTHENTICATED).receiveTimestamp(16)
+                    .sequence(SEQUENCE).timestamp(4).errorEstimate(12).ssid(SSID_UNAUTHENTICATED).receiveTimestamp(16)
                     .senderSequence(24)
                     .senderTimestamp(28).senderErrorEstimate(36).senderTtl(40).length(UNAUTHENTICATED_LENGTH)
                     .build();
@@ -66,7 +69,7 @@ public final class StampLayouts {
      */
     public static final TestPacketLayout AUTHENTICATED_REFLECTOR =
             TestPacketLayout.builder("STAMP authenticated reflector", TestPacketLayout.Role.REFLECTOR)
-                    .sequence(0).timestamp(16).errorEstimate(24).ssid(SSID_AUTHENTICATED).receiveTimestamp(32)
+                    .sequence(SEQUENCE).timestamp(16).errorEstimate(24).ssid(SSID_AUTHENTICATED).receiveTimestamp(32)
                     .senderSequence(48)
                     .senderTimestamp(64).senderErrorEstimate(72).senderTtl(80).hmac(HMAC_COVERED)
                     .length(AUTHENTICATED_LENGTH).protect(Mode.AUTHENTICATED, 0, 0, 0, HMAC_COVERED).build();

@@ -133,7 +133,8 @@ public final class StampTlvLayout {
     private enum Rule { ANY, EXACT, AT_LEAST, ADDRESS }
 
     /** Extra Padding: any length. */
-    public static final StampTlvLayout EXTRA_PADDING = new StampTlvLayout("extra_padding", TYPE_EXTRA_PADDING, Rule.ANY, 0);
+    public static final StampTlvLayout EXTRA_PADDING = new StampTlvLayout("extra_padding", TYPE_EXTRA_PADDING,
+            Rule.ANY, 0);
     /** Location: the ports, then sub-TLVs. */
     public static final StampTlvLayout LOCATION = new StampTlvLayout("location", TYPE_LOCATION, Rule.AT_LEAST,
             LOCATION_LENGTH);

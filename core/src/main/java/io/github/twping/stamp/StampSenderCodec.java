@@ -337,7 +337,8 @@ public final class StampSenderCodec implements TestPacketCipher {
             if (type == StampTlv.HMAC && hmacTlvAt >= 0) {
                 // U: the reflector does not support the HMAC TLV and copied ours (the base HMAC still holds)
                 if ((flags & StampTlv.FLAG_U) == 0
-                        && (length != StampTlv.HMAC_LENGTH || !hmac.verifyTlvs(packet, from, at, (int) tlv.valueOffset()))) {
+                        && (length != StampTlv.HMAC_LENGTH
+                        || !hmac.verifyTlvs(packet, from, at, (int) tlv.valueOffset()))) {
                     return false;
                 }
                 hmacSeen = true;

@@ -55,7 +55,8 @@ public record StampTlvRequest(boolean timestampInformation, int classOfServiceDs
                 throw new IllegalArgumentException("a Return Path Control Code goes alone (RFC 9503 section 4.1)");
             }
             if (!mplsLabels.isEmpty() && !srv6Segments.isEmpty()) {
-                throw new IllegalArgumentException("one Return Path segment list: SR-MPLS or SRv6 (RFC 9503 section 4.1.3)");
+                throw new IllegalArgumentException(
+                        "one Return Path segment list: SR-MPLS or SRv6 (RFC 9503 section 4.1.3)");
             }
             if (controlCode < 0 && returnAddress == null && mplsLabels.isEmpty() && srv6Segments.isEmpty()) {
                 throw new IllegalArgumentException("an empty Return Path");
@@ -67,7 +68,8 @@ public record StampTlvRequest(boolean timestampInformation, int classOfServiceDs
             }
             for (InetAddress segment : srv6Segments) {
                 if (segment.getAddress().length != StampTlvLayout.SRV6_SEGMENT_LENGTH) {
-                    throw new IllegalArgumentException("an SRv6 segment is an IPv6 address: " + segment.getHostAddress());
+                    throw new IllegalArgumentException("an SRv6 segment is an IPv6 address: "
+                            + segment.getHostAddress());
                 }
             }
         }
@@ -114,8 +116,9 @@ public record StampTlvRequest(boolean timestampInformation, int classOfServiceDs
     }
 
     /** Value octets of our Location TLV: the ports, then four sub-TLVs (IPv4 and IPv6 destination and source). */
-    public static final int LOCATION_VALUE_LENGTH = StampTlv.LOCATION_LENGTH + 2 * (StampTlv.HEADER_LENGTH + 4)
-            + 2 * (StampTlv.HEADER_LENGTH + 16);
+    public static final int LOCATION_VALUE_LENGTH = StampTlv.LOCATION_LENGTH
+            + 2 * (StampTlv.HEADER_LENGTH + StampTlvLayout.IPV4_LENGTH)
+            + 2 * (StampTlv.HEADER_LENGTH + StampTlvLayout.IPV6_LENGTH);
 
     /** Without a Location TLV and the RFC 9503/9534 TLVs. */
     public StampTlvRequest(boolean timestampInformation, int classOfServiceDscp, boolean directMeasurement,

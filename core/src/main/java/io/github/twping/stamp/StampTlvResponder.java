@@ -23,6 +23,9 @@ import io.github.twping.session.ReflectorClock;
  * (§4.8) is verified over the request's Sequence Number and preceding TLVs (I set on every TLV when it fails); the
  * reply's is signed later, by {@link StampReplySigner}, once the TOS decision has set its last bit.
  *
+ * <p>Only the U, M and I flags of RFC 8972 §4 are set in a reply; the five unassigned flag bits go back zero,
+ * whatever the request carried.
+ *
  * <p>What the extensions get on a host that forwards by its routing table (docs/STAMP.md says the same):
  * <ul>
  * <li>Destination Node Address (RFC 9503 §3): U clear when the address is one of this host's (the request's own
@@ -125,16 +128,17 @@ final class StampTlvResponder {
                 break;                                    // no room for the flags of a header: left as copied
             }
             tlv.wrap(reply, at);
-            int flags = tlv.flags();
+            int flags;
             int type = tlv.type();
             int length = tlv.length();
             if (!tlv.fits(end)) {
-                tlv.flags((flags & ~FLAG_U) | FLAG_M);
+                tlv.flags(FLAG_M);
                 malformedTlvs++;
                 tlvEnd = at;
                 break;
             }
-            flags &= ~(FLAG_U | FLAG_M | FLAG_I);
+            // U, M and I are the reflector's answer; the other five bits are unassigned and go back zero
+            flags = 0;
             if (!StampTlvLayout.known(type) || (type == StampTlvLayout.TYPE_HMAC && !signer.hasTlvKey())) {
                 flags |= FLAG_U;
                 unknownTlvs++;

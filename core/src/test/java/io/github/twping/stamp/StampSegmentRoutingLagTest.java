@@ -207,4 +207,15 @@ class StampSegmentRoutingLagTest {
         assertArrayEquals(bytes(0x80, 11, 0, 4, 0, 7, 0, 43), tlvs(reply));
         assertEquals(0, reflector.microSessionMismatch());
     }
+
+    /** Issue 26 item 13: reserved flag bits sent as 1 come back 0 (RFC 8972 §4 defines only U, M and I). */
+    @Test
+    void reservedFlagBitsGoBackZero() throws Exception {
+        InetSocketAddress to = start(42);
+        byte[] reply = exchange(to, request(1, concat(bytes(0xFF, 11, 0, 4, 0, 7, 0, 0),     // recognised
+                bytes(0xFF, 200, 0, 4, 1, 2, 3, 4),                                          // unknown type
+                bytes(0xFF, 1, 0, 9, 0))));                                                  // past the end
+        assertArrayEquals(concat(bytes(0, 11, 0, 4, 0, 7, 0, 42), bytes(0x80, 200, 0, 4, 1, 2, 3, 4),
+                bytes(0x40, 1, 0, 9, 0)), tlvs(reply));
+    }
 }
