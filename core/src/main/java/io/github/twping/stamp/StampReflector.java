@@ -6,7 +6,6 @@ import java.lang.foreign.MemorySegment;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.NetworkInterface;
-import java.net.SocketException;
 import java.util.ArrayList;
 import java.util.Enumeration;
 import java.util.List;
@@ -14,6 +13,7 @@ import java.util.function.LongConsumer;
 
 import io.github.twping.ffm.DatagramBatch;
 import io.github.twping.ffm.ReceivedPacket;
+import io.github.twping.ffm.SocketException;
 import io.github.twping.ffm.Timestamping;
 import io.github.twping.ffm.UdpSocket;
 import io.github.twping.net.AddressText;
@@ -134,7 +134,7 @@ public final class StampReflector implements AutoCloseable {
                     addresses.add(AddressText.unmapped(a.nextElement()).getAddress());
                 }
             }
-        } catch (SocketException e) {
+        } catch (IOException e) {
             // none known: only the request's destination and the bound address count as local
         }
         return addresses.toArray(new byte[0][]);
@@ -146,7 +146,7 @@ public final class StampReflector implements AutoCloseable {
      * 16 MiB buffers), kernel TX timestamps of the replies for the Follow-Up Telemetry TLV (RFC 8972 §4.7), and each
      * request's destination address for the Location and Destination Node Address TLVs.
      */
-    public static UdpSocket openSocket(InetSocketAddress bind, int tos) throws io.github.twping.ffm.SocketException {
+    public static UdpSocket openSocket(InetSocketAddress bind, int tos) throws SocketException {
         return UdpSocket.open(SessionReflector.socketOptions(bind, tos)
                 .timestamping(Timestamping.RX_TX_SOFTWARE).receiveDestination(true).build());
     }
