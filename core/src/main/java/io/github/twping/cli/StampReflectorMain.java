@@ -48,6 +48,8 @@ final class StampReflectorMain {
                --reflect-octets n  With --light: copy n octets of the sender's padding into the reply (RFC 6038)
                --member-link id  With --stamp: this reflector's member link identifier 1..65535 for the
                                  Micro-session ID TLV (RFC 9534); without it that TLV is answered with U
+               --strict          With --stamp: drop requests shorter than 44 octets (112 authenticated)
+                                 instead of answering them with a base packet (RFC 8762 section 4.6)
                -a authmode       [A]uthenticated (needs -u and -k) or [O]pen (default)
                -u identity       Identity whose pass-phrase in the key file is the HMAC key
                -k keyfile        Key file (pfs format: identity hex-pass-phrase)
@@ -65,6 +67,7 @@ final class StampReflectorMain {
     private static final int OPT_ASYMMETRIC = 306;
     private static final int OPT_REFLECT_OCTETS = 307;
     private static final int OPT_MEMBER_LINK = 308;
+    private static final int OPT_STRICT = 309;
     private static final List<GetOpt.LongOption> LONG_OPTIONS = List.of(
             new GetOpt.LongOption("stamp", GetOpt.ArgKind.REQUIRED, OPT_STAMP),
             new GetOpt.LongOption("light", GetOpt.ArgKind.REQUIRED, OPT_LIGHT),
@@ -74,7 +77,8 @@ final class StampReflectorMain {
             new GetOpt.LongOption("rate", GetOpt.ArgKind.REQUIRED, OPT_RATE),
             new GetOpt.LongOption("asymmetric", GetOpt.ArgKind.NONE, OPT_ASYMMETRIC),
             new GetOpt.LongOption("reflect-octets", GetOpt.ArgKind.REQUIRED, OPT_REFLECT_OCTETS),
-            new GetOpt.LongOption("member-link", GetOpt.ArgKind.REQUIRED, OPT_MEMBER_LINK));
+            new GetOpt.LongOption("member-link", GetOpt.ArgKind.REQUIRED, OPT_MEMBER_LINK),
+            new GetOpt.LongOption("strict", GetOpt.ArgKind.NONE, OPT_STRICT));
 
     private final CountDownLatch stopped = new CountDownLatch(1);
     private volatile StampReflector reflector;
@@ -176,7 +180,8 @@ final class StampReflectorMain {
             Thread.currentThread().interrupt();
         }
         if (p.verbose) {
-            err.println("twampd: reflected " + r.reflected() + ", short " + r.shortPackets() + ", bad HMAC "
+            err.println("twampd: reflected " + r.reflected() + ", short " + r.shortPackets() + " (zero-filled "
+                    + r.zeroFilled() + "), bad HMAC "
                     + r.badHmac() + ", not allowed " + r.notAllowed() + ", rate limited " + r.rateLimited()
                     + ", unknown TLVs " + r.unknownTlvs() + ", malformed TLVs " + r.malformedTlvs()
                     + ", bad HMAC TLVs " + r.badTlvHmac() + ", follow-ups " + r.followUpsReported()
@@ -224,6 +229,7 @@ final class StampReflectorMain {
         boolean asymmetric = false;
         int reflectOctets = 0;
         int memberLink = 0;
+        boolean strict = false;
         List<SourceNetwork> allowed = new ArrayList<>();
         for (int opt = getopt.next(); opt != GetOpt.END; opt = getopt.next()) {
             String arg = getopt.optarg();
@@ -261,6 +267,7 @@ final class StampReflectorMain {
                     }
                     memberLink = Integer.parseInt(arg);
                 }
+                case OPT_STRICT -> strict = true;
                 case 'a' -> auth = arg;
                 case 'k' -> keyFile = arg;
                 case 'u' -> identity = arg;
@@ -292,6 +299,9 @@ final class StampReflectorMain {
         if (memberLink != 0 && light) {
             throw new IllegalArgumentException("--member-link needs --stamp (RFC 9534 extends STAMP)");
         }
+        if (strict && light) {
+            throw new IllegalArgumentException("--strict needs --stamp (TWAMP-Light drops short requests anyway)");
+        }
         byte[] key = null;
         if (authenticated) {
             if (keyFile == null || identity == null) {
@@ -305,7 +315,7 @@ final class StampReflectorMain {
         }
         return new Parsed(HostPort.parse(target), new StampReflectorSpec(light, authenticated, key, stateful,
                 ptp ? TimestampFormat.PTP : TimestampFormat.NTP, allowed, rate,
-                StampReflectorSpec.DEFAULT_MAX_PEERS, asymmetric, reflectOctets, memberLink), verbose);
+                StampReflectorSpec.DEFAULT_MAX_PEERS, asymmetric, reflectOctets, memberLink, strict), verbose);
     }
 
     private static byte[] readKey(String keyFile, String identity) {

@@ -3,6 +3,7 @@ package io.github.twping.stamp;
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.NetworkInterface;
@@ -75,6 +76,11 @@ public final class StampReflector implements AutoCloseable {
     private final SourceNetwork[] allowed;
     private final PeerTable peers;
     private final byte[] source = new byte[16];
+    /**
+     * STAMP: the shortest request answered with a base packet (RFC 8762 §4.6: a TWAMP-Light sender's 14 octets, 48
+     * authenticated); the base length itself with {@link StampReflectorSpec#strict()}, and for TWAMP-Light.
+     */
+    private final int lightMinimum;
 
     private LongConsumer processingTimeNs = ns -> { };
 
@@ -88,6 +94,7 @@ public final class StampReflector implements AutoCloseable {
     private long tableFull;
     private long sendRetries;
     private long suppressed;
+    private long zeroFilled;
 
     /**
      * @param spec   how to answer
@@ -103,6 +110,8 @@ public final class StampReflector implements AutoCloseable {
         replyLayout = spec.light() ? StampLayouts.lightReflector(spec.authenticated())
                 : StampLayouts.reflector(spec.authenticated());
         hasSsid = senderLayout.ssidOffset() != TestPacketLayout.ABSENT;
+        lightMinimum = spec.light() || spec.strict() ? senderLayout.length()
+                : StampLayouts.lightSender(spec.authenticated()).length();
         this.signer = new StampReplySigner(spec, senderLayout, replyLayout, MAX_DATAGRAM + 4);
         this.request = arena.allocate(MAX_DATAGRAM + 1, 16);
         this.reply = arena.allocate(MAX_DATAGRAM + replyLayout.length(), 16);
@@ -240,8 +249,11 @@ public final class StampReflector implements AutoCloseable {
             return;
         }
         if (n < senderLayout.length()) {
-            shortPackets++;
-            return;
+            if (n < lightMinimum) {
+                shortPackets++;
+                return;
+            }
+            n = zeroFill(n);
         }
         int addressLength = meta.sourceAddressLength();
         meta.sourceAddressBytes(source, 0);
@@ -327,6 +339,18 @@ public final class StampReflector implements AutoCloseable {
     }
 
     /**
+     * A request shorter than the STAMP base packet from a TWAMP-Light sender (RFC 8762 §4.6): zero-filled up to the
+     * base packet, which is then what the reply has. @return the base packet's length
+     */
+    private int zeroFill(int n) {
+        for (int i = n; i < senderLayout.length(); i++) {
+            request.set(ValueLayout.JAVA_BYTE, i, (byte) 0);
+        }
+        zeroFilled++;
+        return senderLayout.length();
+    }
+
+    /**
      * The reply length for a request of {@code n} bytes: STAMP answers with the same size (RFC 8762 §4.3);
      * TWAMP-Light with {@code max(n, 41)}, the sender's padding truncated or the reply's own (RFC 5357 §4.2.1,
      * RFC 6038 §4.2 symmetric size), or, asymmetric, 41 plus the octets to reflect that the sender's padding
@@ -365,7 +389,18 @@ public final class StampReflector implements AutoCloseable {
         return runner.kernelDrops();
     }
 
-    /** Datagrams shorter than the base sender packet (dropped). */
+    /**
+     * STAMP requests shorter than the base packet answered with a base packet, zero-filled (RFC 8762 §4.6: TWAMP-Light
+     * senders); none with {@link StampReflectorSpec#strict()}.
+     */
+    public long zeroFilled() {
+        return zeroFilled;
+    }
+
+    /**
+     * Datagrams too short to answer (dropped): shorter than a TWAMP-Light request (14 octets, 48 authenticated) for
+     * STAMP, than the base packet with {@link StampReflectorSpec#strict()} and for TWAMP-Light.
+     */
     public long shortPackets() {
         return shortPackets;
     }

@@ -28,10 +28,13 @@ import java.util.Arrays;
  *                       the whole padding is copied anyway
  * @param memberLink     STAMP only: this reflector's member link identifier for the Micro-session ID TLV (RFC 9534
  *                       §3.2), 1..65535; 0 = none (the TLV is answered with U set)
+ * @param strict         STAMP only: drop requests shorter than the STAMP base packet instead of answering them with a
+ *                       zero-filled base packet as RFC 8762 §4.6 describes for TWAMP-Light senders
  */
 public record StampReflectorSpec(boolean light, boolean authenticated, byte[] key, boolean stateful,
                                  TimestampFormat format, List<SourceNetwork> allowed, int ratePerSource,
-                                 int maxPeers, boolean asymmetric, int reflectOctets, int memberLink) {
+                                 int maxPeers, boolean asymmetric, int reflectOctets, int memberLink,
+                                 boolean strict) {
     /** Default peer table size. */
     public static final int DEFAULT_MAX_PEERS = 4096;
 
@@ -51,6 +54,9 @@ public record StampReflectorSpec(boolean light, boolean authenticated, byte[] ke
         }
         if (maxPeers < 1 || maxPeers > 1 << 20) {
             throw new IllegalArgumentException("peer table size out of range: " + maxPeers);
+        }
+        if (light && strict) {
+            throw new IllegalArgumentException("strict request lengths apply to STAMP; TWAMP-Light drops short requests");
         }
         if (light && memberLink != 0) {
             throw new IllegalArgumentException("a member link identifier applies to STAMP (RFC 9534), not TWAMP-Light");
@@ -95,19 +101,25 @@ public record StampReflectorSpec(boolean light, boolean authenticated, byte[] ke
                               TimestampFormat format, List<SourceNetwork> allowed, int ratePerSource, int maxPeers,
                               boolean asymmetric, int reflectOctets) {
         this(light, authenticated, key, stateful, format, allowed, ratePerSource, maxPeers, asymmetric, reflectOctets,
-                0);
+                0, false);
     }
 
     /** @return this spec with {@code memberLink} as the member link identifier (RFC 9534 §3.2) */
     public StampReflectorSpec withMemberLink(int memberLink) {
         return new StampReflectorSpec(light, authenticated, key, stateful, format, allowed, ratePerSource, maxPeers,
-                asymmetric, reflectOctets, memberLink);
+                asymmetric, reflectOctets, memberLink, strict);
+    }
+
+    /** @return this spec with {@code strict} (see {@link #strict()}) */
+    public StampReflectorSpec withStrict(boolean strict) {
+        return new StampReflectorSpec(light, authenticated, key, stateful, format, allowed, ratePerSource, maxPeers,
+                asymmetric, reflectOctets, memberLink, strict);
     }
 
     /** The symmetric reply size, no octets to reflect beyond it. */
     public StampReflectorSpec(boolean light, boolean authenticated, byte[] key, boolean stateful,
                               TimestampFormat format, List<SourceNetwork> allowed, int ratePerSource, int maxPeers) {
-        this(light, authenticated, key, stateful, format, allowed, ratePerSource, maxPeers, false, 0, 0);
+        this(light, authenticated, key, stateful, format, allowed, ratePerSource, maxPeers, false, 0, 0, false);
     }
 
     /** An unauthenticated stateless STAMP reflector with NTP timestamps, answering everyone. */
