@@ -12,13 +12,11 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import io.github.twping.ffm.ProcessSignals;
 import io.github.twping.metrics.SessionSample;
 import java.io.BufferedOutputStream;
 import java.io.OutputStream;
 import java.nio.file.Files;
 import java.util.function.BiConsumer;
-import sun.misc.Signal;
 
 /**
  * {@code twping --agent FILE [--metrics-listen ADDR:PORT] [--json-stream FILE|-] [--interval SECONDS] [--check]}: the continuous
@@ -26,8 +24,8 @@ import sun.misc.Signal;
  * configuration (one line naming the file, line and field), an endpoint that cannot listen or a
  * {@code --json-stream} file that cannot be opened.
  *
- * <p>{@link #execute} blocks until {@link #stop()}; {@link #reload()} re-reads the file (SIGHUP). The signal
- * wiring is in {@link #main}; the library form installs no handler.
+ * <p>{@link #execute} blocks until {@link #stop()}; {@link #reload()} re-reads the file (SIGHUP). The process
+ * entry and its signal handlers are {@code cli.AgentMain}; this class installs no handler.
  */
 public final class AgentCommand {
     /** Exit status: stopped normally. */
@@ -56,36 +54,6 @@ public final class AgentCommand {
     public AgentCommand onSession(BiConsumer<String, SessionSample> listener) {
         this.sessionListener = listener;
         return this;
-    }
-
-    /** @return true when the arguments ask for the agent ({@code --agent} anywhere). */
-    public static boolean wanted(String[] args) {
-        for (String a : args) {
-            if (a.equals("--agent") || a.startsWith("--agent=")) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    /** The process entry: signals (HUP reloads, TERM/INT stop), then {@link #execute}; exits with its status. */
-    public static void main(String program, String[] args) {
-        AgentCommand command = new AgentCommand(program, System.err);
-        try {
-            // started under nohup or as a script's background job, HUP or INT arrive ignored, and the JVM then
-            // keeps them ignored: an agent must still reload on HUP and stop on INT (as twping does, cli.Main)
-            ProcessSignals.unignore(ProcessSignals.SIGHUP);
-            ProcessSignals.unignore(ProcessSignals.SIGTERM);
-            ProcessSignals.unignore(ProcessSignals.SIGINT);
-            Signal.handle(new Signal("HUP"), s -> command.reload());
-            Signal.handle(new Signal("TERM"), s -> command.stop());
-            Signal.handle(new Signal("INT"), s -> command.stop());
-        } catch (IllegalArgumentException ignored) {
-            // signal not available on this platform
-        }
-        int status = command.execute(List.of(args));
-        System.err.flush();
-        System.exit(status);
     }
 
     private void line(String text) {

@@ -8,10 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import sun.misc.Signal;
-import io.github.twping.agent.AgentCommand;
 import io.github.twping.ffm.ClockStatus;
-import io.github.twping.ffm.ProcessSignals;
 
 /**
  * The {@code twping} command: {@link Twping} plus process concerns (exit status, signals).
@@ -50,30 +47,22 @@ public final class Main {
                 true, StandardCharsets.UTF_8));
         System.setErr(new PrintStream(new FileOutputStream(FileDescriptor.err), true, StandardCharsets.UTF_8));
         String argv0 = System.getProperty("twping.argv0", "twping");
-        if (AgentCommand.wanted(args)) {
-            AgentCommand.main(Messages.programName(argv0), args); // docs/FLEET.md, exits
+        if (AgentMain.wanted(args)) {
+            AgentMain.main(Messages.programName(argv0), args); // docs/FLEET.md, exits
             return 0;
         }
         Twping twping = Twping.create(Arrays.asList(args), argv0, System.out, System.err, System.in, System.getenv());
         AtomicInteger signals = new AtomicInteger();
-        int[] numbers = {ProcessSignals.SIGINT, ProcessSignals.SIGTERM,
-            ProcessSignals.SIGHUP};
-        String[] names = {"INT", "TERM", "HUP"};
-        for (int i = 0; i < names.length; i++) {
-            String name = names[i];
-            try {
-                // C installs its handlers regardless of the inherited disposition: a script's background
-                // job (SIGINT ignored at start) still stops on SIGINT.
-                ProcessSignals.unignore(numbers[i]);
-                Signal.handle(new Signal(name), s -> {
-                    if (signals.incrementAndGet() > 1) {
-                        Runtime.getRuntime().halt(2);
-                    }
-                    twping.cancel();
-                });
-            } catch (IllegalArgumentException ignored) {
-                // signal not available on this platform
+        Runnable stop = () -> {
+            if (signals.incrementAndGet() > 1) {
+                Runtime.getRuntime().halt(2);
             }
+            twping.cancel();
+        };
+        // C installs its handlers regardless of the inherited disposition: a script's background job (SIGINT
+        // ignored at start) still stops on SIGINT.
+        for (Signals.Name signal : Signals.Name.values()) {
+            Signals.handle(signal, stop);
         }
         return twping.run();
     }

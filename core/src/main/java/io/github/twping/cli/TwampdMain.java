@@ -2,7 +2,6 @@ package io.github.twping.cli;
 
 import io.github.twping.metrics.MetricsEndpoint;
 import io.github.twping.metrics.TwampdMetrics;
-import io.github.twping.ffm.ProcessSignals;
 import io.github.twping.server.ConfigException;
 import io.github.twping.server.LimitsConfig;
 import io.github.twping.server.ServerConfig;
@@ -20,7 +19,6 @@ import java.nio.file.Path;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import io.github.twping.metrics.StampReflectorMetrics;
-import sun.misc.Signal;
 
 /**
  * The {@code twampd} command: command line ({@link TwampdArgs}) and configuration files to a running
@@ -54,15 +52,9 @@ public final class TwampdMain {
             twampd.awaitFinished(TimeUnit.SECONDS.toNanos(10)); // let execute() log, close and remove the pid file
         }, "twampd-shutdown");
         Runtime.getRuntime().addShutdownHook(hook);
-        int[] numbers = {ProcessSignals.SIGTERM, ProcessSignals.SIGINT, ProcessSignals.SIGHUP};
-        String[] names = {"TERM", "INT", "HUP"};
-        for (int i = 0; i < names.length; i++) {
-            try {
-                ProcessSignals.unignore(numbers[i]);
-                Signal.handle(new Signal(names[i]), sig -> twampd.stop());
-            } catch (IllegalArgumentException unavailable) {
-                // the JVM keeps this signal (-Xrs): its default action (the shutdown hook) applies
-            }
+        for (Signals.Name signal : Signals.Name.values()) {
+            // not installed (-Xrs): the signal's default action runs the shutdown hook
+            Signals.handle(signal, twampd::stop);
         }
         int status = twampd.execute(args, System.out, System.err);
         System.out.flush();

@@ -1,8 +1,11 @@
 package io.github.twping.metrics;
 
 import io.prometheus.metrics.model.registry.Collector;
+import io.prometheus.metrics.model.registry.MetricType;
 import io.prometheus.metrics.model.snapshots.ClassicHistogramBuckets;
 import io.prometheus.metrics.model.snapshots.HistogramSnapshot;
+import io.prometheus.metrics.model.snapshots.MetricFamilyDescriptor;
+import io.prometheus.metrics.model.snapshots.MetricMetadata;
 import io.prometheus.metrics.model.snapshots.MetricSnapshot;
 import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicLong;
@@ -75,8 +78,8 @@ public final class LatencyRecorder implements LongConsumer {
             }
 
             @Override
-            public String getPrometheusName() {
-                return name;
+            public MetricFamilyDescriptor getMetricFamilyDescriptor() {
+                return MetricFamilyDescriptor.of(MetricType.HISTOGRAM, new MetricMetadata(name, help));
             }
         };
     }

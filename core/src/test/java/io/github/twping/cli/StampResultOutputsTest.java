@@ -167,6 +167,7 @@ class StampResultOutputsTest {
         assertEquals("stamp", start.get("protocol").asText());
         String endLine = lines.get(lines.size() - 1);
         assertValid(endLine);
+        ResultRuns.assertValidStream(ResultRuns.streamSchema(), lines);
         JsonNode end = JSON.readTree(endLine);
         assertEquals("end", end.get("event").asText());
         assertEquals("stamp", end.get("protocol").asText());

@@ -12,7 +12,6 @@ import java.nio.file.Path;
 
 import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
-import sun.misc.Signal;
 
 /**
  * Signal dispositions the JVM will not change on its own. A shell starts background jobs

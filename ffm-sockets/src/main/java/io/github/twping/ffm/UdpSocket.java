@@ -42,12 +42,6 @@ public interface UdpSocket extends AutoCloseable {
     int send(MemorySegment data, int length, InetSocketAddress destination) throws SocketException;
 
     /**
-     * Sets the TOS byte (IPv4) / traffic class (IPv6) of later sends; call it from the sending thread, between
-     * sends. One system call: change it only when the value changes.
-     *
-     * @return true when the kernel took it, false when this implementation cannot set it per socket at run time
-     */
-    /**
      * Connects the socket to {@code peer} (connect(2)): the kernel then delivers only the peer's datagrams to it,
      * and prefers it over an unconnected socket bound to the same port ({@link UdpSocketOptions#reusePort}). An
      * ICMP error from the peer ends a receive as {@link #TIMEOUT}. Sends to other destinations still work.
@@ -58,6 +52,12 @@ public interface UdpSocket extends AutoCloseable {
         throw new SocketException("connect", Errno.EOPNOTSUPP, "not supported by this socket", null);
     }
 
+    /**
+     * Sets the TOS byte (IPv4) / traffic class (IPv6) of later sends; call it from the sending thread, between
+     * sends. One system call: change it only when the value changes.
+     *
+     * @return true when the kernel took it, false when this implementation cannot set it per socket at run time
+     */
     default boolean trafficClass(int tos) throws SocketException {
         return false;
     }

@@ -254,7 +254,6 @@ public final class Reports {
         err.flush();
     }
 
-    /** A strerror-like text for a Java I/O exception. */
     /** @return the C {@code strerror} text for a Java I/O failure on a file (as C prints after {@code fopen(...)}). */
     public static String strerror(Exception e) {
         if (e instanceof NoSuchFileException || e instanceof FileNotFoundException && String.valueOf(
