@@ -118,6 +118,7 @@ final class StampTlvReport {
         }
         out.printf(Locale.ROOT, "TLV flags: U %d, M %d, I %d%n", t.unrecognised(), t.malformed(),
                 t.integrityFailed());
+        out.printf(Locale.ROOT, "replies missing a TLV we sent: %d%n", t.missing());
         out.flush();
     }
 

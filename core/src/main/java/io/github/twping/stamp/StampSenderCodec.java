@@ -51,6 +51,8 @@ public final class StampSenderCodec implements TestPacketCipher {
     private final byte[] destinationNode;
     private final byte[] returnAddress;
     private final byte[][] srv6Segments;
+    /** Bit {@code 1 << type} for each TLV type our requests carry (all below 32). */
+    private final int sentTypes;
     /** The Reflector Micro-session ID replies must carry: the one asked for, else the first seen (0: none yet). */
     private int reflectorMicroSession;
 
@@ -100,6 +102,13 @@ public final class StampSenderCodec implements TestPacketCipher {
         at += t.microSession() ? StampTlvLayout.MICRO_SESSION_ID.size() : 0;
         reflectorMicroSession = t.microSessionReflector();
         hmacTlvAt = t.hmac() ? at : -1;
+        int types = 0;
+        for (int type = StampTlv.EXTRA_PADDING; type <= StampTlv.MICRO_SESSION_ID; type++) {
+            if (tlvOffset(type) >= 0) {
+                types |= 1 << type;
+            }
+        }
+        sentTypes = types;
     }
 
     /** @return the offset of the TLV of {@code type} in our sender packets, -1 when not sent (for tests) */
@@ -275,8 +284,12 @@ public final class StampSenderCodec implements TestPacketCipher {
         if (hmac != null && !hmac.verify(packet, 0, StampLayouts.HMAC_COVERED, reflectorLayout.hmacOffset())) {
             return false;
         }
-        if (length > reflectorLayout.length() && !readTlvs(packet, Math.min(length, (int) packet.byteSize()))) {
-            return false;
+        if (length > reflectorLayout.length()) {
+            if (!readTlvs(packet, Math.min(length, (int) packet.byteSize()))) {
+                return false;
+            }
+        } else if (sentTypes != 0 && telemetry != null) {
+            telemetry.missing++;                          // a base-size reply to a request with TLVs
         }
         received.wrap(packet);
         int field = received.errorEstimate();
@@ -308,6 +321,7 @@ public final class StampSenderCodec implements TestPacketCipher {
         int s = (int) seq;
         TimestampFormat reflectorFormat = TimestampFormat.ofErrorEstimate(received.errorEstimate());
         boolean hmacSeen = false;
+        int seenTypes = 0;
         for (int at = from; StampTlvFlyweight.headerFits(at, end); at = (int) tlv.next()) {
             tlv.wrap(packet, at);
             if (!tlv.fits(end)) {
@@ -316,6 +330,9 @@ public final class StampSenderCodec implements TestPacketCipher {
             int flags = tlv.flags();
             int type = tlv.type();
             int length = tlv.length();
+            if (type < Integer.SIZE) {
+                seenTypes |= 1 << type;
+            }
             if (telemetry != null) {
                 if ((flags & StampTlv.FLAG_U) != 0) {
                     telemetry.unrecognised++;
@@ -354,6 +371,9 @@ public final class StampSenderCodec implements TestPacketCipher {
         }
         if (telemetry != null) {
             telemetry.replies++;
+            if ((seenTypes & sentTypes) != sentTypes) {
+                telemetry.missing++;                      // a TLV we sent did not come back (dropped or zeroed)
+            }
             if (keep) {
                 telemetry.reply(s, received.sequenceNumber(), reflectorFormat.toNtp(received.timestampNtp()));
             }

@@ -47,6 +47,7 @@ public final class StampTelemetry {
     long unrecognised;
     long malformed;
     long integrityFailed;
+    long missing;
     long followUps;
     long followUpsUnmatched;
     int lastAccessReport = -1;
@@ -444,6 +445,14 @@ public final class StampTelemetry {
     /** @return TLVs the reflector reflected with I (our HMAC TLV failed its check) */
     public long integrityFailed() {
         return integrityFailed;
+    }
+
+    /**
+     * @return replies that lacked at least one TLV we sent (the reflector dropped, truncated or zeroed it), replies
+     * of the base size to requests with TLVs included
+     */
+    public long missing() {
+        return missing;
     }
 
     /** @return Follow-Up Telemetry stamps matched to an earlier reply */

@@ -245,6 +245,6 @@ public final class StampTlvAnalysis {
         return new StampTlvResults(requested(tlvs), replies, kernel[0], kernel[1], kernel[2], kernel[3], allFour,
                 senderSync, timestamps, followUp, cos, direct, location, destinationNode, returnPath, microSession,
                 telemetry.unrecognised(),
-                telemetry.malformed(), telemetry.integrityFailed());
+                telemetry.malformed(), telemetry.integrityFailed(), telemetry.missing());
     }
 }

@@ -41,6 +41,7 @@ final class StampTlvJson {
         flags.put("unrecognised", r.unrecognised());
         flags.put("malformed", r.malformed());
         flags.put("integrity_failed", r.integrityFailed());
+        flags.put("missing", r.missing());
         return o;
     }
 

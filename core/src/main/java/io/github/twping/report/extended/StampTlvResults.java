@@ -28,12 +28,13 @@ import java.util.List;
  * @param unrecognised    TLVs reflected with the U flag
  * @param malformed       TLVs reflected with the M flag
  * @param integrityFailed TLVs reflected with the I flag
+ * @param missing         replies that lacked a TLV we sent (dropped, truncated or zeroed by the reflector)
  */
 public record StampTlvResults(List<String> requested, long replies, long kernelT1, long kernelT2, long kernelT3,
                               long kernelT4, long allFourKernel, String senderSync, Timestamps timestamps,
                               FollowUp followUp, ClassOfService classOfService, Direct direct, Location location,
                               DestinationNode destinationNode, ReturnPath returnPath, MicroSession microSession,
-                              long unrecognised, long malformed, long integrityFailed) {
+                              long unrecognised, long malformed, long integrityFailed, long missing) {
     public StampTlvResults {
         requested = List.copyOf(requested);
     }
