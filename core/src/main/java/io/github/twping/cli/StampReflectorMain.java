@@ -21,7 +21,8 @@ import io.github.twping.stamp.SourceNetwork;
 import io.github.twping.protocol.StampLayouts;
 import io.github.twping.stamp.StampReflector;
 import io.github.twping.stamp.StampReflectorSpec;
-import io.github.twping.stamp.StampWarmUp;
+import io.github.twping.stamp.StampReflectorWarmUp;
+import io.github.twping.stamp.StampWarmUpResult;
 import io.github.twping.stamp.TimestampFormat;
 import io.github.twping.ffm.SocketException;
 import io.github.twping.metrics.StampReflectorMetrics;
@@ -87,7 +88,7 @@ final class StampReflectorMain {
 
     private final CountDownLatch stopped = new CountDownLatch(1);
     private volatile StampReflector reflector;
-    private volatile StampWarmUp.Result warmUp;
+    private volatile StampWarmUpResult warmUp;
     private volatile StampReflectorMetrics metrics;
 
     /** Counts into {@code m} ({@code --metrics-listen}); set before {@link #execute}. */
@@ -152,10 +153,10 @@ final class StampReflectorMain {
         }
         reflector = r;
         // compile the reflector's per-packet code before the first session (docs/STAMP.md, "Warm-up")
-        warmUp = StampWarmUp.reflector(p.spec, bind.getAddress(), StampWarmUp.REFLECTOR_PACKETS, StampWarmUp.REFLECTOR_MAX_NS,
+        warmUp = StampReflectorWarmUp.reflector(p.spec, bind.getAddress(), StampReflectorWarmUp.PACKETS, StampReflectorWarmUp.MAX_NS,
                 () -> stopped.getCount() == 0);
         if (p.verbose) {
-            StampWarmUp.Result w = warmUp;
+            StampWarmUpResult w = warmUp;
             err.println("twampd: warm-up: " + w.packets() + " packets, " + w.reflected() + " replies, "
                     + w.followUps() + " follow-ups in " + w.elapsedNs() / 1_000_000 + " ms"
                     + (w.completed() ? "" : " (ended early)"));
@@ -206,7 +207,7 @@ final class StampReflectorMain {
     }
 
     /** What the start-up warm-up did, or null before it ran (tests). */
-    StampWarmUp.Result warmUp() {
+    StampWarmUpResult warmUp() {
         return warmUp;
     }
 
