@@ -10,7 +10,6 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.net.DatagramPacket;
 import java.net.DatagramSocket;
-import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
@@ -18,8 +17,6 @@ import java.util.List;
 
 import io.github.twping.protocol.SenderPacket;
 import io.github.twping.protocol.StampLayouts;
-import io.github.twping.session.ReflectorClock;
-import io.github.twping.time.WallClock;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -31,16 +28,14 @@ import org.junit.jupiter.api.Test;
  */
 class StampSegmentRoutingLagTest {
     private static final int BASE = StampLayouts.UNAUTHENTICATED_LENGTH;
+    private LoopbackReflector harness;
     private StampReflector reflector;
     private DatagramSocket client;
 
     @AfterEach
     void close() {
-        if (reflector != null) {
-            reflector.close();
-        }
-        if (client != null) {
-            client.close();
+        if (harness != null) {
+            harness.close();
         }
     }
 
@@ -124,14 +119,10 @@ class StampSegmentRoutingLagTest {
     }
 
     private InetSocketAddress start(int memberLink) throws Exception {
-        StampReflectorSpec spec = StampReflectorSpec.stamp().withMemberLink(memberLink);
-        reflector = new StampReflector(spec, StampReflector.openSocket(
-                new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0),
-                ReflectorClock.of(WallClock.system(), 0x8105));
-        reflector.start();
-        client = new DatagramSocket(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
-        client.setSoTimeout(10_000);
-        return reflector.localAddress();
+        harness = LoopbackReflector.start(StampReflectorSpec.stamp().withMemberLink(memberLink));
+        reflector = harness.reflector();
+        client = harness.client();
+        return harness.address();
     }
 
     private byte[] request(int seq, byte[] tlvs) {
@@ -142,11 +133,7 @@ class StampSegmentRoutingLagTest {
     }
 
     private byte[] exchange(InetSocketAddress to, byte[] request) throws Exception {
-        client.send(new DatagramPacket(request, request.length, to));
-        byte[] buffer = new byte[2048];
-        DatagramPacket p = new DatagramPacket(buffer, buffer.length);
-        client.receive(p);
-        return Arrays.copyOf(buffer, p.getLength());
+        return harness.exchange(to, request);
     }
 
     /** {@code request} gets no reply: a following good one is answered first. */

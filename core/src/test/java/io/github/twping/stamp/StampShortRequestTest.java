@@ -4,13 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.net.DatagramPacket;
 import java.net.DatagramSocket;
-import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
-import java.util.Arrays;
 
-import io.github.twping.session.ReflectorClock;
-import io.github.twping.time.WallClock;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -19,27 +15,22 @@ import org.junit.jupiter.api.Test;
  * a zero-filled base packet, as RFC 8762 §4.6 describes; {@code --strict} keeps the refusal.
  */
 class StampShortRequestTest {
+    private LoopbackReflector harness;
     private StampReflector reflector;
     private DatagramSocket client;
 
     @AfterEach
     void close() {
-        if (reflector != null) {
-            reflector.close();
-        }
-        if (client != null) {
-            client.close();
+        if (harness != null) {
+            harness.close();
         }
     }
 
     private InetSocketAddress start(StampReflectorSpec spec) throws Exception {
-        reflector = new StampReflector(spec, StampReflector.openSocket(
-                new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0),
-                ReflectorClock.of(WallClock.system(), 0x8105));
-        reflector.start();
-        client = new DatagramSocket(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
-        client.setSoTimeout(10_000);
-        return reflector.localAddress();
+        harness = LoopbackReflector.start(spec);
+        reflector = harness.reflector();
+        client = harness.client();
+        return harness.address();
     }
 
     /** A TWAMP-Light request (RFC 5357 §4.1.2): seq, timestamp, error estimate, {@code padding} octets. */
@@ -53,11 +44,7 @@ class StampShortRequestTest {
     }
 
     private byte[] exchange(InetSocketAddress to, byte[] request) throws Exception {
-        client.send(new DatagramPacket(request, request.length, to));
-        byte[] buffer = new byte[2048];
-        DatagramPacket p = new DatagramPacket(buffer, buffer.length);
-        client.receive(p);
-        return Arrays.copyOf(buffer, p.getLength());
+        return harness.exchange(to, request);
     }
 
     @Test
@@ -85,8 +72,7 @@ class StampShortRequestTest {
         assertEquals(2, ByteBuffer.wrap(exchange(to, good)).getInt(24), "the 44-octet request answered first");
         assertEquals(1, reflector.shortPackets());
         assertEquals(0, reflector.zeroFilled());
-        reflector.close();
-        client.close();
+        harness.close();
         to = start(StampReflectorSpec.stamp());
         client.send(new DatagramPacket(new byte[13], 13, to));
         assertEquals(2, ByteBuffer.wrap(exchange(to, good)).getInt(24), "13 octets are not a TWAMP-Light request");
