@@ -878,13 +878,15 @@ sc_stamp() {
 # replies with EF; the router counts EF per direction. Checks: every reply the router forwarded was EF and no
 # request was; the TLV report counts as many EF replies and as many requests received with our DSCP as replies
 # arrived; the requests' ECN 1 (--ecn 1) reached the reflector and came back on the replies; the Location TLV names
-# the client's address and port and the reflector's; Follow-Up Telemetry gave kernel t3 stamps; no U, M or I flags;
+# the client's address and port and the reflector's; Follow-Up Telemetry gave kernel t3 stamps; the RFC 9503 TLVs
+# (Destination Node Address naming the reflector, a Return Path whose Return Address is the client's own) and the
+# RFC 9534 Micro-session ID (reflector --member-link 42) came back answered in every reply; no U, M or I flags;
 # loss against the router's drops.
 sc_stamp_tlv() {
     local n=$1 name=$2 p
     local ready="$WORK/$name.ready"
     log "starting twampd --stamp in $NS_S"
-    TWAMPD_READY_FILE="$ready" ip netns exec "$NS_S" "$OUR_TWAMPD" --stamp "$S4:$STAMP_PORT" -v \
+    TWAMPD_READY_FILE="$ready" ip netns exec "$NS_S" "$OUR_TWAMPD" --stamp "$S4:$STAMP_PORT" --member-link 42 -v \
         >"$WORK/$name-reflector.log" 2>&1 </dev/null &
     local rpid=$!
     SERVER_PIDS+=("$rpid")
@@ -896,7 +898,8 @@ sc_stamp_tlv() {
     nft_load udp 0 0
     TW_DEADLINE=60 tw "$name-warm-up" -c 20 -i 0.01f -L 1 -M --stamp "$S4:$STAMP_PORT"
     nft_load udp 5 5
-    tw "$name" -c "$n" -i 0.001f -L 1 -D 10 --ecn 1 -M --stamp "$S4:$STAMP_PORT" --tlv all,cos=46,loc
+    tw "$name" -c "$n" -i 0.001f -L 1 -D 10 --ecn 1 -M --stamp "$S4:$STAMP_PORT" \
+        --tlv "all,cos=46,loc,dna=$S4,rp-addr=$C4,msid=7"
     p=$(basic_problems "$name" "$n")
     local o="$WORK/$name.out" lost dc ds c2s s2c efc efs got fut
     lost=$(mval "$o" LOST)
@@ -911,6 +914,12 @@ sc_stamp_tlv() {
         || p+="ECN: $(grep '^class of service' "$o" || echo missing); "
     grep -Eq "^location: reflector saw source $C4 port [0-9]+, destination $S4 port $STAMP_PORT \($got replies\)$" "$o" \
         || p+="location line: $(grep '^location' "$o" || echo missing); "
+    grep -q "^destination node $S4: $got replies, 0 said not the reflector's address$" "$o" \
+        || p+="destination node line: $(grep '^destination node' "$o" || echo missing); "
+    grep -q "^return path return_address: $got replies, 0 not followed by the reflector$" "$o" \
+        || p+="return path line: $(grep '^return path' "$o" || echo missing); "
+    grep -q "^micro-session 7: reflector member link 42 in $got replies, 0 unanswered, 0 discarded" "$o" \
+        || p+="micro-session line: $(grep '^micro-session' "$o" || echo missing); "
     grep -q '^TLV flags: U 0, M 0, I 0$' "$o" || p+="TLV flags: $(grep '^TLV flags' "$o" || echo missing); "
     fut=$(sed -n 's/^follow-up telemetry: \([0-9]*\) kernel t3.*/\1/p' "$o")
     [ "${fut:-0}" -gt 0 ] || p+="no Follow-Up Telemetry kernel t3; "
