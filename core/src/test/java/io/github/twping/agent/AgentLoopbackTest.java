@@ -1,5 +1,6 @@
 package io.github.twping.agent;
 
+import io.github.twping.testsupport.Wait;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -17,7 +18,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
@@ -38,15 +38,6 @@ class AgentLoopbackTest {
     private final ByteArrayOutputStream log = new ByteArrayOutputStream();
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
 
-    private static void waitFor(String what, BooleanSupplier condition) throws InterruptedException {
-        long deadline = System.nanoTime() + DEADLINE_NS;
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("timed out waiting for: " + what);
-            }
-            Thread.sleep(20);
-        }
-    }
 
     private String scrape(int port) throws Exception {
         HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/metrics"))
@@ -97,7 +88,7 @@ class AgentLoopbackTest {
             Thread t = run(command, List.of("--agent", config.toString(), "--metrics-listen", "127.0.0.1:0"), status);
             assertTrue(command.awaitReady(DEADLINE_NS));
             Agent agent = command.agent();
-            waitFor("three sessions per target", () -> agent.sessionsDone("one") >= 3 && agent.sessionsDone("two") >= 3);
+            Wait.until(() -> agent.sessionsDone("one") >= 3 && agent.sessionsDone("two") >= 3, "three sessions per target", Duration.ofNanos(DEADLINE_NS));
             // Several Request-TW-Session on one control connection: one connection per target, never more.
             assertEquals(2, server.activeConnections());
 
@@ -131,7 +122,7 @@ class AgentLoopbackTest {
             command.stop();
             t.join(TimeUnit.SECONDS.toMillis(60));
             assertEquals(0, status[0]);
-            waitFor("Stop-Sessions and close on both connections", () -> server.activeConnections() == 0);
+            Wait.until(() -> server.activeConnections() == 0, "Stop-Sessions and close on both connections", Duration.ofNanos(DEADLINE_NS));
         }
         assertTrue(log.toString(StandardCharsets.UTF_8).contains("agent: stopped"), log.toString(StandardCharsets.UTF_8));
     }
@@ -158,7 +149,7 @@ class AgentLoopbackTest {
             assertTrue(command.awaitReady(DEADLINE_NS));
             Agent agent = command.agent();
             int port = command.metricsPort();
-            waitFor("retries counted", () -> {
+            Wait.until(() -> {
                 try {
                     String b = scrape(port);
                     return value(b, "twping_agent_session_failures_total", "reason=\"connect\",target=\"refused\"") >= 3
@@ -167,7 +158,7 @@ class AgentLoopbackTest {
                 } catch (Exception e) {
                     return false;
                 }
-            });
+            }, "retries counted", Duration.ofNanos(DEADLINE_NS));
             String body = scrape(port);
             assertEquals(0.0, value(body, "twping_agent_target_up", "target=\"refused\""));
             assertEquals(1.0, value(body, "twping_agent_target_up", "target=\"good\""));
@@ -183,15 +174,15 @@ class AgentLoopbackTest {
                     """.formatted(server.port(), server.port()));
             long goodBefore = agent.sessionsDone("good");
             command.reload();
-            waitFor("added target measures", () -> agent.sessionsDone("added") >= 1);
-            waitFor("removed targets' series are gone", () -> {
+            Wait.until(() -> agent.sessionsDone("added") >= 1, "added target measures", Duration.ofNanos(DEADLINE_NS));
+            Wait.until(() -> {
                 try {
                     String b = scrape(port);
                     return !b.contains("target=\"refused\"") && !b.contains("target=\"nodns\"");
                 } catch (Exception e) {
                     return false;
                 }
-            });
+            }, "removed targets' series are gone", Duration.ofNanos(DEADLINE_NS));
             assertTrue(agent.sessionsDone("good") > goodBefore);
             assertEquals(List.of("good", "added"), agent.targets());
 
@@ -206,14 +197,14 @@ class AgentLoopbackTest {
 
             // The reflector goes away: the failure counter and the up gauge show it.
             server.close();
-            waitFor("good target down", () -> {
+            Wait.until(() -> {
                 try {
                     String b = scrape(port);
                     return value(b, "twping_agent_target_up", "target=\"good\"") == 0.0;
                 } catch (Exception e) {
                     return false;
                 }
-            });
+            }, "good target down", Duration.ofNanos(DEADLINE_NS));
             command.stop();
             t.join(TimeUnit.SECONDS.toMillis(60));
             assertEquals(0, status[0]);
