@@ -1,5 +1,6 @@
 package io.github.twping.agent;
 
+import io.github.twping.cli.AgentArgs;
 import io.github.twping.testsupport.Wait;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -63,7 +64,7 @@ class AgentLoopbackTest {
     }
 
     private Thread run(AgentCommand command, List<String> args, int[] status) {
-        Thread t = Thread.ofPlatform().name("agent-under-test").start(() -> status[0] = command.execute(args));
+        Thread t = Thread.ofPlatform().name("agent-under-test").start(() -> status[0] = AgentArgs.run(command, args));
         return t;
     }
 
@@ -216,14 +217,14 @@ class AgentLoopbackTest {
         Path config = dir.resolve("bad.yaml");
         Files.writeString(config, "targets:\n  - name: a\n    host: \"h:1\"\n    rate: 0\n    session: 1\n");
         AgentCommand command = new AgentCommand("twping", new PrintStream(log, true, StandardCharsets.UTF_8));
-        assertEquals(1, command.execute(List.of("--agent", config.toString())));
+        assertEquals(1, AgentArgs.run(command, List.of("--agent", config.toString())));
         String text = log.toString(StandardCharsets.UTF_8);
         assertEquals(1, text.lines().count(), text);
         assertTrue(text.startsWith("twping: " + config + ":4: targets[0].rate: "), text);
 
         ByteArrayOutputStream other = new ByteArrayOutputStream();
         AgentCommand bad = new AgentCommand("twping", new PrintStream(other, true, StandardCharsets.UTF_8));
-        assertEquals(1, bad.execute(List.of("--agent", config.toString(), "--metrics-listen", "nowhere")));
+        assertEquals(1, AgentArgs.run(bad, List.of("--agent", config.toString(), "--metrics-listen", "nowhere")));
         assertEquals("twping: invalid --metrics-listen 'nowhere': expected ADDR:PORT\n",
                 other.toString(StandardCharsets.UTF_8));
     }

@@ -1,5 +1,6 @@
 package io.github.twping.agent;
 
+import io.github.twping.cli.AgentArgs;
 import io.github.twping.testsupport.Wait;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -108,7 +109,7 @@ class AgentProtocolsTest {
         AgentCommand agent = new AgentCommand("twping", new PrintStream(agentLog, true, StandardCharsets.UTF_8));
         List<String> args = new ArrayList<>(List.of("--agent", config.toString()));
         args.addAll(List.of(extra));
-        Thread.ofPlatform().name("agent-under-test").start(() -> agent.execute(args));
+        Thread.ofPlatform().name("agent-under-test").start(() -> AgentArgs.run(agent, args));
         assertTrue(agent.awaitReady(DEADLINE_NS), logs());
         assertTrue(agent.agent() != null, logs());
         return agent;
@@ -465,13 +466,13 @@ class AgentProtocolsTest {
             AgentCommand agent = new AgentCommand("twping", new PrintStream(bytes, true, StandardCharsets.UTF_8));
             List<String> args = new ArrayList<>(List.of("--agent", file));
             args.addAll(List.of(cases[i]));
-            assertEquals(AgentCommand.EXIT_FAILURE, agent.execute(args), String.join(" ", args));
+            assertEquals(AgentCommand.EXIT_FAILURE, AgentArgs.run(agent, args), String.join(" ", args));
             assertEquals(expected[i], bytes.toString(StandardCharsets.UTF_8).strip());
             assertTrue(agent.agent() == null, "no target started");
         }
-        assertEquals(0.25, AgentCommand.parseInterval("0.25"));
-        assertEquals(0.0, AgentCommand.parseInterval("0"));
-        assertEquals(86400.0, AgentCommand.parseInterval("86400"));
+        assertEquals(0.25, AgentArgs.parseInterval("0.25"));
+        assertEquals(0.0, AgentArgs.parseInterval("0"));
+        assertEquals(86400.0, AgentArgs.parseInterval("86400"));
     }
 
     @Test
@@ -483,7 +484,7 @@ class AgentProtocolsTest {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         AgentCommand agent = new AgentCommand("twping", new PrintStream(bytes, true, StandardCharsets.UTF_8));
         Path missing = dir.resolve("no/such/dir/out.ndjson");
-        assertEquals(AgentCommand.EXIT_FAILURE, agent.execute(List.of("--agent", dir.resolve("agent.yaml").toString(),
+        assertEquals(AgentCommand.EXIT_FAILURE, AgentArgs.run(agent, List.of("--agent", dir.resolve("agent.yaml").toString(),
                 "--json-stream", missing.toString())));
         String err = bytes.toString(StandardCharsets.UTF_8);
         assertEquals(1, err.lines().count(), err);

@@ -1,5 +1,6 @@
 package io.github.twping.agent;
 
+import io.github.twping.cli.AgentArgs;
 import io.github.twping.testsupport.Wait;
 import java.time.Duration;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -94,7 +95,7 @@ class AgentStampOptionsTest {
         AgentCommand agent = new AgentCommand("twping", new PrintStream(agentLog, true, StandardCharsets.UTF_8));
         List<String> args = new ArrayList<>(List.of("--agent", config.toString()));
         args.addAll(List.of(extra));
-        Thread.ofPlatform().name("agent-under-test").start(() -> agent.execute(args));
+        Thread.ofPlatform().name("agent-under-test").start(() -> AgentArgs.run(agent, args));
         assertTrue(agent.awaitReady(DEADLINE_NS), log());
         assertTrue(agent.agent() != null, log());
         closing.add(() -> {

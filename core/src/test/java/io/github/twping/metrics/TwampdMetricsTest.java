@@ -1,5 +1,6 @@
 package io.github.twping.metrics;
 
+import io.github.twping.cli.AgentArgs;
 import io.github.twping.testsupport.Wait;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -94,7 +95,7 @@ class TwampdMetricsTest {
         ByteArrayOutputStream agentLog = new ByteArrayOutputStream();
         AgentCommand agent = new AgentCommand("twping", new PrintStream(agentLog, true, StandardCharsets.UTF_8));
         Thread agentThread = Thread.ofPlatform().start(
-                () -> agent.execute(List.of("--agent", config.toString(), "--metrics-listen", "127.0.0.1:0")));
+                () -> AgentArgs.run(agent, List.of("--agent", config.toString(), "--metrics-listen", "127.0.0.1:0")));
         assertTrue(agent.awaitReady(DEADLINE_NS));
         Wait.until(() -> agent.agent().sessionsDone("t") >= 2, "two sessions", Duration.ofNanos(DEADLINE_NS));
         String during = scrape(metricsPort);

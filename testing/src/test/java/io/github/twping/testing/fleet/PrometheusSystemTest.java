@@ -1,5 +1,6 @@
 package io.github.twping.testing.fleet;
 
+import io.github.twping.cli.AgentArgs;
 import io.github.twping.testsupport.Wait;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -162,7 +163,7 @@ class PrometheusSystemTest {
                     sums.addAndGet(2, s.received());
                 });
         Thread agentThread = Thread.ofPlatform().name("agent").start(
-                () -> agent.execute(List.of("--agent", config.toString(), "--metrics-listen", "127.0.0.1:0")));
+                () -> AgentArgs.run(agent, List.of("--agent", config.toString(), "--metrics-listen", "127.0.0.1:0")));
         assertTrue(agent.awaitReady(DEADLINE_NS));
         assertTrue(agent.metricsPort() > 0, agentLog.toString(StandardCharsets.UTF_8));
 
@@ -295,7 +296,7 @@ class PrometheusSystemTest {
                 .onSession((target, x) -> reported.computeIfAbsent(target, k -> new AtomicLongArray(1))
                         .addAndGet(0, x.received()));
         Thread agentThread = Thread.ofPlatform().name("agent").start(
-                () -> agent.execute(List.of("--agent", config.toString(), "--metrics-listen", "127.0.0.1:0")));
+                () -> AgentArgs.run(agent, List.of("--agent", config.toString(), "--metrics-listen", "127.0.0.1:0")));
         assertTrue(agent.awaitReady(DEADLINE_NS));
         assertTrue(agent.metricsPort() > 0, agentLog.toString(StandardCharsets.UTF_8));
 
