@@ -1,5 +1,6 @@
 package io.github.twping.client;
 
+import io.github.twping.config.DscpParser;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintStream;
@@ -349,7 +350,7 @@ public final class TwampRun {
         boolean zero = run.options.connection().zeroAddresses();
         return SessionRequest.forTwping(ipvn, zero ? null : local.getAddress(), local.getPort(),
                 zero ? null : reflectorAddress, local.getPort(), test.paddingBytes(), timing.startTimeNtp(),
-                timing.lossTimeoutNtp(), test.dscp() << 24);
+                timing.lossTimeoutNtp(), DscpParser.typeP(test.dscp()));
     }
 
     private void printApproximately(ScheduleSlot[] slots, Timing timing) {

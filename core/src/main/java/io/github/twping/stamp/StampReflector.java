@@ -177,7 +177,7 @@ public final class StampReflector implements AutoCloseable {
 
     /**
      * Opens a reflector socket on {@code bind}: IP TTL 255 on replies, received TTL and TOS, kernel RX timestamps,
-     * 4 MiB buffers (the options of the TWAMP reflector), kernel TX timestamps of the replies for the
+     * {@code SessionReflector}'s 16 MiB buffers (the options of the TWAMP reflector), kernel TX timestamps of the replies for the
      * Follow-Up Telemetry TLV (RFC 8972 §4.7), and each request's destination address for the Location TLV
      * (§4.2).
      */
