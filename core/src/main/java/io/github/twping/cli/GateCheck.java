@@ -12,12 +12,14 @@ import io.github.twping.client.TwampRun;
 import io.github.twping.datafile.SessionDataReader;
 import io.github.twping.datafile.SessionHeader;
 import io.github.twping.datafile.TwoWayRecord;
+import io.github.twping.report.owamp.CFormat;
 import io.github.twping.time.NtpTime;
 
 /**
  * The CI regression gates {@code --max-loss PERCENT} and {@code --max-median-rtt MILLIS}: after the run,
  * the loss and the exact median round-trip time (from the records, not the histogram) are checked, and the
- * run exits with status 3 when a limit is exceeded.
+ * run exits with status 3 when a limit is exceeded. The messages print numbers as the summary does
+ * ({@code %.3g}/{@code %g}) and name the statistic compared: the exact median, not the bucketed one of the summary.
  */
 final class GateCheck implements TwampRun.ReportSink {
     private final double maxLossPercent;
@@ -84,19 +86,27 @@ final class GateCheck implements TwampRun.ReportSink {
         double lossPercent = sent == 0 ? 100.0 : 100.0 * lost / sent;
         if (!Double.isNaN(maxLossPercent) && lossPercent > maxLossPercent) {
             err.println(String.format(Locale.ROOT, "%s: gate: loss %.3f%% exceeds --max-loss %s%%", program,
-                    lossPercent, trim(maxLossPercent)));
+                    lossPercent, limit(maxLossPercent)));
             status = TwampRun.EXIT_GATE_FAILED;
         }
         if (!Double.isNaN(maxMedianRttMillis) && !(medianRttMillis <= maxMedianRttMillis)) {
-            err.println(String.format(Locale.ROOT, "%s: gate: median round-trip time %s ms exceeds --max-median-rtt %s ms",
-                    program, Double.isNaN(medianRttMillis) ? "nan" : String.format(Locale.ROOT, "%.3f", medianRttMillis),
-                    trim(maxMedianRttMillis)));
+            StringBuilder line = new StringBuilder(160).append(program)
+                    .append(": gate: exact median round-trip time ");
+            if (Double.isNaN(medianRttMillis)) {
+                line.append("nan (no reply)");
+            } else {
+                CFormat.g(line, medianRttMillis, 3).append(" ms");
+            }
+            line.append(" exceeds --max-median-rtt ").append(limit(maxMedianRttMillis))
+                    .append(" ms (from the records; the summary's median is rounded to the -b bucket)");
+            err.println(line);
             status = TwampRun.EXIT_GATE_FAILED;
         }
         return status;
     }
 
-    private static String trim(double v) {
-        return v == Math.rint(v) ? Long.toString((long) v) : Double.toString(v);
+    /** A limit as the summary prints numbers ({@code %g}: {@code 0.5}, {@code 1e-06}, never {@code 1.0E-6}). */
+    private static String limit(double v) {
+        return CFormat.g(new StringBuilder(), v).toString();
     }
 }

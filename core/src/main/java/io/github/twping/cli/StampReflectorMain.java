@@ -34,11 +34,8 @@ import java.io.ByteArrayOutputStream;
  * print one line and the usage text (exit 1); a port that cannot be bound prints one line (exit 1).
  */
 final class StampReflectorMain {
-    static final String USAGE = """
-            Usage: twampd --stamp addr[:port] [options]
-                   twampd --light addr[:port] [options]
-            Where "options" are:
-
+    /** The options of {@code --stamp}/{@code --light}, also listed by {@code twampd -h}. */
+    static final String OPTIONS = """
                --stateful        Own sequence numbers per session (RFC 8762 section 4.3), else copy the sender's
                --ptp             Timestamps in the PTPv2 format (Z flag), else NTP
                --allow net       Answer only sources in net (addr/bits); repeatable
@@ -51,6 +48,14 @@ final class StampReflectorMain {
                -k keyfile        Key file (pfs format: identity hex-pass-phrase)
                -v                Print what the start-up warm-up did, and the counters when it stops
                --metrics-listen addr:port  Prometheus metrics on http://addr:port/metrics
+            """;
+
+    static final String USAGE = """
+            Usage: twampd --stamp addr[:port] [options]
+                   twampd --light addr[:port] [options]
+            Where "options" are:
+
+            """ + OPTIONS + """
                -h                Print this message and exit
             """;
 

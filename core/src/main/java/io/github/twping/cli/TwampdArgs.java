@@ -22,7 +22,10 @@ public record TwampdArgs(String authModes, Path confDir, Path dataDir, String fa
     /** The getopt option string of C twampd's options used here. */
     static final String OPTSTRING = "a:c:d:e:fG:hP:R:S:U:vZ";
 
-    /** The usage text printed by {@code -h} (stdout, exit 0) and after a bad option (stderr, exit 1). */
+    /**
+     * The usage text printed by {@code -h}/{@code --help} (stdout, exit 0) and after a bad option (stderr,
+     * exit 1): the C twampd options, then this port's long options, grouped, and the STAMP/TWAMP-Light mode.
+     */
     public static final String USAGE = """
             Usage: twampd [options]
             Where "options" are:
@@ -40,6 +43,11 @@ public record TwampdArgs(String authModes, Path confDir, Path dataDir, String fa
                -U user           Run as user "user" :-uid also valid
                -v                verbose output
                -Z                Do not daemonize (run in the foreground, log to stderr)
+
+            Long options of this port (docs/SERVER.md):
+
+                          [Reflector threads]
+
                --reflector-wait block|spin[:MICROS]|busy-poll
                                  How reflector threads wait for packets (default block)
                --cpu LIST        Run reflector threads on these CPUs (e.g. 1 or 0,2-3)
@@ -48,17 +56,31 @@ public record TwampdArgs(String authModes, Path confDir, Path dataDir, String fa
                --rx-stamp kernel|user
                                  Receive time of sender packets: the kernel's RX timestamp (default)
                                  or the clock read after the receive call, as C twampd does
-            """;
+
+                          [Metrics]
+
+               --metrics-listen addr:port  Prometheus metrics on http://addr:port/metrics (docs/FLEET.md)
+               --help            Print this message and exit
+
+            STAMP and TWAMP-Light reflector, no control server (docs/STAMP.md):
+
+            Usage: twampd --stamp addr[:port] [options]    STAMP Session-Reflector (RFC 8762, RFC 8972)
+                   twampd --light addr[:port] [options]    TWAMP-Light reflector (RFC 5357 Appendix I)
+            Where "options" are:
+
+            """ + StampReflectorMain.OPTIONS;
 
     private static final int OPT_REFLECTOR_WAIT = 1000;
     private static final int OPT_CPU = 1001;
     private static final int OPT_RX_STAMP = 1002;
     private static final int OPT_RT_PRIORITY = 1003;
+    private static final int OPT_HELP = 1004;
     private static final List<GetOpt.LongOption> LONG_OPTIONS = List.of(
             new GetOpt.LongOption("reflector-wait", GetOpt.ArgKind.REQUIRED, OPT_REFLECTOR_WAIT),
             new GetOpt.LongOption("cpu", GetOpt.ArgKind.REQUIRED, OPT_CPU),
             new GetOpt.LongOption("rx-stamp", GetOpt.ArgKind.REQUIRED, OPT_RX_STAMP),
-            new GetOpt.LongOption("rt-priority", GetOpt.ArgKind.REQUIRED, OPT_RT_PRIORITY));
+            new GetOpt.LongOption("rt-priority", GetOpt.ArgKind.REQUIRED, OPT_RT_PRIORITY),
+            new GetOpt.LongOption("help", GetOpt.ArgKind.NONE, OPT_HELP));
 
     /** A directory argument; a name the file system cannot hold (a NUL byte) is a one-line error. */
     private static Path path(char option, String value) throws ConfigException {
@@ -103,7 +125,7 @@ public record TwampdArgs(String authModes, Path confDir, Path dataDir, String fa
                 case 'e' -> e = value;
                 case 'f' -> f = true;
                 case 'G' -> g = value;
-                case 'h' -> h = true;
+                case 'h', OPT_HELP -> h = true;
                 case 'P' -> p = value;
                 case 'R' -> r = path('R', value);
                 case 'S' -> s = value;

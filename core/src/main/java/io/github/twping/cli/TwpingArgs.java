@@ -214,6 +214,9 @@ public final class TwpingArgs {
         State s = new State();
         int c;
         while ((c = getopt.next()) != GetOpt.END) {
+            if (c == GetOpt.ERROR && getopt.optopt() == 0) {         // unknown, ambiguous or misused long option
+                return new Exit(longUsage(msg, null));
+            }
             int status = option(c, getopt.optarg(), s, msg);
             if (status != CONTINUE) {
                 return new Exit(status);
@@ -225,8 +228,14 @@ public final class TwpingArgs {
     /** Handles one option; @return an exit status to stop with, or {@link #CONTINUE}. */
     private int option(int c, String arg, State s, Messages msg) {
         switch (c) {
-            case GetOpt.ERROR, 'h' -> {
+            case GetOpt.ERROR -> {
                 return usage(msg, "", Messages.EXIT_OK);
+            }
+            case 'h' -> {
+                Usage.print(err, msg.progName(), "", version);
+                err.print(Usage.LONG_OPTIONS_TEXT);
+                err.flush();
+                return Messages.EXIT_OK;
             }
             case '4' -> s.ipv4 = true;
             case '6' -> s.ipv6 = true;
@@ -355,7 +364,7 @@ public final class TwpingArgs {
                 }
                 OptionalLong v = CNumbers.parseStrictUnsigned(arg, CNumbers.UINT32_MASK);
                 if (v.isEmpty()) {
-                    return usage(msg, Messages.invalidLong("spin", "Positive integer expected"), Messages.EXIT_FAILURE);
+                    return longUsage(msg, Messages.invalidLong("spin", "Positive integer expected"));
                 }
                 s.spinMicros = v.getAsLong();
             }
@@ -363,15 +372,14 @@ public final class TwpingArgs {
             case OPT_ESTERROR -> {
                 OptionalLong v = CNumbers.parseStrictUnsigned(arg, CNumbers.UINT32_MASK);
                 if (v.isEmpty()) {
-                    return usage(msg, Messages.invalidLong("esterror", "Positive integer expected"),
-                            Messages.EXIT_FAILURE);
+                    return longUsage(msg, Messages.invalidLong("esterror", "Positive integer expected"));
                 }
                 s.esterrorMicros = v.getAsLong();
                 s.sync = true;
             }
             case OPT_LANG -> {
                 if (!arg.equals("en") && !arg.equals("ru")) {
-                    return usage(msg, Messages.invalidLong("lang", "en or ru expected"), Messages.EXIT_FAILURE);
+                    return longUsage(msg, Messages.invalidLong("lang", "en or ru expected"));
                 }
                 s.language = arg;
             }
@@ -390,23 +398,21 @@ public final class TwpingArgs {
             case OPT_MAX_LOSS -> {
                 OptionalDouble v = CNumbers.parseDoubleWhole(arg);
                 if (v.isEmpty() || arg.isEmpty() || !(v.getAsDouble() >= 0.0 && v.getAsDouble() <= 100.0)) {
-                    return usage(msg, Messages.invalidLong("max-loss", "Percentage 0..100 expected"),
-                            Messages.EXIT_FAILURE);
+                    return longUsage(msg, Messages.invalidLong("max-loss", "Percentage 0..100 expected"));
                 }
                 s.maxLossPercent = v.getAsDouble();
             }
             case OPT_MAX_MEDIAN_RTT -> {
                 double v = positiveFinite(arg);
                 if (Double.isNaN(v)) {
-                    return usage(msg, Messages.invalidLong("max-median-rtt", "Positive float expected"),
-                            Messages.EXIT_FAILURE);
+                    return longUsage(msg, Messages.invalidLong("max-median-rtt", "Positive float expected"));
                 }
                 s.maxMedianRttMillis = v;
             }
             case OPT_STAMP, OPT_LIGHT -> {
                 if (s.stampTarget != null) {
                     msg.error("--stamp and --light are exclusive and given once");
-                    return usage(msg, null, Messages.EXIT_FAILURE);
+                    return longUsage(msg, null);
                 }
                 s.stampTarget = arg;
                 s.stampProtocol = c == OPT_STAMP ? TwpingOptions.TestProtocol.STAMP
@@ -418,21 +424,21 @@ public final class TwpingArgs {
             case OPT_ECN -> {
                 if (!arg.matches("[0-3]")) {
                     msg.error("Invalid value for --ecn (0..3): " + arg);
-                    return usage(msg, null, Messages.EXIT_FAILURE);
+                    return longUsage(msg, null);
                 }
                 s.ecn = Integer.parseInt(arg);
             }
             case OPT_SSID -> {
                 if (!arg.matches("[0-9]{1,5}") || Integer.parseInt(arg) > 0xFFFF) {
                     msg.error("Invalid value for --ssid (0..65535): " + arg);
-                    return usage(msg, null, Messages.EXIT_FAILURE);
+                    return longUsage(msg, null);
                 }
                 s.ssid = Integer.parseInt(arg);
             }
             case OPT_TIMEOUT -> {
                 double v = positiveFinite(arg);
                 if (Double.isNaN(v)) {
-                    return usage(msg, Messages.invalidLong("timeout", "Positive float expected"), Messages.EXIT_FAILURE);
+                    return longUsage(msg, Messages.invalidLong("timeout", "Positive float expected"));
                 }
                 s.controlTimeoutSeconds = v;
             }
@@ -441,22 +447,21 @@ public final class TwpingArgs {
                 try {
                     cpus = ThreadTuning.parseCpuList(arg);
                 } catch (IllegalArgumentException e) {
-                    return usage(msg, Messages.invalidLong("cpu", "CPU list expected (0 or 0,2-3)"), Messages.EXIT_FAILURE);
+                    return longUsage(msg, Messages.invalidLong("cpu", "CPU list expected (0 or 0,2-3)"));
                 }
                 String unavailable = ThreadTuning.unavailableReason(cpus);
                 if (unavailable != null) {
-                    return usage(msg, Messages.invalidLong("cpu", unavailable), Messages.EXIT_FAILURE);
+                    return longUsage(msg, Messages.invalidLong("cpu", unavailable));
                 }
                 s.cpus = cpus;
             }
             case OPT_RT_PRIORITY -> {
                 if (!arg.matches("[1-9][0-9]?")) {
-                    return usage(msg, Messages.invalidLong("rt-priority", "Priority 1..99 expected"),
-                            Messages.EXIT_FAILURE);
+                    return longUsage(msg, Messages.invalidLong("rt-priority", "Priority 1..99 expected"));
                 }
                 String refused = ThreadTuning.fifoRefusal(Integer.parseInt(arg));
                 if (refused != null) {
-                    return usage(msg, Messages.invalidLong("rt-priority", refused), Messages.EXIT_FAILURE);
+                    return longUsage(msg, Messages.invalidLong("rt-priority", refused));
                 }
                 s.rtPriority = Integer.parseInt(arg);
             }
@@ -465,8 +470,7 @@ public final class TwpingArgs {
                     case "kernel" -> s.kernelSendStamps = true;
                     case "user" -> s.kernelSendStamps = false;
                     default -> {
-                        return usage(msg, Messages.invalidLong("send-stamp", "kernel or user expected"),
-                                Messages.EXIT_FAILURE);
+                        return longUsage(msg, Messages.invalidLong("send-stamp", "kernel or user expected"));
                     }
                 }
             }
@@ -478,7 +482,7 @@ public final class TwpingArgs {
                 String name = ResultOptions.LONG_OPTIONS.get(i).name();
                 String problem = s.results.set(name, arg);
                 if (problem != null) {
-                    return usage(msg, Messages.invalidLong(name, problem), Messages.EXIT_FAILURE);
+                    return longUsage(msg, Messages.invalidLong(name, problem));
                 }
             }
         }
@@ -522,24 +526,25 @@ public final class TwpingArgs {
         boolean stamp = s.stampTarget != null;
         if (stamp && s.results.reporting()) {
             msg.error("--report re-reports a saved file: not with --stamp/--light");
-            return new Exit(usage(msg, null, Messages.EXIT_FAILURE));
+            return new Exit(longUsage(msg, null));
         }
         if (stamp && (s.loopback || s.probe)) {
             msg.error("--stamp/--light cannot be combined with --loopback or --probe-timestamping");
-            return new Exit(usage(msg, null, Messages.EXIT_FAILURE));
+            return new Exit(longUsage(msg, null));
         }
         if (!stamp && s.ecn >= 0) {
             msg.error("--ecn needs --stamp or --light");
-            return new Exit(usage(msg, null, Messages.EXIT_FAILURE));
+            return new Exit(longUsage(msg, null));
         }
         if (!stamp && (s.ptp || s.ssid != 0 || s.tlvList != null || s.tlvPackets)) {
             msg.error("--ptp, --ssid, --tlv and --tlv-packets need --stamp");
-            return new Exit(usage(msg, null, Messages.EXIT_FAILURE));
+            return new Exit(longUsage(msg, null));
         }
         int minOperands = s.loopback || s.probe || stamp || s.results.reporting() ? 0 : 1;
         int maxOperands = s.loopback || stamp || s.results.reporting() ? 0 : s.probe ? 1 : 2;
         if (operands.size() < minOperands || operands.size() > maxOperands) {
-            return new Exit(usage(msg, null, Messages.EXIT_FAILURE));
+            boolean longMode = s.loopback || s.probe || stamp || s.results.reporting();
+            return new Exit(longMode ? longUsage(msg, null) : usage(msg, null, Messages.EXIT_FAILURE));
         }
         HostPort test = stamp ? HostPort.parse(s.stampTarget)
                 : operands.isEmpty() ? null : HostPort.parse(operands.get(0));
@@ -582,12 +587,12 @@ public final class TwpingArgs {
             if (s.stampProtocol == TwpingOptions.TestProtocol.STAMP) {
                 if (padding > STAMP_MAX_EXTRA_PADDING) {
                     msg.error("-s: the Extra Padding TLV holds at most " + STAMP_MAX_EXTRA_PADDING + " octets");
-                    return new Exit(usage(msg, null, Messages.EXIT_FAILURE));
+                    return new Exit(longUsage(msg, null));
                 }
                 padding = paddingGiven ? padding : 0;
             } else if (s.ptp || s.ssid != 0 || s.tlvList != null || s.tlvPackets) {
                 msg.error("--ptp, --ssid, --tlv and --tlv-packets need --stamp");
-                return new Exit(usage(msg, null, Messages.EXIT_FAILURE));
+                return new Exit(longUsage(msg, null));
             }
             if (s.authMode != null && (modeMask & Mode.OPEN.bits()) == 0 && !authenticated) {
                 msg.error("-A without O needs a key: -u identity and -k keyfile");
@@ -599,18 +604,21 @@ public final class TwpingArgs {
                     tlvs = StampTlvRequest.parse(s.tlvList, authenticated);
                 } catch (IllegalArgumentException e) {
                     msg.error("--tlv: " + e.getMessage());
-                    return new Exit(usage(msg, null, Messages.EXIT_FAILURE));
+                    return new Exit(longUsage(msg, null));
                 }
                 if (padding + tlvs.bytes() > STAMP_MAX_EXTRA_PADDING) {
                     msg.error("-s: the Extra Padding TLV and the other TLVs hold at most "
                             + STAMP_MAX_EXTRA_PADDING + " octets");
-                    return new Exit(usage(msg, null, Messages.EXIT_FAILURE));
+                    return new Exit(longUsage(msg, null));
                 }
             }
             stampOptions = new TwpingOptions.Stamp(s.stampProtocol, s.ptp, s.ssid, authenticated, tlvs,
                     s.tlvPackets, Math.max(0, s.ecn));
         }
 
+        if (s.loopback) {
+            s.results.set("exact", null);       // C has no --loopback: its summary comes with the exact block
+        }
         TwpingOptions.AddressFamily family = s.ipv4 ? TwpingOptions.AddressFamily.IPV4_ONLY
                 : s.ipv6 ? TwpingOptions.AddressFamily.IPV6_ONLY : TwpingOptions.AddressFamily.ANY;
         TwpingOptions options = new TwpingOptions(test, server,
@@ -680,6 +688,12 @@ public final class TwpingArgs {
     private int usage(Messages msg, String message, int status) {
         Usage.print(err, msg.progName(), message, version);
         return status;
+    }
+
+    /** An error in a long option: the message (when not null), a pointer to {@code --help}; exit status 1. */
+    private int longUsage(Messages msg, String message) {
+        Usage.printLongOptionError(err, msg.progName(), message);
+        return Messages.EXIT_FAILURE;
     }
 
     /** Mutable parse state; copied into the immutable options at the end. */

@@ -3,8 +3,9 @@ package io.github.twping.cli;
 import java.io.PrintStream;
 
 /**
- * The usage text of twping: the C text byte for byte (docs/CLI.md) with our version line, and, for
- * {@code --help} only, a section on the long options this port adds.
+ * The usage text of twping: the C text byte for byte (docs/CLI.md) with our version line, then, for
+ * {@code -h} and {@code --help}, the long options this port adds, grouped. An error in a short option prints
+ * the C text as C does; an error in a long option prints one line and points to {@code --help}.
  */
 public final class Usage {
     /** The C usage text from the {@code usage:} line up to the version block (every line ends with \n). */
@@ -48,46 +49,69 @@ public final class Usage {
             + "   -v[N]          print out individual delays. You can supply an optional N here to limit the print to the first N packets\n"
             + "   -U             Adds UNIX timestamps when printing individual delays\n";
 
-    /** The extra long options, printed by {@code --help} after the C text. */
+    /**
+     * The long options of this port, grouped, printed after the C text by {@code -h} and {@code --help}
+     * (every line ends with \n; lines stay within 100 columns).
+     */
     static final String LONG_OPTIONS_TEXT = ""
-            + "Long options (this port):\n"
+            + "Long options of this port (docs/CLI.md):\n"
             + "\n"
-            + "   --help                 print this message, including the long options, and exit\n"
-            + "   --version              print the version and exit\n"
-            + "   --lang en|ru           language of the human-readable summary (default en)\n"
-            + "   --spin MICROS|auto     busy-wait window before each scheduled send (default 100; auto: learnt\n"
-            + "                          from how late the sleeps before it wake up)\n"
-            + "   --cpu LIST             run the sender and receiver threads on these CPUs (e.g. 0 or 0,2-3)\n"
-            + "   --rt-priority PRIO     run the sender and receiver threads under SCHED_FIFO at PRIO (1..99)\n"
-            + "   --send-stamp kernel|user  send time: the kernel's TX timestamp (default) or the stamp in the packet\n"
-            + "   --sync                 treat the local clock as synchronised\n"
-            + "   --esterror MICROS      local clock error estimate in microseconds; implies --sync\n"
-            + "   --timeout SECONDS      time limit for connecting and for each control message (default none,\n"
-            + "                          as C: a silent server then blocks until TCP fails or a signal; use this\n"
-            + "                          in scripts)\n"
-            + "   --max-loss PERCENT     exit with status 3 when the round-trip loss exceeds PERCENT\n"
-            + "   --max-median-rtt MILLIS exit with status 3 when the median round-trip time exceeds MILLIS\n"
-            + "   --loopback             test against an in-process server on 127.0.0.1 (no testaddr)\n"
-            + "   --probe-timestamping [address]  report which socket timestamping the kernel provides and exit\n"
+            + "              [Results beside the C outputs]\n"
+            + "\n"
+            + "   --exact                exact statistics (ns resolution, p50..p99.999) under the summary\n"
+            + "   --json FILE|-          one JSON document at the end (docs/twping-result.schema.json)\n"
+            + "   --json-stream FILE|-   NDJSON events while the test runs: start, interval, end\n"
+            + "                          (docs/twping-json-stream.schema.json)\n"
+            + "   --json-stream-packets  add one packet event per reply to --json-stream\n"
+            + "   --interval SECONDS     length of the --json-stream intervals (default 1)\n"
+            + "   --csv FILE             one row per packet (timestamps and delays in ns)\n"
+            + "   --html FILE            a self-contained HTML report with charts\n"
+            + "   --progress, --no-progress  live progress line on stderr (default: when stderr is a terminal)\n"
+            + "   --report FILE          report a session file saved with -F instead of measuring (no testaddr)\n"
+            + "   With --json - or --json-stream -, stdout carries only JSON: the C outputs go to stderr.\n"
+            + "\n"
+            + "              [CI gates: exit status 3 when exceeded]\n"
+            + "\n"
+            + "   --max-loss PERCENT     round-trip loss above PERCENT\n"
+            + "   --max-median-rtt MILLIS  exact median round-trip time (not the bucketed one) above MILLIS\n"
+            + "\n"
+            + "              [Other tests]\n"
+            + "\n"
+            + "   --loopback             test against an in-process server on 127.0.0.1 (no testaddr); prints\n"
+            + "                          the --exact block by default\n"
             + "   --stamp HOST[:PORT]    STAMP (RFC 8762) to a Session-Reflector, no control connection (port 862)\n"
             + "   --light HOST[:PORT]    TWAMP-Light (RFC 5357 Appendix I) to a stateless reflector (port 862)\n"
             + "   --ptp                  with --stamp: timestamps in the PTPv2 format (Z flag)\n"
             + "   --ssid N               with --stamp: Session-Sender Identifier 0..65535 (RFC 8972)\n"
-            + "   --tlv list             with --stamp: RFC 8972 TLVs ts,cos=DSCP,dm,ar=ID:CODE,fut,hmac or all\n"
+            + "   --tlv LIST             with --stamp: RFC 8972 TLVs ts,cos=DSCP,dm,ar=ID:CODE,fut,hmac or all\n"
             + "   --tlv-packets          with --tlv: one line per packet in the TLV report\n"
-            + "   --ecn N                with --stamp/--light: ECN codepoint 0..3 of the test packets (RFC 3168)\n"
-            + "   --exact                print exact statistics (ns resolution) under the summary\n"
-            + "   --json FILE|-          write the results as one JSON document (docs/twping-result.schema.json)\n"
-            + "   --json-stream FILE|-   write NDJSON events while the test runs (start, interval, end)\n"
-            + "   --json-stream-packets  add one packet event per reply to --json-stream\n"
-            + "   --interval SECONDS     interval of the --json-stream interval events (default 1)\n"
-            + "   --csv FILE             write one row per packet (timestamps and delays in ns)\n"
-            + "   --html FILE            write a self-contained HTML report with charts\n"
-            + "   --progress, --no-progress  show or hide the live progress line (default: when stderr is a terminal)\n"
-            + "   --report FILE          re-report a session file saved with -F instead of measuring (no testaddr)\n"
+            + "   --ecn N                with --stamp/--light: ECN codepoint 0..3 of the test packets\n"
             + "   --agent FILE [--metrics-listen ADDR:PORT] [--json-stream FILE|-] [--interval SECONDS] [--check]\n"
             + "                          measure the targets of FILE continuously (docs/FLEET.md)\n"
+            + "   --probe-timestamping [address]  report which socket timestamps the kernel provides and exit\n"
+            + "\n"
+            + "              [Timing and clock]\n"
+            + "\n"
+            + "   --spin MICROS|auto     busy-wait before each scheduled send (default 100; auto: learnt from\n"
+            + "                          how late the sleeps before it wake up)\n"
+            + "   --cpu LIST             run the sender and receiver threads on these CPUs (0 or 0,2-3)\n"
+            + "   --rt-priority PRIO     run the sender and receiver threads under SCHED_FIFO at PRIO (1..99)\n"
+            + "   --send-stamp kernel|user  send time: the kernel's TX timestamp (default) or the packet's stamp\n"
+            + "   --sync                 treat the local clock as synchronised\n"
+            + "   --esterror MICROS      local clock error estimate in microseconds; implies --sync\n"
+            + "   --timeout SECONDS      time limit for connecting and for each control message (default none,\n"
+            + "                          as C; use it in scripts)\n"
+            + "\n"
+            + "              [Other]\n"
+            + "\n"
+            + "   --lang en|ru           language of the summary and main messages (default: from the locale,\n"
+            + "                          LC_ALL, LC_MESSAGES or LANG: ru for ru_*, else en)\n"
+            + "   --help                 print this message and exit\n"
+            + "   --version              print the version and exit\n"
             + "\n";
+
+    /** The line after an error in a long option (the C usage text lists none of them). */
+    static final String SEE_HELP = "Try '%s --help' for the long options and their values.\n";
 
     private Usage() {
     }
@@ -97,7 +121,7 @@ public final class Usage {
         return C_TEXT + "\nVersion: " + version + "\n\n";
     }
 
-    /** @return the {@code --help} text: the C usage text followed by the long options */
+    /** @return the {@code -h}/{@code --help} text: the C usage text followed by the long options */
     public static String helpText(String version) {
         return text(version) + LONG_OPTIONS_TEXT;
     }
@@ -114,6 +138,22 @@ public final class Usage {
             sb.append(progName).append(": ").append(message).append('\n');
         }
         sb.append(text(version));
+        err.print(sb);
+        err.flush();
+    }
+
+    /**
+     * After an error in a long option: {@code <prog>: <message>} when a message is given, then one line
+     * pointing to {@code --help} instead of the C text (which lists no long option).
+     *
+     * @param message null for no message line
+     */
+    public static void printLongOptionError(PrintStream err, String progName, String message) {
+        StringBuilder sb = new StringBuilder();
+        if (message != null) {
+            sb.append(progName).append(": ").append(message).append('\n');
+        }
+        sb.append(String.format(SEE_HELP, progName));
         err.print(sb);
         err.flush();
     }

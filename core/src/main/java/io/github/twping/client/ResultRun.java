@@ -79,17 +79,18 @@ public final class ResultRun {
 
     /**
      * {@code twping --report FILE.owp [output options]}: prints the C results of a saved session (as the
-     * flags select) and writes the result outputs from it.
+     * flags select; on stderr when a JSON output goes to stdout) and writes the result outputs from it.
      *
      * @return 0, 1 when the file cannot be read, {@link ResultOutputs#EXIT_OUTPUT_FAILED} when an output failed
      */
     public static int report(TwpingOptions options, String program, PrintStream out, PrintStream err) {
         String file = options.extras().results().reportFile();
         OutputOptions o = Outputs.of(options, program);
-        if (!Reports.writeFile(o, Path.of(file), null, out, err)) {
+        PrintStream cOut = options.extras().results().jsonToStdout() ? err : out;
+        if (!Reports.writeFile(o, Path.of(file), null, cOut, err)) {
             return TwampRun.EXIT_FAILURE;
         }
-        out.flush();
+        cOut.flush();
         ResultOutputs outputs = create(options, program, out, err);
         if (outputs == null) {
             return TwampRun.EXIT_OK;

@@ -185,7 +185,8 @@ public final class StampRun {
             return TwampRun.EXIT_INTERRUPTED;
         }
         printApproximately(slots, startTimeNtp, lossTimeoutNtp);
-        ResultOutputs results = ResultRun.create(run.options, run.program, run.out, run.err);
+        ResultOutputs results = ResultRun.create(run.options, run.program, run.stdout, run.err);
+        run.progressLine(results);
         if (results != null) {
             results.protocol(ResultRun.protocolName(run.options), StampTlvReport.packetSources(telemetry, stamp.tlvs()));
         }
@@ -237,6 +238,7 @@ public final class StampRun {
             file.discard();
             return TwampRun.EXIT_FAILURE;
         }
+        stopResults(results);                           // the progress line is erased before the summary
         HostInfo hosts = hostInfo(header, local);
         Reports.writeChannel(Outputs.of(run.options, run.program), file.channel(), hosts, ScheduleDeltas.of(header),
                 run.out, run.err);

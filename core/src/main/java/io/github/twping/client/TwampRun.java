@@ -316,7 +316,8 @@ public final class TwampRun {
         prepareReport(file, header, localAddress);
 
         SessionOutcome outcome;
-        results = ResultRun.create(run.options, run.program, run.out, run.err);
+        results = ResultRun.create(run.options, run.program, run.stdout, run.err);
+        run.progressLine(results);
         if (writer == null) {
             // -c 0 (or an unwritable data file): the C worker fails at once (docs/CLI.md, -c).
             if (test.packetCount() == 0) {
@@ -431,7 +432,7 @@ public final class TwampRun {
     private void reportKernelDrops(UdpSocket socket) {
         long drops = socket.kernelDrops();
         if (drops > 0) {
-            run.err.println(run.program + ": " + drops + " replies were dropped by this host's kernel at the test socket"
+            run.errLine(run.program + ": " + drops + " replies were dropped by this host's kernel at the test socket"
                     + " (receive buffer full): counted as lost, but a measurement fault, not network loss");
         }
     }
@@ -501,6 +502,7 @@ public final class TwampRun {
      * @return false when a result output could not be written
      */
     private boolean report(SessionDataFile file, SessionHeader header, InetAddress localAddress) {
+        stopResults();                                  // the progress line is erased before the summary
         HostInfo hosts = preparedHosts(header, localAddress);
         Reports.writeChannel(Outputs.of(run.options, run.program), file.channel(), hosts,
                 ScheduleDeltas.of(header), run.out, run.err);

@@ -15,13 +15,17 @@ import java.util.function.BiConsumer;
  *
  * <p>Cardinality: every series carries {@code target} (one value per configured target, removed when a reload
  * drops the target) and {@code protocol} (the target's own, so no extra series) plus at most one small closed
- * label ({@code direction}, {@code quantile}, {@code reason}, {@code stamp}/{@code source}); nothing derived from
+ * label ({@code direction}, {@code stat}, {@code reason}, {@code stamp}/{@code source}); nothing derived from
  * addresses or packets. Updated once per session, never per packet.
  */
 public final class AgentMetrics {
-    /** The quantile labels of {@code twping_agent_delay_quantile_seconds} (0 = min, 1 = max). */
+    /** The quantiles of {@code twping_agent_last_session_delay_seconds}, in the order of {@link #STAT_LABELS}. */
     public static final double[] QUANTILES = {0.0, 0.5, 0.9, 0.99, 1.0};
-    private static final String[] QUANTILE_LABELS = {"0", "0.5", "0.9", "0.99", "1"};
+    /**
+     * Its {@code stat} label values. Not a {@code quantile} label: that label belongs to summaries, and a gauge
+     * carrying it fails {@code promtool check metrics}.
+     */
+    private static final String[] STAT_LABELS = {"min", "p50", "p90", "p99", "max"};
     private static final String[] DIRECTIONS = {"rtt", "forward", "back"};
 
     private final PrometheusRegistry registry;
@@ -54,9 +58,9 @@ public final class AgentMetrics {
                 .help("Delay per answered test packet: rtt (without reflector processing), forward, back")
                 .labelNames("target", "protocol", "direction").classicUpperBounds(DelayBuckets.seconds())
                 .nativeMaxNumberOfBuckets(160).withoutExemplars().register(registry);
-        quantile = Gauge.builder().name("twping_agent_delay_quantile_seconds")
-                .help("Exact delay quantiles of the last session (0 = min, 1 = max)")
-                .labelNames("target", "protocol", "direction", "quantile").register(registry);
+        quantile = Gauge.builder().name("twping_agent_last_session_delay_seconds")
+                .help("Exact delays of the last session: stat = min, p50, p90, p99 (nearest rank) or max")
+                .labelNames("target", "protocol", "direction", "stat").register(registry);
         sent = counter("twping_agent_packets_sent", "Test packets sent", "target", "protocol");
         received = counter("twping_agent_packets_received", "Test packets answered within the loss timeout",
                 "target", "protocol");
@@ -154,7 +158,7 @@ public final class AgentMetrics {
             delay.remove(target, p(target), d);
             hops.remove(target, p(target), d);
             clockError.remove(target, p(target), d);
-            for (String q : QUANTILE_LABELS) {
+            for (String q : STAT_LABELS) {
                 quantile.remove(target, p(target), d, q);
             }
         }
@@ -240,7 +244,7 @@ public final class AgentMetrics {
             }
             if (values[d].length > 0) {
                 for (int q = 0; q < QUANTILES.length; q++) {
-                    quantile.labelValues(target, p(target), DIRECTIONS[d], QUANTILE_LABELS[q])
+                    quantile.labelValues(target, p(target), DIRECTIONS[d], STAT_LABELS[q])
                             .set(SessionSample.quantile(values[d], QUANTILES[q]));
                 }
             }

@@ -109,7 +109,7 @@ class AgentLoopbackTest {
                 assertEquals(received, value(body, "twping_agent_delay_seconds_count", l + ",direction=\"rtt\""), body);
                 assertEquals(1.0, value(body, "twping_agent_target_up", l));
                 assertTrue(value(body, "twping_agent_last_success_timestamp_seconds", l) > 1.7e9);
-                double p50 = value(body, "twping_agent_delay_quantile_seconds", l + ",direction=\"rtt\",quantile=\"0.5\"");
+                double p50 = value(body, "twping_agent_last_session_delay_seconds", l + ",direction=\"rtt\",stat=\"p50\"");
                 assertTrue(p50 > 0 && p50 < 1, "rtt p50 " + p50);
                 assertEquals(0.0, value(body, "twping_agent_session_failures_total", l + ",reason=\"connect\""));
                 assertEquals(0.0, value(body, "twping_agent_hops", l + ",direction=\"back\""), body);

@@ -182,8 +182,8 @@ class AgentStampOptionsTest {
             assertEquals(1.0, value(agent, "twping_agent_target_up", labels), t + log());
             assertTrue(value(agent, "twping_agent_packets_received_total", labels) > 0, t);
             // PTP sender stamps read back as NTP: a forward delay of loopback size, not decades
-            double fwdMax = value(agent, "twping_agent_delay_quantile_seconds",
-                    "direction=\"forward\",quantile=\"1\"," + labels);
+            double fwdMax = value(agent, "twping_agent_last_session_delay_seconds",
+                    "direction=\"forward\",stat=\"max\"," + labels);
             assertTrue(Math.abs(fwdMax) < 1.0, t + " forward max " + fwdMax);
         }
 

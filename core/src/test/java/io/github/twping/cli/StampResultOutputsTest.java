@@ -167,6 +167,7 @@ class StampResultOutputsTest {
         assertEquals("stamp", start.get("protocol").asText());
         String endLine = lines.get(lines.size() - 1);
         assertValid(endLine);
+        ResultRuns.assertValidStream(ResultRuns.streamSchema(), lines);
         JsonNode end = JSON.readTree(endLine);
         assertEquals("end", end.get("event").asText());
         assertEquals("stamp", end.get("protocol").asText());
@@ -210,7 +211,7 @@ class StampResultOutputsTest {
                 + s.at("/kernel_timestamps/t1").asLong() + ", t2 "), html);
         assertTrue(html.contains("reflector saw source 127.0.0.1 port " + s.at("/location/source_port").asInt()
                 + ", destination 127.0.0.1 port " + stamp.port()), html);
-        assertTrue(html.contains("data-charts"), html);
+        assertTrue(html.contains("<div class=\"chart\" data-chart=\"ts-rtt\">"), html);
     }
 
     /**

@@ -44,6 +44,19 @@ class TwampdMainTest {
     }
 
     @Test
+    void shouldListEveryLongOptionForDashDashHelp() {
+        assertEquals(0, TwampdMain.run(new String[] {"--help"}, out, err));
+        String help = outBytes.toString(StandardCharsets.UTF_8);
+        assertEquals(TwampdArgs.USAGE, help);
+        for (String option : new String[] {"--stamp", "--light", "--metrics-listen", "--reflector-wait", "--cpu",
+                "--rt-priority", "--rx-stamp", "--stateful", "--ptp", "--allow", "--rate", "--asymmetric",
+                "--reflect-octets", "--help"}) {
+            assertTrue(help.contains(option + " "), "twampd -h lists " + option);
+        }
+        assertTrue(help.lines().allMatch(l -> l.length() <= 110), help);
+    }
+
+    @Test
     void shouldExitOneWithUsageForBadOption() {
         assertEquals(1, TwampdMain.run(new String[] {"-q"}, out, err));
         assertTrue(err().startsWith("twampd: invalid option -- 'q'\nUsage: twampd"), err());

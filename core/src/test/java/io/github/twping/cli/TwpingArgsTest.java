@@ -2,6 +2,7 @@ package io.github.twping.cli;
 
 import io.github.twping.client.TwpingOptions;
 import io.github.twping.config.PortRange;
+import io.github.twping.getopt.GetOpt;
 import io.github.twping.protocol.Mode;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -58,6 +59,10 @@ class TwpingArgsTest {
 
     private static String usage() {
         return Usage.text(VERSION);
+    }
+
+    private static String seeHelp() {
+        return "Try 'twping --help' for the long options and their values.\n";
     }
 
     @Test
@@ -310,7 +315,7 @@ class TwpingArgsTest {
         assertTrue(ok("--send-stamp", "kernel", "h").extras().kernelSendStamps());
         assertFalse(ok("--send-stamp", "user", "h").extras().kernelSendStamps());
         assertEquals(Messages.EXIT_FAILURE, exit("--send-stamp", "hardware", "h"));
-        assertEquals("twping: Invalid '--send-stamp' value. kernel or user expected\n" + usage(), stderr());
+        assertEquals("twping: Invalid '--send-stamp' value. kernel or user expected\n" + seeHelp(), stderr());
     }
 
     @Test
@@ -321,7 +326,7 @@ class TwpingArgsTest {
         assertEquals(250_000, ok("--spin", "250", "h").extras().spinNs());
         errBytes.reset();
         assertEquals(Messages.EXIT_FAILURE, exit("--spin", "Auto", "h"));
-        assertEquals("twping: Invalid '--spin' value. Positive integer expected\n" + usage(), stderr());
+        assertEquals("twping: Invalid '--spin' value. Positive integer expected\n" + seeHelp(), stderr());
     }
 
     @Test
@@ -330,7 +335,7 @@ class TwpingArgsTest {
         for (String bad : new String[] {"0", "100", "-1", "x", "007"}) {
             errBytes.reset();
             assertEquals(Messages.EXIT_FAILURE, exit("--rt-priority", bad, "h"), bad);
-            assertEquals("twping: Invalid '--rt-priority' value. Priority 1..99 expected\n" + usage(), stderr(), bad);
+            assertEquals("twping: Invalid '--rt-priority' value. Priority 1..99 expected\n" + seeHelp(), stderr(), bad);
         }
         String refused = ThreadTuning.fifoRefusal(9);
         if (refused == null) {
@@ -338,14 +343,14 @@ class TwpingArgsTest {
         } else {
             errBytes.reset();
             assertEquals(Messages.EXIT_FAILURE, exit("--rt-priority", "9", "h"));
-            assertEquals("twping: Invalid '--rt-priority' value. " + refused + "\n" + usage(), stderr());
+            assertEquals("twping: Invalid '--rt-priority' value. " + refused + "\n" + seeHelp(), stderr());
         }
     }
 
     @Test
     void shouldRejectBadLongOptionValues() {
         assertEquals(Messages.EXIT_FAILURE, exit("--spin", "abc", "h"));
-        assertEquals("twping: Invalid '--spin' value. Positive integer expected\n" + usage(), stderr());
+        assertEquals("twping: Invalid '--spin' value. Positive integer expected\n" + seeHelp(), stderr());
         assertEquals(Messages.EXIT_FAILURE, exit("--lang", "de", "h"));
         assertEquals(Messages.EXIT_FAILURE, exit("--max-loss", "101", "h"));
         assertEquals(Messages.EXIT_FAILURE, exit("--max-median-rtt", "0", "h"));
@@ -354,9 +359,30 @@ class TwpingArgsTest {
     }
 
     @Test
-    void shouldTreatLongOptionGetoptErrorsLikeShortOnes() {
-        assertEquals(Messages.EXIT_OK, exit("--bogus", "h"));
-        assertEquals("twping: unrecognized option '--bogus'\ntwping: \n" + usage(), stderr());
+    void shouldPointToHelpAfterAnErrorInALongOption() {
+        assertEquals(Messages.EXIT_FAILURE, exit("--bogus", "h"));
+        assertEquals("twping: unrecognized option '--bogus'\n" + seeHelp(), stderr());
+        errBytes.reset();
+        assertEquals(Messages.EXIT_FAILURE, exit("--json"));
+        assertEquals("twping: option '--json' requires an argument\n" + seeHelp(), stderr());
+        errBytes.reset();
+        assertEquals(Messages.EXIT_FAILURE, exit("--loopback", "h"));
+        assertEquals(seeHelp(), stderr());
+    }
+
+    @Test
+    void shouldPrintTheCUsageThenTheLongOptionsGroupedForDashH() {
+        assertEquals(Messages.EXIT_OK, exit("-h"));
+        String text = stderr();
+        assertTrue(text.startsWith("twping: \n" + usage()), text);
+        String added = text.substring(("twping: \n" + usage()).length());
+        assertEquals(Usage.LONG_OPTIONS_TEXT, added);
+        for (GetOpt.LongOption o : TwpingArgs.LONG_OPTIONS) {
+            assertTrue(added.contains("--" + o.name()), "-h lists --" + o.name());
+        }
+        assertTrue(added.contains("[CI gates"), added);
+        assertTrue(added.contains("default: from the locale"), added);
+        assertTrue(added.lines().allMatch(l -> l.length() <= 100), added);
     }
 
     @Test

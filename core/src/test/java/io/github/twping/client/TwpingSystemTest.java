@@ -1,6 +1,7 @@
 package io.github.twping.client;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
@@ -281,6 +282,16 @@ class TwpingSystemTest {
             assertEquals(3, r.status(), r.err());
             assertTrue(r.err().contains("gate: loss 20.000% exceeds --max-loss 5%"), r.err());
         }
+    }
+
+    @Test
+    void shouldNameTheExactMedianInTheSummaryNumberFormatWhenTheRttGateFails() {
+        Run r = run("--loopback", "--max-median-rtt", "0.000001", "-c", "10", "-i", "0.002f", "-L", "1", "-Q");
+        assertEquals(3, r.status(), r.err());
+        String line = r.err().lines().filter(l -> l.contains("gate:")).findFirst().orElseThrow();
+        assertTrue(line.matches("twping: gate: exact median round-trip time [0-9.e+-]+ ms exceeds --max-median-rtt "
+                + "1e-06 ms \\(from the records; the summary's median is rounded to the -b bucket\\)"), line);
+        assertFalse(line.contains("E-"), line);
     }
 
     @Test

@@ -8,10 +8,12 @@ import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import org.junit.jupiter.api.Test;
 
 class AgentMetricsTest {
-    /** Series per target in the text exposition: the figure docs/FLEET.md gives for the label cardinality. */
+    /** Series per target in the text exposition once a session ended: the figure docs/FLEET.md gives. */
     static final int SERIES_PER_TARGET = 191;
+    /** Series per target before its first session ends (docs/FLEET.md): no histogram or quantile series yet. */
+    static final int SERIES_PER_NEW_TARGET = 24;
 
-    private static SessionSample sample(boolean completed) {
+    static SessionSample sample(boolean completed) {
         return new SessionSample(10, 2, 1, 1, 0, 3, 1, new double[] {1e-5, 2e-5, 3e-5, 4e-5, 1e-3, 2e-3, 3e-3, 4e-3},
                 new double[] {1e-5, 2e-5, 3e-5, 4e-5, 5e-5, 6e-5, 7e-5, 8e-5},
                 new double[] {1e-5, 1e-5, 1e-5, 1e-5, 1e-5, 1e-5, 1e-5, 9e-5}, 1, 2, false, 3e-6, 2e-6, 1e-6,
@@ -28,6 +30,7 @@ class AgentMetricsTest {
         AgentMetrics m = new AgentMetrics(registry);
         m.addTarget("a");
         m.addTarget("b");
+        assertEquals(SERIES_PER_NEW_TARGET, seriesOf(PrometheusText.of(registry), "a"));
         m.recordSession("a", sample(true));
         m.recordSession("a", sample(false));
         m.recordFailure("a", FailureReason.CONNECT);
@@ -61,8 +64,8 @@ class AgentMetricsTest {
         assertTrue(t.contains("twping_agent_target_up{protocol=\"twamp\",target=\"a\"} 0.0"), t);
         assertTrue(t.contains("twping_agent_hops{direction=\"back\",protocol=\"twamp\",target=\"a\"} 2.0"), t);
         // nearest rank: p50 of 8 values is the 4th, p99 and max the 8th
-        assertTrue(t.contains("twping_agent_delay_quantile_seconds{direction=\"rtt\",protocol=\"twamp\",quantile=\"0.5\",target=\"a\"} 4.0E-5"), t);
-        assertTrue(t.contains("twping_agent_delay_quantile_seconds{direction=\"rtt\",protocol=\"twamp\",quantile=\"1\",target=\"a\"} 0.004"), t);
+        assertTrue(t.contains("twping_agent_last_session_delay_seconds{direction=\"rtt\",protocol=\"twamp\",stat=\"p50\",target=\"a\"} 4.0E-5"), t);
+        assertTrue(t.contains("twping_agent_last_session_delay_seconds{direction=\"rtt\",protocol=\"twamp\",stat=\"max\",target=\"a\"} 0.004"), t);
         assertTrue(t.contains("twping_agent_delay_seconds_bucket{direction=\"back\",protocol=\"twamp\",target=\"a\",le=\"1.0E-5\"} 14"), t);
         assertTrue(t.contains("twping_agent_delay_seconds_count{direction=\"rtt\",protocol=\"twamp\",target=\"a\"} 16"), t);
         assertTrue(t.contains("twping_agent_timestamps_total{protocol=\"twamp\",source=\"user\",stamp=\"tx\",target=\"a\"} 4.0"), t);

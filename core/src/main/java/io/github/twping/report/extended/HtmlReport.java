@@ -2,35 +2,32 @@ package io.github.twping.report.extended;
 
 import java.io.IOException;
 import java.io.Writer;
-import java.util.Arrays;
-import java.util.BitSet;
+import java.math.BigDecimal;
+import java.math.MathContext;
 import java.util.Locale;
 
-import io.github.twping.stats.exact.DelayDistribution;
-import io.github.twping.stats.exact.ExactSummary;
+import com.fasterxml.jackson.core.JsonProcessingException;
+
 import io.github.twping.datafile.SessionDataReader;
 import io.github.twping.datafile.SessionHeader;
-import io.github.twping.datafile.TwoWayRecord;
-import io.github.twping.time.NtpTime;
-import io.github.twping.datafile.ScheduleDeltas;
+import io.github.twping.report.owamp.HostInfo;
+import io.github.twping.stats.exact.DelayDistribution;
+import io.github.twping.stats.exact.ExactSummary;
+import io.github.twping.stats.owamp.SummaryResult;
 
 /**
- * {@code --html FILE}: one self-contained page (no external resources) with the session header, the exact
- * statistics table and four charts drawn here as inline SVG: round-trip time over time with lost packets
- * marked, the delay distribution (histogram and complementary CDF, logarithmic), forward against back delay
- * over time, and send lateness over time. Each chart is an {@code <svg class="chart">} whose plotted marks
- * carry {@code class="mark"}; a small inline script marks the page {@code data-charts-drawn} with the number
- * of charts that have a non-empty rendered plot (what the browser test reads).
+ * {@code --html FILE}: one self-contained page (docs/CLI.md, {@code --html}). The headline (round-trip
+ * p50/p99/p99.9, loss, jitter, clock state, path) and the tables are HTML written here; the charts are drawn in
+ * the browser by uPlot (inlined from its WebJar, {@link HtmlAssets}) and this package's {@code html-report.js}
+ * from the aggregates of {@link HtmlReportData}, embedded as JSON. Nothing is fetched when the page is viewed.
+ *
+ * <p>Each chart is a {@code <div class="chart" data-chart="NAME">}. After drawing, the script sets on it
+ * {@code data-drawn="yes"} when a series with data was drawn, and {@code data-ticks-x}/{@code data-ticks-y}: the
+ * axis tick labels it drew, separated by {@code |}; on {@code <body>} {@code data-charts} (charts on the page)
+ * and {@code data-charts-drawn}. The browser test reads these.
  */
 public final class HtmlReport {
-    private static final int WIDTH = 860;
-    private static final int HEIGHT = 260;
-    private static final int LEFT = 70;
-    private static final int RIGHT = 20;
-    private static final int TOP = 20;
-    private static final int BOTTOM = 40;
-    /** Largest number of plotted points per series; longer series are binned (min and max per bin). */
-    private static final int MAX_POINTS = 1500;
+    private static final double[] TABLE_PERCENTILES = {50, 90, 95, 99, 99.9, 99.99, 99.999};
 
     private HtmlReport() {
     }
@@ -41,73 +38,236 @@ public final class HtmlReport {
     }
 
     /**
-     * Writes the page; {@code protocol} (or null: unknown) is a header row, {@code stamp} (or null) a table of
-     * the STAMP TLV results under the statistics.
+     * Writes the page; {@code protocol} (or null: unknown) is named in the headline and the session table,
+     * {@code stamp} (or null) is a table of the STAMP TLV results.
      */
     public static void write(Writer w, SessionResults results, SessionDataReader reader, String protocol,
                              StampTlvResults stamp) throws IOException {
-        Series series = Series.collect(reader, results.header());
-        StringBuilder sb = new StringBuilder(64 * 1024);
+        write(w, results, reader, protocol, stamp, null);
+    }
+
+    /** Writes the page, with the stacked delay-breakdown chart when {@code breakdown} is not null. */
+    public static void write(Writer w, SessionResults results, SessionDataReader reader, String protocol,
+                             StampTlvResults stamp, DelayBreakdown breakdown) throws IOException {
+        HtmlReportData data = HtmlReportData.build(results, reader, breakdown);
+        HtmlAssets assets = HtmlAssets.get();
         SessionHeader h = results.header();
         ExactSummary s = results.exact().total();
-        sb.append("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>twping ")
-                .append(esc(h.sidHex())).append("</title>\n<style>\n")
-                .append("body{font:14px/1.4 sans-serif;margin:24px;color:#222;background:#fff}")
-                .append("h1{font-size:20px}h2{font-size:16px;margin-top:28px}")
-                .append("table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:2px 6px;text-align:right;white-space:nowrap;font-size:12px}")
-                .append("th:first-child,td:first-child{text-align:left}")
-                .append("svg.chart{display:block;border:1px solid #ddd;margin:8px 0;background:#fcfcfc}")
-                .append(".axis{stroke:#555;stroke-width:1}.grid{stroke:#e4e4e4;stroke-width:1}")
-                .append("text{font:11px sans-serif;fill:#333}")
-                .append("</style></head><body>\n");
-        sb.append("<h1>twping session ").append(esc(h.sidHex())).append("</h1>\n<table>");
-        row(sb, "from", results.hosts().fromHost() + " [" + results.hosts().fromAddr() + "]:" + results.hosts().fromServ());
-        row(sb, "to", results.hosts().toHost() + " [" + results.hosts().toAddr() + "]:" + results.hosts().toServ());
+        HostInfo hosts = results.hosts();
+        StringBuilder sb = new StringBuilder(128 * 1024);
+        sb.append("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n")
+                .append("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>")
+                .append(esc(title(results))).append("</title>\n<style>\n").append(assets.uplotCss()).append('\n')
+                .append(assets.reportCss()).append("</style></head>\n<body>\n");
+        headline(sb, results, protocol);
+
+        sb.append("<section><h2>Delay percentiles</h2>\n<p class=\"note\">Exact value at each percentile (1 ns"
+                + " resolution) on a 1/(1-p) axis, so the tail gets room; the black ring at 50% is the C twping's median of the"
+                + " same packets, rounded to its ").append(esc(duration(results.bucketWidthSeconds() * 1e9)))
+                .append(" histogram bucket.</p>\n<div class=\"grid3\">\n");
+        chart(sb, "pct-rtt", "round trip");
+        chart(sb, "pct-forward", "forward (sender to reflector)");
+        chart(sb, "pct-back", "back (reflector to sender)");
+        sb.append("</div></section>\n");
+
+        sb.append("<section><h2>Over time</h2>\n<p class=\"note\">Per interval of ")
+                .append(esc(duration(data.intervalNs()))).append(" of scheduled send time: the band spans min to max, the"
+                + " darker band p50 to p99, the line is p50 (logarithmic axes). Lost packets (red) and duplicate"
+                + " replies (brown) are marked at the top of the round-trip chart.</p>\n");
+        chart(sb, "ts-rtt", "round trip");
+        chart(sb, "ts-forward", "forward (sender to reflector)");
+        chart(sb, "ts-back", "back (reflector to sender)");
+        chart(sb, "ts-lateness", "send lateness (actual minus scheduled send time)");
+        sb.append("</section>\n<section><h2>Delay breakdown</h2>\n");
+        if (breakdown == null) {
+            sb.append("<p class=\"note\" id=\"breakdown-missing\">No per-packet delay breakdown (sender stack,"
+                    + " forward, reflector residence, back, receiver wake-up, lateness) was recorded for this"
+                    + " session.</p>\n");
+        } else {
+            sb.append("<p class=\"note\">Median of each part per interval, stacked.</p>\n");
+            chart(sb, "breakdown", "delay breakdown");
+        }
+        sb.append("</section>\n");
+
+        sb.append("<section><h2>Session</h2>\n<table class=\"session\">");
+        row(sb, "from", hosts.fromHost() + " [" + hosts.fromAddr() + "]:" + hosts.fromServ());
+        row(sb, "to", hosts.toHost() + " [" + hosts.toAddr() + "]:" + hosts.toServ());
         if (protocol != null) {
             row(sb, "protocol", protocol);
         }
+        row(sb, "SID", h.sidHex());
         row(sb, "start", ResultJson.time(h.startTimeNtp()));
         row(sb, "packets", h.packetCount() + " (" + s.sent() + " resolved, " + s.received() + " received, " + s.lost()
                 + " lost, " + s.duplicates() + " duplicates, " + s.reordered() + " reordered)");
+        if (results.dataFile() != null) {
+            row(sb, "data file", results.dataFile());
+        }
         row(sb, "tool", results.tool() + " " + results.version());
-        sb.append("</table>\n<h2>Exact statistics (ms)</h2>\n<table><tr><th></th><th>count</th><th>min</th><th>mean</th>"
-                + "<th>stddev</th><th>p50</th><th>p90</th><th>p95</th><th>p99</th><th>p99.9</th><th>p99.99</th>"
-                + "<th>p99.999</th><th>max</th></tr>\n");
+        sb.append("</table>\n<h2>Exact statistics (ms)</h2>\n<table class=\"stats\"><tr><th></th><th>count</th>"
+                + "<th>min</th><th>mean</th><th>stddev</th><th>p50</th><th>p90</th><th>p95</th><th>p99</th>"
+                + "<th>p99.9</th><th>p99.99</th><th>p99.999</th><th>max</th></tr>\n");
         statRow(sb, "round-trip", s.roundTrip());
         statRow(sb, "forward", s.forward());
         statRow(sb, "back", s.back());
         statRow(sb, "reflector processing", s.processing());
         statRow(sb, "round-trip IPDV", s.ipdvRoundTrip());
         statRow(sb, "send lateness", s.sendLateness());
-        sb.append("</table>\n");
+        sb.append("</table></section>\n");
         if (stamp != null) {
             stampTable(sb, stamp);
         }
 
-        sb.append("<h2>Round-trip time over time</h2>\n");
-        timeChart(sb, "rtt", series.t, new long[][] {series.rtt}, new String[] {"#1f77b4"}, series.lostT, series.span,
-                "round-trip (ms)");
-        sb.append("<h2>Round-trip delay distribution</h2>\n");
-        histogramChart(sb, series.rtt);
-        ccdfChart(sb, series.rtt);
-        sb.append("<h2>Forward and back delay</h2>\n");
-        timeChart(sb, "fwdback", series.t, new long[][] {series.fwd, series.bck}, new String[] {"#2ca02c", "#d62728"},
-                new long[0], series.span, "forward (green), back (red) (ms)");
-        sb.append("<h2>Send lateness</h2>\n");
-        timeChart(sb, "lateness", series.t, new long[][] {series.lateness}, new String[] {"#9467bd"}, new long[0],
-                series.span, "lateness (ms)");
-        sb.append("<script>\n(function(){var n=0;document.querySelectorAll('svg.chart').forEach(function(c){"
-                + "var b=c.querySelector('.plot').getBBox();var m=c.querySelectorAll('.mark').length;"
-                + "if(b.width>0&&b.height>=0&&m>0){n++;c.setAttribute('data-drawn','yes');}});"
-                + "document.body.setAttribute('data-charts-drawn',String(n));"
-                + "document.body.setAttribute('data-charts',String(document.querySelectorAll('svg.chart').length));"
-                + "})();\n</script>\n</body></html>\n");
+        sb.append("<footer><p>Written by ").append(esc(results.tool() + " " + results.version()))
+                .append(". Charts drawn with uPlot ").append(esc(assets.uplotVersion()))
+                .append(", inlined in this file (no network access).</p>\n<details><summary>uPlot licence</summary><pre>")
+                .append(esc(assets.uplotLicense())).append("</pre></details></footer>\n");
+        sb.append("<script type=\"application/json\" id=\"twping-data\">").append(json(data)).append("</script>\n");
+        sb.append("<script>\n").append(assets.uplotJs()).append("\n</script>\n");
+        sb.append("<script>\n").append(assets.reportJs()).append("\n</script>\n</body></html>\n");
         w.append(sb);
+    }
+
+    /** The page title: the path and the result, not the SID. */
+    static String title(SessionResults results) {
+        ExactSummary s = results.exact().total();
+        StringBuilder t = new StringBuilder("twping ").append(results.hosts().fromHost()).append(" \u2192 ")
+                .append(results.hosts().toHost()).append(": ");
+        DelayDistribution rtt = s.roundTrip();
+        if (rtt.count() == 0) {
+            t.append("no replies");
+        } else {
+            t.append("RTT p50 ").append(duration(rtt.percentile(50))).append(", p99 ")
+                    .append(duration(rtt.percentile(99)));
+        }
+        return t.append(", loss ").append(percent(s.lossPercent())).toString();
+    }
+
+    private static void headline(StringBuilder sb, SessionResults results, String protocol) {
+        ExactSummary s = results.exact().total();
+        HostInfo hosts = results.hosts();
+        SessionHeader h = results.header();
+        DelayDistribution rtt = s.roundTrip();
+        sb.append("<header class=\"headline\">\n<h1>").append(esc(hosts.fromHost())).append(" \u2192 ")
+                .append(esc(hosts.toHost()));
+        if (protocol != null) {
+            sb.append(" <span class=\"tag\">").append(esc(protocol.toUpperCase(Locale.ROOT))).append("</span>");
+        }
+        sb.append("</h1>\n<p class=\"sub\">").append(esc(ResultJson.time(h.startTimeNtp()))).append(" \u00b7 ")
+                .append(s.sent()).append(" packets \u00b7 ").append(esc(results.tool() + " " + results.version()))
+                .append("</p>\n<div class=\"kpis\">\n");
+        SummaryResult owamp = results.owamp();
+        String cMedian = owamp == null || Double.isNaN(owamp.median(SummaryResult.RT)) ? null
+                : "C twping median " + duration(owamp.median(SummaryResult.RT) * 1e9) + " (bucketed)";
+        kpi(sb, "kpi-p50", "RTT p50", rtt.count() == 0 ? "\u2013" : duration(rtt.percentile(50)), cMedian);
+        kpi(sb, "kpi-p99", "RTT p99", rtt.count() == 0 ? "\u2013" : duration(rtt.percentile(99)), null);
+        kpi(sb, "kpi-p999", "RTT p99.9", rtt.count() == 0 ? "\u2013" : duration(rtt.percentile(99.9)),
+                rtt.count() == 0 ? null : "max " + duration(rtt.max()));
+        kpi(sb, s.lost() > 0 ? "kpi-loss alert" : "kpi-loss", "loss", percent(s.lossPercent()), s.lost() + " of " + s.sent() + " packets"
+                + (s.duplicates() > 0 ? ", " + s.duplicates() + " duplicates" : ""));
+        kpi(sb, "kpi-jitter", "jitter (p95\u2212p50)", rtt.count() == 0 ? "\u2013"
+                : duration(rtt.percentile(95) - rtt.percentile(50)), jitterDetail(s));
+        String local = syncState(s.localSynchronised(), s.localUnsynchronised());
+        String remote = syncState(s.remoteSynchronised(), s.remoteUnsynchronised());
+        boolean both = local.equals("synchronised") && remote.equals("synchronised");
+        kpi(sb, "kpi-clocks words", "clocks", both ? "synchronised" : local.equals(remote) ? local : "mixed",
+                "local " + local + ", remote " + remote + (both ? "" : "; one-way delays assume the clocks agree"));
+        sb.append("</div>\n<p class=\"path\"><b>path</b> ").append(esc(hosts.fromHost() + " [" + hosts.fromAddr() + "]:"
+                + hosts.fromServ() + " \u2192 " + hosts.toHost() + " [" + hosts.toAddr() + "]:" + hosts.toServ()))
+                .append(" \u00b7 IPv").append(h.ipVersion()).append(" \u00b7 hops forward ").append(hops(s, true))
+                .append(", back ").append(hops(s, false)).append(" \u00b7 DSCP ").append((h.typeP() >>> 24) & 0x3F)
+                .append("</p>\n</header>\n");
+    }
+
+    private static String jitterDetail(ExactSummary s) {
+        if (s.forward().count() == 0) {
+            return null;
+        }
+        return "forward " + duration(s.forward().percentile(95) - s.forward().percentile(50)) + ", back "
+                + duration(s.back().percentile(95) - s.back().percentile(50));
+    }
+
+    private static String syncState(long sync, long unsync) {
+        if (sync + unsync == 0) {
+            return "unknown";
+        }
+        if (unsync == 0) {
+            return "synchronised";
+        }
+        return sync == 0 ? "unsynchronised" : "partly synchronised (" + sync + " of " + (sync + unsync) + ")";
+    }
+
+    private static String hops(ExactSummary s, boolean forward) {
+        int minTtl = s.minTtl(forward);
+        int maxTtl = s.maxTtl(forward);
+        if (minTtl < 0) {
+            return "unknown";
+        }
+        int lo = 255 - maxTtl;
+        int hi = 255 - minTtl;
+        return lo == hi ? Integer.toString(lo) : lo + "\u2013" + hi;
+    }
+
+    /** One headline figure; {@code classes} are added to {@code kpi} (its first word is the id). */
+    private static void kpi(StringBuilder sb, String classes, String label, String value, String detail) {
+        sb.append("<div class=\"kpi ").append(classes).append("\" id=\"").append(classes.split(" ")[0])
+                .append("\"><div class=\"k\">").append(esc(label))
+                .append("</div><div class=\"v\">").append(esc(value)).append("</div>");
+        if (detail != null) {
+            sb.append("<div class=\"d\">").append(esc(detail)).append("</div>");
+        }
+        sb.append("</div>\n");
+    }
+
+    private static void chart(StringBuilder sb, String name, String caption) {
+        sb.append("<figure><figcaption>").append(esc(caption)).append("</figcaption><div class=\"chart\" data-chart=\"")
+                .append(name).append("\"></div></figure>\n");
+    }
+
+    /** A duration of {@code ns} nanoseconds with 3 significant digits in ns, µs, ms or s. */
+    static String duration(double ns) {
+        if (Double.isNaN(ns) || Double.isInfinite(ns)) {
+            return "\u2013";
+        }
+        double a = Math.abs(ns);
+        String unit;
+        double v;
+        if (a < 1e3) {
+            unit = "ns";
+            v = ns;
+        } else if (a < 1e6) {
+            unit = "\u00b5s";
+            v = ns / 1e3;
+        } else if (a < 1e9) {
+            unit = "ms";
+            v = ns / 1e6;
+        } else {
+            unit = "s";
+            v = ns / 1e9;
+        }
+        String n = v == 0 ? "0" : new BigDecimal(v).round(new MathContext(3)).stripTrailingZeros().toPlainString();
+        return n + " " + unit;
+    }
+
+    static String percent(double p) {
+        if (Double.isNaN(p)) {
+            return "\u2013";
+        }
+        String n = p == 0 ? "0" : new BigDecimal(p).round(new MathContext(3)).stripTrailingZeros().toPlainString();
+        return n + "%";
+    }
+
+    /** The chart data as JSON that cannot close its {@code <script>} element. */
+    private static String json(HtmlReportData data) {
+        try {
+            return ResultJson.MAPPER.writeValueAsString(data.json()).replace("<", "\\u003c");
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     /** The STAMP TLV results (the lines of the text report, docs/STAMP.md) as a two-column table. */
     private static void stampTable(StringBuilder sb, StampTlvResults t) {
-        sb.append("<h2>STAMP TLVs (RFC 8972)</h2>\n<table class=\"stamp-tlvs\">");
+        sb.append("<section><h2>STAMP TLVs (RFC 8972)</h2>\n<table class=\"stamp-tlvs\">");
         row(sb, "TLVs", String.join(", ", t.requested()));
         row(sb, "kernel timestamps", "t1 " + t.kernelT1() + ", t2 " + t.kernelT2() + ", t3 " + t.kernelT3() + ", t4 "
                 + t.kernelT4() + ", all four " + t.allFourKernel() + " of " + t.replies() + " replies");
@@ -123,8 +283,8 @@ public final class HtmlReport {
         if (f != null) {
             String v = f.kernelT3() + " kernel t3 (" + f.unmatched() + " unmatched)";
             if (f.rtt() != null) {
-                v += "; rtt with kernel t3 min/median/max " + ms(f.rtt().minNs()) + "/" + ms(f.rtt().medianNs()) + "/"
-                        + ms(f.rtt().maxNs()) + " ms";
+                v += "; rtt with kernel t3 min/median/max " + duration(f.rtt().minNs()) + " / "
+                        + duration(f.rtt().medianNs()) + " / " + duration(f.rtt().maxNs());
             }
             row(sb, "follow-up telemetry", v);
         }
@@ -146,15 +306,11 @@ public final class HtmlReport {
                     + ", destination " + orUnknown(l.destinationAddress()) + " port " + l.destinationPort());
         }
         row(sb, "TLV flags", "U " + t.unrecognised() + ", M " + t.malformed() + ", I " + t.integrityFailed());
-        sb.append("</table>\n");
+        sb.append("</table></section>\n");
     }
 
     private static String orUnknown(String s) {
         return s == null ? "unknown" : s;
-    }
-
-    private static String ms(long ns) {
-        return String.format(Locale.ROOT, "%.3f", ns / 1e6);
     }
 
     private static void row(StringBuilder sb, String k, String v) {
@@ -171,7 +327,7 @@ public final class HtmlReport {
         cell(sb, d.min());
         cell(sb, d.mean());
         cell(sb, d.stddev());
-        for (double p : new double[] {50, 90, 95, 99, 99.9, 99.99, 99.999}) {
+        for (double p : TABLE_PERCENTILES) {
             cell(sb, d.percentile(p));
         }
         cell(sb, d.max());
@@ -182,215 +338,6 @@ public final class HtmlReport {
         sb.append("<td>");
         ExactBlockWriter.number(sb, ns / 1e6);
         sb.append("</td>");
-    }
-
-    /** A line chart of one or more series against send time, binned to {@link #MAX_POINTS}. */
-    private static void timeChart(StringBuilder sb, String id, long[] t, long[][] ys, String[] colours, long[] marks,
-                                  long span, String yLabel) {
-        long min = Long.MAX_VALUE;
-        long max = Long.MIN_VALUE;
-        for (long[] y : ys) {
-            for (long v : y) {
-                min = Math.min(min, v);
-                max = Math.max(max, v);
-            }
-        }
-        if (min > max) {
-            min = 0;
-            max = 1;
-        }
-        if (min > 0) {
-            min = 0;
-        }
-        if (max == min) {
-            max = min + 1;
-        }
-        double xScale = (WIDTH - LEFT - RIGHT) / (double) Math.max(1, span);
-        double yScale = (HEIGHT - TOP - BOTTOM) / (double) (max - min);
-        open(sb, id);
-        axes(sb, 0, span / 1e9, "time since start (s)", min / 1e6, max / 1e6, yLabel);
-        sb.append("<g class=\"plot\">");
-        for (int k = 0; k < ys.length; k++) {
-            long[] y = ys[k];
-            int n = Math.min(t.length, y.length);
-            if (n == 0) {
-                continue;
-            }
-            int bins = Math.min(n, MAX_POINTS);
-            StringBuilder upper = new StringBuilder();
-            StringBuilder lower = new StringBuilder();
-            for (int b = 0; b < bins; b++) {
-                int from = (int) ((long) b * n / bins);
-                int to = (int) ((long) (b + 1) * n / bins);
-                long lo = Long.MAX_VALUE;
-                long hi = Long.MIN_VALUE;
-                for (int i = from; i < to; i++) {
-                    lo = Math.min(lo, y[i]);
-                    hi = Math.max(hi, y[i]);
-                }
-                double x = LEFT + t[from] * xScale;
-                point(upper, x, HEIGHT - BOTTOM - (hi - min) * yScale);
-                if (bins < n) {
-                    point(lower, x, HEIGHT - BOTTOM - (lo - min) * yScale);
-                }
-            }
-            polyline(sb, upper, colours[k]);
-            if (lower.length() > 0) {
-                polyline(sb, lower, colours[k]);
-            }
-        }
-        for (long m : marks) {
-            double x = LEFT + m * xScale;
-            sb.append("<line class=\"mark lost\" x1=\"").append(fmt(x)).append("\" x2=\"").append(fmt(x))
-                    .append("\" y1=\"").append(HEIGHT - BOTTOM).append("\" y2=\"").append(HEIGHT - BOTTOM - 10)
-                    .append("\" stroke=\"#e00\" stroke-width=\"1.5\"><title>lost</title></line>");
-        }
-        sb.append("</g>");
-        if (marks.length > 0) {
-            sb.append("<text x=\"").append(WIDTH - RIGHT - 160).append("\" y=\"").append(TOP + 12)
-                    .append("\" fill=\"#e00\">red ticks: lost packets (").append(marks.length).append(")</text>");
-        }
-        sb.append("</svg>\n");
-    }
-
-    /** log10 of the smallest and largest of the sorted positive values, widened to at least 0.1 decades. */
-    private static double[] logRange(long[] v) {
-        double lo = Math.log10(Math.max(1, v[0]));
-        double hi = Math.log10(Math.max(v[0] + 1, v[v.length - 1]));
-        if (hi - lo < 0.1) {
-            lo -= 0.05;
-            hi += 0.05;
-        }
-        return new double[] {lo, hi};
-    }
-
-    /** Histogram of the values on logarithmic bins, count on a logarithmic axis. */
-    private static void histogramChart(StringBuilder sb, long[] values) {
-        long[] v = positive(values);
-        open(sb, "histogram");
-        if (v.length == 0) {
-            emptyPlot(sb);
-            return;
-        }
-        double[] range = logRange(v);
-        double lo = range[0];
-        double hi = range[1];
-        int bins = 60;
-        long[] counts = new long[bins];
-        for (long x : v) {
-            int b = (int) ((Math.log10(Math.max(1, x)) - lo) / (hi - lo) * bins);
-            counts[Math.max(0, Math.min(bins - 1, b))]++;
-        }
-        long maxCount = Arrays.stream(counts).max().orElse(1);
-        double logMax = Math.log10(maxCount) + 0.3;
-        axes(sb, Math.pow(10, lo) / 1e6, Math.pow(10, hi) / 1e6, "round-trip (ms, log scale)", 1, maxCount,
-                "packets (log scale)");
-        sb.append("<g class=\"plot\">");
-        double bw = (WIDTH - LEFT - RIGHT) / (double) bins;
-        for (int b = 0; b < bins; b++) {
-            if (counts[b] == 0) {
-                continue;
-            }
-            double hgt = (Math.log10(counts[b]) + 0.3) / logMax * (HEIGHT - TOP - BOTTOM);
-            sb.append("<rect class=\"mark\" x=\"").append(fmt(LEFT + b * bw)).append("\" y=\"")
-                    .append(fmt(HEIGHT - BOTTOM - hgt)).append("\" width=\"").append(fmt(Math.max(1, bw - 1)))
-                    .append("\" height=\"").append(fmt(hgt)).append("\" fill=\"#1f77b4\"><title>")
-                    .append(counts[b]).append("</title></rect>");
-        }
-        sb.append("</g></svg>\n");
-    }
-
-    /** Complementary CDF (fraction of packets above x), both axes logarithmic: the tail made visible. */
-    private static void ccdfChart(StringBuilder sb, long[] values) {
-        long[] v = positive(values);
-        open(sb, "ccdf");
-        if (v.length == 0) {
-            emptyPlot(sb);
-            return;
-        }
-        double[] range = logRange(v);
-        double lo = range[0];
-        double hi = range[1];
-        double minFraction = 1.0 / v.length;
-        double logMin = Math.log10(minFraction);
-        axes(sb, Math.pow(10, lo) / 1e6, Math.pow(10, hi) / 1e6, "round-trip (ms, log scale)", minFraction, 1,
-                "fraction above (CCDF, log scale)");
-        sb.append("<g class=\"plot\">");
-        StringBuilder pts = new StringBuilder();
-        int step = Math.max(1, v.length / MAX_POINTS);
-        for (int i = 0; i < v.length; i += step) {
-            addCcdfPoint(pts, v, i, lo, hi, logMin);
-        }
-        addCcdfPoint(pts, v, v.length - 1, lo, hi, logMin);
-        polyline(sb, pts, "#ff7f0e");
-        sb.append("</g></svg>\n");
-    }
-
-    private static void addCcdfPoint(StringBuilder pts, long[] v, int i, double lo, double hi, double logMin) {
-        double above = (v.length - i) / (double) v.length;         // fraction at or above v[i]
-        double x = LEFT + (Math.log10(Math.max(1, v[i])) - lo) / (hi - lo) * (WIDTH - LEFT - RIGHT);
-        double y = TOP + (Math.log10(above) / logMin) * (HEIGHT - TOP - BOTTOM);
-        point(pts, x, y);
-    }
-
-    private static long[] positive(long[] values) {
-        long[] v = Arrays.stream(values).filter(x -> x > 0).toArray();
-        Arrays.sort(v);
-        return v;
-    }
-
-    private static void open(StringBuilder sb, String id) {
-        sb.append("<svg class=\"chart\" id=\"chart-").append(id).append("\" xmlns=\"http://www.w3.org/2000/svg\" width=\"")
-                .append(WIDTH).append("\" height=\"").append(HEIGHT).append("\" viewBox=\"0 0 ").append(WIDTH)
-                .append(' ').append(HEIGHT).append("\">");
-    }
-
-    private static void emptyPlot(StringBuilder sb) {
-        sb.append("<g class=\"plot\"><text class=\"mark\" x=\"").append(WIDTH / 2 - 30).append("\" y=\"")
-                .append(HEIGHT / 2).append("\">no data</text></g></svg>\n");
-    }
-
-    private static void axes(StringBuilder sb, double x0, double x1, String xLabel, double y0, double y1,
-                             String yLabel) {
-        int bottom = HEIGHT - BOTTOM;
-        for (int i = 0; i <= 4; i++) {
-            double y = bottom - i * (HEIGHT - TOP - BOTTOM) / 4.0;
-            sb.append("<line class=\"grid\" x1=\"").append(LEFT).append("\" x2=\"").append(WIDTH - RIGHT)
-                    .append("\" y1=\"").append(fmt(y)).append("\" y2=\"").append(fmt(y)).append("\"/>");
-        }
-        sb.append("<line class=\"axis\" x1=\"").append(LEFT).append("\" y1=\"").append(bottom).append("\" x2=\"")
-                .append(WIDTH - RIGHT).append("\" y2=\"").append(bottom).append("\"/>");
-        sb.append("<line class=\"axis\" x1=\"").append(LEFT).append("\" y1=\"").append(TOP).append("\" x2=\"")
-                .append(LEFT).append("\" y2=\"").append(bottom).append("\"/>");
-        label(sb, LEFT, bottom + 14, "start", number(x0));
-        label(sb, WIDTH - RIGHT, bottom + 14, "end", number(x1));
-        label(sb, (LEFT + WIDTH - RIGHT) / 2.0, bottom + 30, "middle", xLabel);
-        label(sb, LEFT - 4, bottom, "end", number(y0));
-        label(sb, LEFT - 4, TOP + 8, "end", number(y1));
-        sb.append("<text x=\"14\" y=\"").append(fmt((TOP + bottom) / 2.0)).append("\" text-anchor=\"middle\" transform=\"rotate(-90 14 ")
-                .append(fmt((TOP + bottom) / 2.0)).append(")\">").append(esc(yLabel)).append("</text>");
-    }
-
-    private static void label(StringBuilder sb, double x, double y, String anchor, String text) {
-        sb.append("<text x=\"").append(fmt(x)).append("\" y=\"").append(fmt(y)).append("\" text-anchor=\"")
-                .append(anchor).append("\">").append(esc(text)).append("</text>");
-    }
-
-    private static String number(double v) {
-        return ExactBlockWriter.number(new StringBuilder(), Math.abs(v) < 1e-12 ? 0 : v).toString();
-    }
-
-    private static void polyline(StringBuilder sb, StringBuilder points, String colour) {
-        sb.append("<polyline class=\"mark\" fill=\"none\" stroke=\"").append(colour)
-                .append("\" stroke-width=\"1.2\" points=\"").append(points).append("\"/>");
-    }
-
-    private static void point(StringBuilder sb, double x, double y) {
-        sb.append(fmt(x)).append(',').append(fmt(y)).append(' ');
-    }
-
-    private static String fmt(double v) {
-        return String.format(Locale.ROOT, "%.1f", v);
     }
 
     static String esc(String s) {
@@ -406,99 +353,5 @@ public final class HtmlReport {
             }
         }
         return b.toString();
-    }
-
-    /** The plotted values, in record order: send time offset (ns since the session start) and delays (ns). */
-    private record Series(long[] t, long[] rtt, long[] fwd, long[] bck, long[] lateness, long[] lostT, long span) {
-        static Series collect(SessionDataReader reader, SessionHeader header) {
-            long count = reader.recordCount();
-            int cap = (int) Math.min(count, Integer.MAX_VALUE - 8);
-            long[] t = new long[cap];
-            long[] rtt = new long[cap];
-            long[] fwd = new long[cap];
-            long[] bck = new long[cap];
-            long[] lost = new long[cap];
-            int n = 0;
-            int nLost = 0;
-            TwoWayRecord r = new TwoWayRecord();
-            BitSet answered = new BitSet();
-            long start = header.startTimeNtp();
-            for (long i = 0; i < cap; i++) {
-                reader.read(i, r);
-                long offset = Math.max(0, NtpTime.signedDurationToNanos(r.sentSendNtp - start));
-                if (r.isLost()) {
-                    lost[nLost++] = offset;
-                    continue;
-                }
-                if (r.sentSeq < Integer.MAX_VALUE) {
-                    if (answered.get((int) r.sentSeq)) {
-                        continue;
-                    }
-                    answered.set((int) r.sentSeq);
-                }
-                t[n] = offset;
-                rtt[n] = NtpTime.signedDurationToNanos((r.reflRecvNtp - r.sentSendNtp) - (r.reflSendNtp - r.sentRecvNtp));
-                fwd[n] = NtpTime.signedDurationToNanos(r.sentRecvNtp - r.sentSendNtp);
-                bck[n] = NtpTime.signedDurationToNanos(r.reflRecvNtp - r.reflSendNtp);
-                n++;
-            }
-            // sort the received points by send time (records are in arrival order)
-            Integer[] order = new Integer[n];
-            for (int i = 0; i < n; i++) {
-                order[i] = i;
-            }
-            Arrays.sort(order, (a, b) -> Long.compare(t[a], t[b]));
-            long[] ts = new long[n];
-            long[] rs = new long[n];
-            long[] fs = new long[n];
-            long[] bs = new long[n];
-            for (int i = 0; i < n; i++) {
-                ts[i] = t[order[i]];
-                rs[i] = rtt[order[i]];
-                fs[i] = fwd[order[i]];
-                bs[i] = bck[order[i]];
-            }
-            long[] late = lateness(header, reader, ts.length);
-            long span = 1;
-            for (long x : ts) {
-                span = Math.max(span, x);
-            }
-            long[] lostT = Arrays.copyOf(lost, nLost);
-            for (long x : lostT) {
-                span = Math.max(span, x);
-            }
-            return new Series(ts, rs, fs, bs, late, lostT, span);
-        }
-
-        /** Lateness (t1 minus the scheduled send time) per received packet, in send-time order. */
-        private static long[] lateness(SessionHeader header, SessionDataReader reader, int received) {
-            long count = reader.recordCount();
-            long[] bySeq = new long[(int) Math.min(header.packetCount(), Integer.MAX_VALUE - 8)];
-            boolean[] has = new boolean[bySeq.length];
-            ScheduleDeltas deltas = ScheduleDeltas.of(header);
-            deltas.reset();
-            long cumulative = header.startTimeNtp();
-            long[] scheduled = new long[bySeq.length];
-            for (int i = 0; i < scheduled.length; i++) {
-                cumulative += deltas.nextDeltaNtp();
-                scheduled[i] = cumulative;
-            }
-            TwoWayRecord r = new TwoWayRecord();
-            for (long i = 0; i < count; i++) {
-                reader.read(i, r);
-                if (!r.isLost() && r.sentSeq < bySeq.length && !has[(int) r.sentSeq]) {
-                    has[(int) r.sentSeq] = true;
-                    bySeq[(int) r.sentSeq] = NtpTime.signedDurationToNanos(r.sentSendNtp - scheduled[(int) r.sentSeq]);
-                }
-            }
-            long[] out = new long[received];
-            int k = 0;
-            for (int s = 0; s < bySeq.length && k < received; s++) {
-                if (has[s]) {
-                    out[k++] = bySeq[s];
-                }
-            }
-            return k == received ? out : Arrays.copyOf(out, k);
-        }
     }
 }

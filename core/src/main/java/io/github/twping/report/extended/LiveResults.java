@@ -3,9 +3,9 @@ package io.github.twping.report.extended;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.channels.FileChannel;
-import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.IntSupplier;
 import java.util.function.LongSupplier;
 
 import io.github.twping.datafile.RecordSources;
@@ -17,7 +17,7 @@ import io.github.twping.time.NtpTime;
  * The writer thread of a running test: every 100 ms it reads the records the receiver has written to the
  * data file since the last look ({@link RecordTail} up to the writer's visible count, with their
  * {@link RecordSources} entries), feeds the {@code --json-stream} events, and redraws the progress line on
- * stderr every 250 ms. It never touches the sender or receiver threads: it only reads the file and two
+ * stderr every 250 ms, fitted to the terminal's width ({@link ProgressText}). It never touches the sender or receiver threads: it only reads the file and two
  * volatile counters.
  */
 final class LiveResults implements Runnable {
@@ -36,16 +36,23 @@ final class LiveResults implements Runnable {
     private final PrintStream progress;
     private final String program;
     private final RecordTail tail;
+    private final IntSupplier columns;
     private final Thread thread;
     private volatile boolean stopping;
     private volatile String failure;
     private long nextProgressNs;
+    /** The progress line is on the terminal; guarded by the monitor of {@link #progress}. */
     private boolean progressShown;
 
-    LiveResults(Source source, StreamState stream, PrintStream progress, String program) {
+    /**
+     * @param progress where the progress line is drawn, or null for none
+     * @param columns  the terminal's width, read before each redraw
+     */
+    LiveResults(Source source, StreamState stream, PrintStream progress, IntSupplier columns, String program) {
         this.source = source;
         this.stream = stream;
         this.progress = progress;
+        this.columns = columns;
         this.program = program;
         this.tail = new RecordTail(source.channel(), source.header().dataOffset());
         this.thread = Thread.ofPlatform().name("twping-results").daemon(true).unstarted(this);
@@ -82,9 +89,24 @@ final class LiveResults implements Runnable {
         } catch (IOException e) {
             failure = "reading the data file: " + OutputTarget.reason(e);
         } finally {
+            clearProgress();
+        }
+    }
+
+    /**
+     * Erases the progress line, if drawn, so that the next output starts on a clean row; the next redraw
+     * (within 250 ms) draws it again below that output. Callers that print to the same terminal hold the
+     * monitor of the progress stream around this call and their own print, so that no redraw comes between.
+     */
+    void clearProgress() {
+        if (progress == null) {
+            return;
+        }
+        synchronized (progress) {
             if (progressShown) {
                 progress.print("\r\033[K");
                 progress.flush();
+                progressShown = false;
             }
         }
     }
@@ -107,22 +129,16 @@ final class LiveResults implements Runnable {
     private void drawProgress() {
         double elapsed = NtpTime.signedDurationToNanos(source.nowNtp().getAsLong() - source.header().startTimeNtp()) / 1e9;
         var total = stream.engine().total();
-        long p50 = stream.currentP50();
-        long p99 = stream.currentP99();
-        StringBuilder sb = new StringBuilder(120);
-        sb.append('\r').append(program).append(": ")
-                .append(String.format(Locale.ROOT, "%.1f/%.1f s", Math.max(0, elapsed), source.durationSeconds()))
-                .append("  sent ").append(source.sequencesHandled().getAsLong())
-                .append("  received ").append(total.received())
-                .append("  lost ").append(total.lost())
-                .append("  rtt p50 ").append(p50 < 0 ? "-" : ms(p50))
-                .append(" p99 ").append(p99 < 0 ? "-" : ms(p99)).append(" ms\033[K");
-        progress.print(sb);
-        progress.flush();
-        progressShown = true;
-    }
-
-    private static String ms(long ns) {
-        return ExactBlockWriter.number(new StringBuilder(), ns / 1e6).toString();
+        String text = ProgressText.fit(columns.getAsInt(), program, elapsed, source.durationSeconds(),
+                source.sequencesHandled().getAsLong(), total.received(), total.lost(), stream.currentP50(),
+                stream.currentP99());
+        synchronized (progress) {
+            if (stopping) {
+                return;
+            }
+            progress.print("\r" + text + "\033[K");
+            progress.flush();
+            progressShown = true;
+        }
     }
 }

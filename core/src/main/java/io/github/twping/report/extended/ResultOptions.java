@@ -55,6 +55,15 @@ public record ResultOptions(boolean exact, String json, String jsonStream, boole
         return json != null || jsonStream != null || csv != null || html != null;
     }
 
+    /**
+     * @return true when {@code --json -} or {@code --json-stream -} writes JSON to standard output: the C
+     *         outputs (summary, {@code -M}, {@code -R}, {@code -v}, the {@code --exact} block) then go to
+     *         standard error, so that stdout is JSON only (docs/CLI.md)
+     */
+    public boolean jsonToStdout() {
+        return STDOUT.equals(json) || STDOUT.equals(jsonStream);
+    }
+
     /** Collects the options while argv is parsed. */
     public static final class Builder {
         private boolean exact;

@@ -6,6 +6,8 @@ import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.function.IntSupplier;
 import java.util.function.LongSupplier;
 
 import io.github.twping.report.owamp.HostInfo;
@@ -38,7 +40,7 @@ public final class ResultOutputs {
     private final PrintStream err;
     private OutputTarget streamTarget;
     private StreamState stream;
-    private LiveResults live;
+    private volatile LiveResults live;
     private String protocol;
     private PacketTimestampSources reflectorSources;
     private StampTlvResults stampTlvs;
@@ -104,8 +106,11 @@ public final class ResultOutputs {
             return;
         }
         openStream(header);
+        Map<String, String> environment = System.getenv();
+        IntSupplier columns = err == System.err ? () -> Terminal.columns(2, environment)
+                : () -> Terminal.columns(-1, environment);
         live = new LiveResults(new LiveResults.Source(channel, header, visibleRecords, sources, sequencesHandled, nowNtp,
-                durationSeconds), stream, progress ? err : null, program);
+                durationSeconds), stream, progress ? err : null, columns, program);
         live.start();
     }
 
@@ -116,6 +121,17 @@ public final class ResultOutputs {
         stream = new StreamState(header, streamTarget, options.streamPackets(), options.intervalSeconds(), protocol,
                 reflectorSources);
         stream.start(program, version, options.intervalSeconds());
+    }
+
+    /**
+     * Erases the progress line before a diagnostic on the same terminal. Call it holding the monitor of the
+     * stderr stream given to the constructor, and print the diagnostic inside the same block.
+     */
+    public void clearProgress() {
+        LiveResults l = live;
+        if (l != null) {
+            l.clearProgress();
+        }
     }
 
     /** Stops the writer thread (after a last read of the data file); safe to call when none runs. */
@@ -146,9 +162,10 @@ public final class ResultOutputs {
         SessionResults results = SessionResults.compute(reader, sources, hosts, origin, dataFile, program, version,
                 bucketWidthSeconds);
         if (options.exact() && humanSummary) {
+            PrintStream text = options.jsonToStdout() ? err : out;          // under the summary, wherever it went
             byte[] block = bytes(ExactBlockWriter.write(new StringBuilder(), results.exact(), language, units).toString());
-            out.write(block, 0, block.length);
-            out.flush();
+            text.write(block, 0, block.length);
+            text.flush();
         }
         if (options.jsonStream() != null) {
             if (stream == null) {                                   // re-reported file: replay the records

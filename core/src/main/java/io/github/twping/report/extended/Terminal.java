@@ -3,9 +3,15 @@ package io.github.twping.report.extended;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Map;
 
-/** Whether a file descriptor of this process is a terminal (Linux: where {@code /proc/self/fd/N} points). */
+import io.github.twping.ffm.TerminalSize;
+
+/** Whether a file descriptor of this process is a terminal (Linux: where {@code /proc/self/fd/N} points), and its width. */
 final class Terminal {
+    /** Columns assumed when neither the terminal nor {@code $COLUMNS} tells (the classic terminal). */
+    static final int DEFAULT_COLUMNS = 80;
+
     private Terminal() {
     }
 
@@ -16,5 +22,22 @@ final class Terminal {
         } catch (IOException | UnsupportedOperationException | SecurityException e) {
             return false;
         }
+    }
+
+    /**
+     * @return the width of the terminal on {@code fd} ({@code ioctl(TIOCGWINSZ)}, read at each call so that a
+     *         resized window is followed), else {@code $COLUMNS} when it is a positive number, else
+     *         {@link #DEFAULT_COLUMNS}
+     */
+    static int columns(int fd, Map<String, String> environment) {
+        int columns = TerminalSize.columns(fd);
+        if (columns > 0) {
+            return columns;
+        }
+        String text = environment.get("COLUMNS");
+        if (text != null && text.matches("[1-9][0-9]{0,4}")) {
+            return Integer.parseInt(text);
+        }
+        return DEFAULT_COLUMNS;
     }
 }

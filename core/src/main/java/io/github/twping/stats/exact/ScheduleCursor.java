@@ -8,7 +8,7 @@ import io.github.twping.datafile.DeltaSource;
  * session), generated forward
  * only. Older sequence numbers than the window report "unknown".
  */
-final class ScheduleCursor {
+public final class ScheduleCursor {
     static final int WINDOW = 1 << 16;
 
     private final DeltaSource deltas;
@@ -18,7 +18,7 @@ final class ScheduleCursor {
     private long next;               // sequence numbers below this are generated
     private long cumulative;
 
-    ScheduleCursor(DeltaSource deltas, long startTimeNtp) {
+    public ScheduleCursor(DeltaSource deltas, long startTimeNtp) {
         this(deltas, startTimeNtp, WINDOW);
     }
 
@@ -33,7 +33,7 @@ final class ScheduleCursor {
     }
 
     /** @return the scheduled send time of {@code seq}, or 0 when it is older than the window */
-    long scheduledNtp(long seq, long packetCount) {
+    public long scheduledNtp(long seq, long packetCount) {
         if (seq >= packetCount) {
             return 0;
         }

@@ -6,19 +6,29 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.awt.image.BufferedImage;
 import java.io.File;
 import java.io.IOException;
+import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import javax.imageio.ImageIO;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import io.github.twping.datafile.SessionDataReader;
 import io.github.twping.server.EmbeddedServer;
 import io.github.twping.session.ReflectorFaultInjection;
+import io.github.twping.testdata.RecordedVectors;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -26,29 +36,39 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The {@code --html} report of a real loopback measurement (with a reflector that drops every tenth reply),
- * loaded in Debian's headless Chromium: no console message at all, every chart drew (the page's own DOM
- * check, read back with {@code --dump-dom}), and the screenshot has the plotted colours. Skipped, saying so,
- * when there is no {@code chromium} (.ci/run installs it).
+ * The {@code --html} report of a real loopback measurement (with a reflector that drops every 50th reply and
+ * answers every 97th twice), loaded in Debian's headless Chromium: no console message at all, every chart drew
+ * with labelled ticks on both axes (what the page's script sets on each chart, read back with
+ * {@code --dump-dom}), the lost and duplicate packets are marked, and the screenshot has the plotted colours.
+ * A made-up session with a delay breakdown draws the stacked chart too. The screenshot is written to
+ * {@code target/html-report.png}, and to {@code docs/html-report.png} with {@code -Dtwping.docs.screenshot=true}.
+ * Skipped, saying so, when there is no {@code chromium} (.ci/run installs it).
  */
 @Timeout(value = 240, unit = TimeUnit.SECONDS)
 class HtmlReportBrowserTest {
     private static final Pattern CONSOLE = Pattern.compile(":CONSOLE[:(]");
+    private static final List<String> CHARTS = List.of("pct-rtt", "pct-forward", "pct-back", "ts-rtt", "ts-forward",
+            "ts-back", "ts-lateness");
+    private static final Pattern DURATION = Pattern.compile("-?\\d+(\\.\\d+)? (ns|\u00b5s|ms|s)|0");
+    private static final Pattern PERCENT = Pattern.compile("\\d+(\\.\\d+)?%");
 
     @TempDir
     static Path dir;
     private static Path html;
+    private static JsonNode json;
 
     @BeforeAll
     static void measure() throws IOException {
         Assumptions.assumeTrue(chromium() != null, "chromium not installed: skipping the browser check of --html");
         html = dir.resolve("report.html");
+        Path jsonFile = dir.resolve("report.json");
         try (EmbeddedServer server = EmbeddedServer.start(EmbeddedServer.options().authModes("O")
-                .faults(new ReflectorFaultInjection(10, 0, 0, 0)))) {
-            ResultRuns.Run r = ResultRuns.run("-c", "150", "-i", "0.002f", "-L", "3", "-Q", "--html", html.toString(),
-                    "127.0.0.1:" + server.port());
+                .faults(new ReflectorFaultInjection(50, 97, 0, 0)))) {
+            ResultRuns.Run r = ResultRuns.run("-c", "1000", "-i", "0.001f", "-L", "3", "-Q", "--html", html.toString(),
+                    "--json", jsonFile.toString(), "127.0.0.1:" + server.port());
             assertEquals(0, r.status(), r.err());
         }
+        json = new ObjectMapper().readTree(jsonFile.toFile());
     }
 
     private static String chromium() {
@@ -82,6 +102,41 @@ class HtmlReportBrowserTest {
         return stderr.lines().filter(l -> CONSOLE.matcher(l).find()).toList();
     }
 
+    /** The attributes of each {@code <div class="chart">} of a dumped DOM, by chart name. */
+    private static Map<String, Map<String, String>> charts(String dom) {
+        Map<String, Map<String, String>> charts = new LinkedHashMap<>();
+        Matcher div = Pattern.compile("<div class=\"chart\"([^>]*)>").matcher(dom);
+        while (div.find()) {
+            Map<String, String> attrs = new LinkedHashMap<>();
+            Matcher a = Pattern.compile("([\\w-]+)=\"([^\"]*)\"").matcher(div.group(1));
+            while (a.find()) {
+                attrs.put(a.group(1), a.group(2).replace("&amp;", "&"));
+            }
+            charts.put(attrs.get("data-chart"), attrs);
+        }
+        return charts;
+    }
+
+    private static List<String> ticks(Map<String, String> chart, String axis) {
+        String t = chart.getOrDefault("data-ticks-" + axis, "");
+        return t.isEmpty() ? List.of() : Arrays.asList(t.split("\\|"));
+    }
+
+    private static void assertLabelled(String name, List<String> labels, Pattern form) {
+        assertTrue(labels.size() >= 2, name + ": at least two labelled ticks: " + labels);
+        for (String l : labels) {
+            assertTrue(form.matcher(l).matches(), name + ": tick label " + l + " of " + labels);
+        }
+    }
+
+    private static void assertBody(String dom, int charts) {
+        Matcher all = Pattern.compile("data-charts=\"(\\d+)\"").matcher(dom);
+        Matcher drawn = Pattern.compile("data-charts-drawn=\"(\\d+)\"").matcher(dom);
+        assertTrue(all.find() && drawn.find(), "the page's check ran: " + dom.length() + " bytes of DOM");
+        assertEquals(charts, Integer.parseInt(all.group(1)));
+        assertEquals(charts, Integer.parseInt(drawn.group(1)), "every chart has a rendered plot");
+    }
+
     @Test
     void consoleCheckSeesAPageError() throws Exception {
         // the check below can fail: a page with an error is reported on chromium's stderr
@@ -92,39 +147,142 @@ class HtmlReportBrowserTest {
     }
 
     @Test
-    void everyChartDrawsWithoutConsoleMessages() throws Exception {
+    void everyChartDrawsWithLabelledTicks() throws Exception {
         Browser b = browse("--dump-dom", html.toUri().toString());
         assertEquals(List.of(), consoleLines(b.stderr()), "console messages of the report");
-        Matcher charts = Pattern.compile("data-charts=\"(\\d+)\"").matcher(b.stdout());
-        Matcher drawn = Pattern.compile("data-charts-drawn=\"(\\d+)\"").matcher(b.stdout());
-        assertTrue(charts.find() && drawn.find(), "the page's check ran: " + b.stdout().length() + " bytes of DOM");
-        assertEquals(5, Integer.parseInt(charts.group(1)));
-        assertEquals(charts.group(1), drawn.group(1), "every chart has a rendered plot");
-        // lost packets are marked on the RTT chart: 15 of 150 replies dropped
-        int lostMarks = b.stdout().split("class=\"mark lost\"", -1).length - 1;
-        assertEquals(15, lostMarks);
+        assertBody(b.stdout(), CHARTS.size());
+        Map<String, Map<String, String>> charts = charts(b.stdout());
+        assertEquals(CHARTS, List.copyOf(charts.keySet()));
+        for (String name : CHARTS) {
+            Map<String, String> c = charts.get(name);
+            assertEquals("yes", c.get("data-drawn"), name);
+            assertLabelled(name, ticks(c, "y"), DURATION);
+            assertLabelled(name, ticks(c, "x"), name.startsWith("pct-") ? PERCENT : Pattern.compile("\\d+(\\.\\d+)? m?s"));
+        }
+        assertEquals("0%", ticks(charts.get("pct-rtt"), "x").getFirst());
+        assertTrue(ticks(charts.get("pct-rtt"), "x").contains("99%"), ticks(charts.get("pct-rtt"), "x").toString());
+        // every lost packet and duplicate reply is marked on the round-trip chart
+        long lost = json.at("/exact/packets/lost").asLong();
+        long duplicates = json.at("/exact/packets/duplicates").asLong();
+        assertEquals(20, lost);
+        assertTrue(duplicates >= 9, "duplicates " + duplicates);
+        assertEquals(Long.toString(lost), charts.get("ts-rtt").get("data-marked-lost"));
+        assertEquals(Long.toString(duplicates), charts.get("ts-rtt").get("data-marked-duplicates"));
+        // the title says the result
+        Matcher title = Pattern.compile("<title>([^<]*)</title>").matcher(b.stdout());
+        assertTrue(title.find());
+        assertTrue(title.group(1).matches("twping \\S+ \u2192 127\\.0\\.0\\.1: RTT p50 .+, p99 .+, loss 2%"),
+                title.group(1));
+    }
+
+    @Test
+    void breakdownDrawsAsAStackedChart() throws Exception {
+        Path file = dir.resolve("breakdown.owp");
+        SyntheticSessions.write(file, 500, 2_000_000, 0, 0);
+        Path page = dir.resolve("breakdown.html");
+        try (SessionDataReader reader = SessionDataReader.open(file)) {
+            SessionResults r = SessionResults.compute(reader, null, null, SessionResults.FILE, null, "twping", "test",
+                    0.0001f);
+            int intervals = HtmlReportData.build(r, reader, null).json().at("/intervals/start_s").size();
+            List<Long[]> parts = new ArrayList<>();
+            for (long base : new long[] {2_000, 5_000, 12_000, 6_000}) {
+                Long[] v = new Long[intervals];
+                for (int i = 0; i < intervals; i++) {
+                    v[i] = base + 100L * (i % 7);
+                }
+                parts.add(v);
+            }
+            StringWriter w = new StringWriter();
+            HtmlReport.write(w, r, reader, null, null,
+                    new DelayBreakdown(List.of("sender stack", "forward", "reflector residence", "back"), parts));
+            Files.writeString(page, w.toString());
+        }
+        Browser b = browse("--dump-dom", page.toUri().toString());
+        assertEquals(List.of(), consoleLines(b.stderr()), "console messages of the report");
+        assertBody(b.stdout(), CHARTS.size() + 1);
+        Map<String, String> c = charts(b.stdout()).get("breakdown");
+        assertEquals("yes", c.get("data-drawn"));
+        assertLabelled("breakdown", ticks(c, "y"), DURATION);
+        assertLabelled("breakdown", ticks(c, "x"), Pattern.compile("\\d+(\\.\\d+)? m?s"));
+    }
+
+    @Test
+    void sessionsWithoutRepliesOrWithOnePacketDrawWithoutErrors() throws Exception {
+        for (int[] c : new int[][] {{50, 1}, {1, 0}}) {
+            Path file = dir.resolve("edge" + c[0] + ".owp");
+            SyntheticSessions.write(file, c[0], 10_000_000, c[1], 0);
+            Path page = dir.resolve("edge" + c[0] + ".html");
+            try (SessionDataReader reader = SessionDataReader.open(file)) {
+                SessionResults r = SessionResults.compute(reader, null, null, SessionResults.FILE, null, "twping",
+                        "test", 0.0001f);
+                StringWriter w = new StringWriter();
+                HtmlReport.write(w, r, reader);
+                Files.writeString(page, w.toString());
+            }
+            Browser b = browse("--dump-dom", page.toUri().toString());
+            assertEquals(List.of(), consoleLines(b.stderr()), c[0] + " packets: console messages of the report");
+            Map<String, Map<String, String>> charts = charts(b.stdout());
+            if (c[1] == 1) {
+                // no replies: the round-trip chart still draws its axes and the 50 loss markers
+                assertEquals("50", charts.get("ts-rtt").get("data-marked-lost"));
+                assertTrue(b.stdout().contains("<p class=\"note\">no replies</p>"), "the percentile charts say so");
+            } else {
+                assertBody(b.stdout(), CHARTS.size());
+            }
+        }
+    }
+
+    @Test
+    void negativeOneWayDelaysGetLabelledTicks() throws Exception {
+        // the recorded owamp session with offset clocks: back delays near -25 ms, drawn on an asinh axis
+        Path page = dir.resolve("offset.html");
+        try (SessionDataReader reader = SessionDataReader.open(RecordedVectors.file("datafile-offset.owp"))) {
+            SessionResults r = SessionResults.compute(reader, null, null, SessionResults.FILE, null, "twping", "test",
+                    0.0001f);
+            assertTrue(r.exact().total().back().max() < 0, "the vector's back delays are negative");
+            StringWriter w = new StringWriter();
+            HtmlReport.write(w, r, reader);
+            Files.writeString(page, w.toString());
+        }
+        Browser b = browse("--dump-dom", page.toUri().toString());
+        assertEquals(List.of(), consoleLines(b.stderr()), "console messages of the report");
+        assertBody(b.stdout(), CHARTS.size());
+        for (String name : List.of("pct-back", "ts-back")) {
+            List<String> y = ticks(charts(b.stdout()).get(name), "y");
+            assertLabelled(name, y, DURATION);
+            assertTrue(y.stream().allMatch(l -> l.startsWith("-")), name + ": " + y);
+        }
     }
 
     @Test
     void screenshotShowsThePlottedSeries() throws Exception {
-        Path png = dir.resolve("report.png");
-        browse("--hide-scrollbars", "--window-size=900,2000", "--screenshot=" + png, html.toUri().toString());
+        Path png = Path.of("target", "html-report.png").toAbsolutePath();
+        Files.createDirectories(png.getParent());
+        Files.deleteIfExists(png);
+        browse("--hide-scrollbars", "--force-device-scale-factor=1", "--window-size=1200,1990",
+                "--screenshot=" + png, html.toUri().toString());
         BufferedImage image = ImageIO.read(new File(png.toString()));
-        assertTrue(image != null && image.getWidth() == 900, "a 900 px wide screenshot");
-        int blue = 0;
-        int orange = 0;
-        int red = 0;
+        assertTrue(image != null && image.getWidth() == 1200, "a 1200 px wide screenshot");
+        int rtt = 0;
+        int forward = 0;
+        int back = 0;
+        int lost = 0;
         for (int y = 0; y < image.getHeight(); y++) {
             for (int x = 0; x < image.getWidth(); x++) {
                 int rgb = image.getRGB(x, y) & 0xFFFFFF;
-                blue += near(rgb, 0x1f77b4) ? 1 : 0;
-                orange += near(rgb, 0xff7f0e) ? 1 : 0;
-                red += near(rgb, 0xee0000) ? 1 : 0;
+                rtt += near(rgb, 0x1f5fa8) ? 1 : 0;
+                forward += near(rgb, 0x2e8b3e) ? 1 : 0;
+                back += near(rgb, 0xd9730d) ? 1 : 0;
+                lost += near(rgb, 0xd0021b) ? 1 : 0;
             }
         }
-        assertTrue(blue > 500, "RTT line and histogram bars: " + blue + " blue pixels");
-        assertTrue(orange > 100, "CCDF line: " + orange + " orange pixels");
-        assertTrue(red > 30, "lost-packet ticks: " + red + " red pixels");
+        assertTrue(rtt > 500, "round-trip curves: " + rtt + " blue pixels");
+        assertTrue(forward > 300, "forward curves: " + forward + " green pixels");
+        assertTrue(back > 300, "back curves: " + back + " orange pixels");
+        assertTrue(lost > 100, "lost-packet markers: " + lost + " red pixels");
+        if (Boolean.getBoolean("twping.docs.screenshot")) {
+            Files.copy(png, ResultRuns.docs().resolve("html-report.png"), StandardCopyOption.REPLACE_EXISTING);
+        }
     }
 
     private static boolean near(int rgb, int target) {

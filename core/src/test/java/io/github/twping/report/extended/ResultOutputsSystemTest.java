@@ -105,6 +105,7 @@ class ResultOutputsSystemTest {
         assertEquals("start", events.get(0).get("event").asText());
         assertEquals("end", events.get(events.size() - 1).get("event").asText());
         assertValid(lines.get(lines.size() - 1));
+        ResultRuns.assertValidStream(ResultRuns.streamSchema(), lines);
         long packetEvents = events.stream().filter(e -> e.get("event").asText().equals("packet")).count();
         long records = events.get(events.size() - 1).at("/exact/packets/records").asLong();
         assertEquals(records, packetEvents, "one packet event per record");
@@ -169,6 +170,27 @@ class ResultOutputsSystemTest {
     }
 
     @Test
+    void jsonToStdoutMovesTheCOutputsToStderr() throws IOException {
+        ResultRuns.Run r = ResultRuns.run("--report", dir.resolve("r.owp").toString(), "--exact", "--json", "-");
+        assertEquals(0, r.status(), r.err());
+        assertValid(r.out());
+        JSON.readTree(r.out());
+        assertTrue(r.err().contains(" sent, ") && r.err().contains("--- exact statistics"), r.err());
+    }
+
+    @Test
+    void jsonStreamToStdoutOfAMeasurementIsNdjsonOnly() throws IOException {
+        ResultRuns.Run r = ResultRuns.run("--loopback", "-c", "10", "-i", "0.002f", "-L", "1", "--json-stream", "-",
+                "--json-stream-packets");
+        assertEquals(0, r.status(), r.err());
+        List<String> lines = r.out().lines().toList();
+        ResultRuns.assertValidStream(ResultRuns.streamSchema(), lines);
+        assertEquals("start", JSON.readTree(lines.get(0)).get("event").asText());
+        assertEquals("end", JSON.readTree(lines.get(lines.size() - 1)).get("event").asText());
+        assertTrue(r.err().contains("Approximately ") && r.err().contains("--- twping statistics from"), r.err());
+    }
+
+    @Test
     void jsonToStdoutWithQuietIsOneDocument() throws IOException {
         ResultRuns.Run r = ResultRuns.run("--report", dir.resolve("r.owp").toString(), "-Q", "--json", "-");
         assertEquals(0, r.status(), r.err());
@@ -187,7 +209,7 @@ class ResultOutputsSystemTest {
         assertEquals(2, errLines.size(), r.err());
         assertEquals("twping: write(/dev/full): No space left on device", errLines.get(0));
         assertEquals("twping: fopen(" + missing + "): No such file or directory", errLines.get(1));
-        assertTrue(Files.readString(html).contains("data-charts"), "the HTML report is still written");
+        assertTrue(Files.readString(html).contains("data-chart=\"ts-rtt\""), "the HTML report is still written");
     }
 
     @Test
@@ -206,8 +228,12 @@ class ResultOutputsSystemTest {
         ResultRuns.Run r = ResultRuns.run("--loopback", "-c", "20", "-i", "0.05f", "-L", "3", "-Q", "--progress");
         assertEquals(0, r.status(), r.err());
         assertEquals("", r.out());
-        assertTrue(r.err().contains("\rtwping: ") && r.err().contains("  sent ") && r.err().contains(" rtt p50 "),
+        // not a terminal: $COLUMNS or 80 columns, so at most the 80-column form
+        assertTrue(r.err().contains("\rtwping: ") && r.err().contains("  sent ") && r.err().contains("p50 "),
                 r.err());
+        for (String drawn : r.err().split("\r")) {
+            assertTrue(drawn.replace("\033[K", "").length() < 80 || drawn.startsWith("twping: NTP"), drawn);
+        }
         assertTrue(r.err().endsWith("\r\033[K"), "the line is cleared at the end");
         ResultRuns.Run quiet = ResultRuns.run("--loopback", "-c", "5", "-i", "0.01f", "-L", "1", "-Q");
         assertFalse(quiet.err().contains("rtt p50"), "no progress without a terminal: " + quiet.err());

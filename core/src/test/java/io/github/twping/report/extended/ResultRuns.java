@@ -1,5 +1,6 @@
 package io.github.twping.report.extended;
 
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import java.io.ByteArrayInputStream;
@@ -14,6 +15,14 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 import io.github.twping.cli.Twping;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.networknt.schema.Error;
+import com.networknt.schema.InputFormat;
+import com.networknt.schema.Schema;
+import com.networknt.schema.SchemaRegistry;
+import com.networknt.schema.SpecificationVersion;
+import java.io.IOException;
+import java.util.List;
 
 /** Runs twping in-process (the library entry point) for the result-output tests. */
 public final class ResultRuns {
@@ -51,5 +60,23 @@ public final class ResultRuns {
             p = p.getParent();
         }
         throw new AssertionError("docs/twping-result.schema.json not found above " + Path.of("").toAbsolutePath());
+    }
+
+    /** docs/twping-json-stream.schema.json, resolving its references to docs/twping-result.schema.json. */
+    public static Schema streamSchema() throws IOException {
+        String result = Files.readString(docs().resolve("twping-result.schema.json"));
+        String id = new ObjectMapper().readTree(result).path("$id").asText();
+        SchemaRegistry registry = SchemaRegistry.withDefaultDialect(SpecificationVersion.DRAFT_2020_12,
+                b -> b.schemas(Map.of(id, result)));
+        return registry.getSchema(Files.readString(docs().resolve("twping-json-stream.schema.json")), InputFormat.JSON);
+    }
+
+    /** Asserts that every line of a {@code --json-stream} output is valid against {@link #streamSchema()}. */
+    public static void assertValidStream(Schema schema, List<String> lines) {
+        assertTrue(!lines.isEmpty(), "no events");
+        for (String line : lines) {
+            List<Error> errors = schema.validate(line, InputFormat.JSON);
+            assertTrue(errors.isEmpty(), () -> "stream schema errors: " + errors + "\nin " + line);
+        }
     }
 }

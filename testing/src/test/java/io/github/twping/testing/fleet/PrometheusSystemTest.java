@@ -194,7 +194,7 @@ class PrometheusSystemTest {
                     "twping_agent_sessions_total{job=\"agent\",target=\"a\"}") >= 3, "three sessions of a scraped", Duration.ofNanos(DEADLINE_NS));
             for (String series : new String[] {
                 "twping_agent_delay_seconds_bucket{target=\"a\",direction=\"rtt\",le=\"+Inf\"}",
-                "twping_agent_delay_quantile_seconds{target=\"a\",direction=\"forward\",quantile=\"0.5\"}",
+                "twping_agent_last_session_delay_seconds{target=\"a\",direction=\"forward\",stat=\"p50\"}",
                 "twping_agent_hops{target=\"a\",direction=\"back\"}",
                 "twping_agent_clock_synchronized{target=\"a\"}",
                 "twping_agent_timestamps_total{target=\"a\",stamp=\"rx\",source=\"kernel\"}",
