@@ -6,7 +6,7 @@ import java.net.UnknownHostException;
 
 import io.github.twping.metrics.StampReflectorMetrics;
 import io.github.twping.server.StampReflectorDaemon;
-import io.github.twping.stamp.StampWarmUp;
+import io.github.twping.stamp.StampWarmUpResult;
 
 /**
  * {@code twampd --stamp ADDR[:PORT]} and {@code twampd --light ADDR[:PORT]}: {@link StampReflectorArgs} to a
@@ -63,7 +63,7 @@ final class StampReflectorMain {
     }
 
     /** What the start-up warm-up did, or null before it ran (tests). */
-    StampWarmUp.Result warmUp() {
+    StampWarmUpResult warmUp() {
         return daemon.warmUp();
     }
 

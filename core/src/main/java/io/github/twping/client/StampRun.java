@@ -30,7 +30,8 @@ import io.github.twping.stamp.StampLayouts;
 import io.github.twping.stamp.StampSenderSession;
 import io.github.twping.stamp.StampSenderSpec;
 import io.github.twping.stamp.StampTelemetry;
-import io.github.twping.stamp.StampWarmUp;
+import io.github.twping.stamp.StampSenderWarmUp;
+import io.github.twping.session.WarmUpPlan;
 import io.github.twping.stamp.TimestampFormat;
 import io.github.twping.datafile.ScheduleDeltas;
 import io.github.twping.datafile.SessionDataWriter;
@@ -202,13 +203,14 @@ public final class StampRun {
                 stamp.authenticated() ? run.options.connection().passphrase() : null);
         s.cpus(extras.cpus()).rtPriority(extras.rtPriority());
         session = s;
-        // compile the engine while the start time approaches; the threads start 150 ms before it (docs/STAMP.md)
-        StampWarmUp.Sender warm = spec != null ? StampWarmUp.Sender.stamp(spec, telemetry != null)
-                : StampWarmUp.Sender.light(padding,
+        // compile the engine while the start time approaches, as much as the session needs; the threads start
+        // WarmUpPlan.STOP_BEFORE_START_NS before it (docs/STAMP.md)
+        StampSenderWarmUp.Sender warm = spec != null ? StampSenderWarmUp.Sender.stamp(spec, telemetry != null)
+                : StampSenderWarmUp.Sender.light(padding,
                         stamp.authenticated() ? run.options.connection().passphrase() : null);
         long startNanos = System.nanoTime() + NtpTime.signedDurationToNanos(startTimeNtp - run.clock.nowNtp());
-        StampWarmUp.beforeSession(warm, reflector.getAddress(), spinNs, run.options.extras().kernelSendStamps(),
-                startNanos, run::cancelled).awaitStart();
+        StampSenderWarmUp.beforeSession(warm, reflector.getAddress(), spinNs, run.options.extras().kernelSendStamps(),
+                WarmUpPlan.packets(test.packetCount(), slots), startNanos, run::cancelled).awaitStart();
         s.start();
         ResultRun.startLive(results, file.channel(), header, writer, s, run.clock,
                 StartTimes.sessionDurationSeconds(test.packetCount(), slots, NtpTime.toDouble(lossTimeoutNtp), 0));

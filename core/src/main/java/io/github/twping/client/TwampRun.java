@@ -41,6 +41,7 @@ import io.github.twping.schedule.StartTimes;
 import io.github.twping.session.ClientTestSession;
 import io.github.twping.session.ClockErrorEstimate;
 import io.github.twping.session.TwampSessionWarmUp;
+import io.github.twping.session.WarmUpPlan;
 import io.github.twping.session.SessionOutcome;
 import io.github.twping.datafile.ScheduleDeltas;
 import io.github.twping.datafile.SessionDataWriter;
@@ -73,10 +74,6 @@ public final class TwampRun {
 
     private static final String SESSION_FAILED = "Session Failed!";
     private static final String TEST_FAILED = "Test session(s) Failed...";
-    /** Longest warm-up of the socket paths; it never delays the session start (see {@link #awaitStart}). */
-    private static final long WARM_UP_MAX_NS = TimeUnit.MILLISECONDS.toNanos(1500);
-    /** The warm-up is stopped this long before the start time (its receiver then waits out its short loss timeout). */
-    private static final long WARM_UP_MARGIN_NS = TimeUnit.MILLISECONDS.toNanos(150);
     /** How long the session waits for a stopped warm-up to leave (one round trip, bounded by its receive timeout). */
     private static final long WARM_UP_STOP_MS = 400;
     /** The longest schedule {@link #prepareReport} walks ahead (its pass is linear in the packet count). */
@@ -311,7 +308,7 @@ public final class TwampRun {
         }
         // From here a signal stops the test gracefully (Stop-Sessions, partial results) instead of failing I/O.
         control.endCancellableSetUp();
-        startWarmUp(control.mode());
+        startWarmUp(control.mode(), slots, timing.startTimeNtp());
         printApproximately(slots, timing);
         prepareReport(file, header, localAddress);
 
@@ -377,15 +374,22 @@ public final class TwampRun {
 
     /**
      * Compiles the session engine in the negotiated mode while the start time approaches (docs/PERFORMANCE.md,
-     * "What perturbs a session"). Started once the sessions are started, not earlier: its threads would slow the
-     * control exchange on a small host, which the C client does not have to share.
+     * "What perturbs a session"), as much as the session needs ({@link WarmUpPlan}: none for fewer than 100
+     * packets). Started once the sessions are started, not earlier: its threads would slow the control exchange
+     * on a small host, which the C client does not have to share.
      */
-    private void startWarmUp(Mode mode) {
+    private void startWarmUp(Mode mode, ScheduleSlot[] slots, long startTimeNtp) {
+        long packets = WarmUpPlan.packets(run.test().packetCount(), slots);
+        long now = System.nanoTime();
+        long maxNs = WarmUpPlan.maxNs(now + NtpTime.signedDurationToNanos(startTimeNtp - run.clock.nowNtp()), now);
+        if (packets == 0 || maxNs <= 0) {
+            return;
+        }
         int padding = run.test().paddingBytes();
         long spinNs = run.options.extras().spinNs();
         boolean kernelTxStamps = run.options.extras().kernelSendStamps();
         warmUp = Thread.ofPlatform().daemon(true).name("twping-warmup").start(() -> TwampSessionWarmUp.run(mode,
-                padding, spinNs, kernelTxStamps, TwampSessionWarmUp.DEFAULT_PACKETS, WARM_UP_MAX_NS, () -> warmUpDone));
+                padding, spinNs, kernelTxStamps, packets, maxNs, () -> warmUpDone));
     }
 
     /**
@@ -395,8 +399,8 @@ public final class TwampRun {
      * watch interval, whatever the start delay ({@code -z}).
      */
     private StartWait awaitStart(ControlClient control, long startTimeNtp) {
-        long endNs = System.nanoTime() + NtpTime.signedDurationToNanos(startTimeNtp - run.clock.nowNtp())
-                - WARM_UP_MARGIN_NS;
+        long endNs = WarmUpPlan.endNanoTime(System.nanoTime()
+                + NtpTime.signedDurationToNanos(startTimeNtp - run.clock.nowNtp()));
         StartWait result = StartWait.REACHED;
         while (true) {
             if (run.cancelled()) {

@@ -14,7 +14,8 @@ import io.github.twping.metrics.StampReflectorMetrics;
 import io.github.twping.stamp.ClockSyncSource;
 import io.github.twping.stamp.StampReflector;
 import io.github.twping.stamp.StampReflectorSpec;
-import io.github.twping.stamp.StampWarmUp;
+import io.github.twping.stamp.StampReflectorWarmUp;
+import io.github.twping.stamp.StampWarmUpResult;
 
 /**
  * The life of {@code twampd --stamp}/{@code --light} (docs/STAMP.md), as {@link Twampd} is TWAMP's: binds the
@@ -24,7 +25,7 @@ import io.github.twping.stamp.StampWarmUp;
 public final class StampReflectorDaemon {
     private final CountDownLatch stopped = new CountDownLatch(1);
     private volatile StampReflector reflector;
-    private volatile StampWarmUp.Result warmUp;
+    private volatile StampWarmUpResult warmUp;
     private volatile StampReflectorMetrics metrics;
 
     /** Counts into {@code m} ({@code --metrics-listen}); set before {@link #serve}. */
@@ -58,10 +59,10 @@ public final class StampReflectorDaemon {
         }
         reflector = r;
         // compile the reflector's per-packet code before the first session (docs/STAMP.md, "Warm-up")
-        warmUp = StampWarmUp.reflector(spec, bind.getAddress(), StampWarmUp.REFLECTOR_PACKETS, StampWarmUp.REFLECTOR_MAX_NS,
+        warmUp = StampReflectorWarmUp.reflector(spec, bind.getAddress(), StampReflectorWarmUp.PACKETS, StampReflectorWarmUp.MAX_NS,
                 () -> stopped.getCount() == 0);
         if (verbose) {
-            StampWarmUp.Result w = warmUp;
+            StampWarmUpResult w = warmUp;
             err.println("twampd: warm-up: " + w.packets() + " packets, " + w.reflected() + " replies, "
                     + w.followUps() + " follow-ups in " + w.elapsedNs() / 1_000_000 + " ms"
                     + (w.completed() ? "" : " (ended early)"));
@@ -111,7 +112,7 @@ public final class StampReflectorDaemon {
     }
 
     /** What the start-up warm-up did, or null before it ran. */
-    public StampWarmUp.Result warmUp() {
+    public StampWarmUpResult warmUp() {
         return warmUp;
     }
 

@@ -41,8 +41,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * quietly: it is an optimisation, never a reason for a run to fail.
  */
 public final class TwampSessionWarmUp {
-    /** Packets: above C2's invocation threshold (5,000) for the per-packet methods; about 0.5 s on this schedule. */
-    public static final long DEFAULT_PACKETS = 8_000;
+    /** Packets of the full warm-up ({@link WarmUpPlan#FULL_PACKETS}; twampd's, per mode). */
+    public static final long DEFAULT_PACKETS = WarmUpPlan.FULL_PACKETS;
     /**
      * The warm-up's schedule: five packets 20 µs apart, then a 300 µs gap, repeated (66.7 µs on average). The gap
      * is longer than the pacer's spin window and the receiver's batch is then empty: a warm-up that only ever ran

@@ -282,7 +282,7 @@ public final class StampReflector implements AutoCloseable {
      * The {@code n} datagrams of one receive call. A method of its own, not the body of {@link #run}'s loop: a
      * reflector's {@code run} is entered once and stays in the interpreter until on-stack replacement after tens of
      * thousands of loop turns, whereas this is compiled after a few thousand calls, which the start-up warm-up of
-     * another instance makes ({@link StampWarmUp}).
+     * another instance makes ({@link StampReflectorWarmUp}).
      */
     private void handleBatch(DatagramBatch batch, int n) throws IOException {
         for (int i = 0; i < n && !stopRequested; i++) {

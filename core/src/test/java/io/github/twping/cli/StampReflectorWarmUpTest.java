@@ -13,7 +13,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
-import io.github.twping.stamp.StampWarmUp;
+import io.github.twping.stamp.StampReflectorWarmUp;
+import io.github.twping.stamp.StampWarmUpResult;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -25,7 +26,7 @@ class StampReflectorWarmUpTest {
     @TempDir
     Path dir;
 
-    private StampWarmUp.Result warmUpBeforeReady(String... argv) throws Exception {
+    private StampWarmUpResult warmUpBeforeReady(String... argv) throws Exception {
         StampReflectorMain main = new StampReflectorMain();
         Path ready = dir.resolve("ready-" + argv[0].substring(2));
         ByteArrayOutputStream errBytes = new ByteArrayOutputStream();
@@ -39,7 +40,7 @@ class StampReflectorWarmUpTest {
         }
         try {
             assertTrue(Files.exists(ready), "not ready: " + errBytes.toString(StandardCharsets.UTF_8));
-            StampWarmUp.Result warm = main.warmUp();
+            StampWarmUpResult warm = main.warmUp();
             assertNotNull(warm, "the warm-up ran before the ready file was written");
             return warm;
         } finally {
@@ -50,18 +51,18 @@ class StampReflectorWarmUpTest {
 
     @Test
     void stampReflectorIsWarmedBeforeItIsReady() throws Exception {
-        StampWarmUp.Result warm = warmUpBeforeReady("--stamp", "127.0.0.1:0", "--stateful", "--allow", "192.0.2.0/24");
+        StampWarmUpResult warm = warmUpBeforeReady("--stamp", "127.0.0.1:0", "--stateful", "--allow", "192.0.2.0/24");
         assertTrue(warm.reflected() > 0, "replies: " + warm);
         assertTrue(warm.followUps() > 0, "Follow-Up Telemetry answered from the error queue: " + warm);
-        assertTrue(warm.packets() <= StampWarmUp.REFLECTOR_PACKETS, "bounded in packets: " + warm);
+        assertTrue(warm.packets() <= StampReflectorWarmUp.PACKETS, "bounded in packets: " + warm);
         // its own limit plus the thread joins and the receiver's loss timeout after a stop
-        assertTrue(warm.elapsedNs() < StampWarmUp.REFLECTOR_MAX_NS + TimeUnit.SECONDS.toNanos(5),
+        assertTrue(warm.elapsedNs() < StampReflectorWarmUp.MAX_NS + TimeUnit.SECONDS.toNanos(5),
                 "bounded in time: " + warm);
     }
 
     @Test
     void lightReflectorIsWarmedBeforeItIsReady() throws Exception {
-        StampWarmUp.Result warm = warmUpBeforeReady("--light", "127.0.0.1:0", "--rate", "5");
+        StampWarmUpResult warm = warmUpBeforeReady("--light", "127.0.0.1:0", "--rate", "5");
         assertTrue(warm.reflected() > 0, "replies despite --rate 5 on the real reflector: " + warm);
         assertEquals(0, warm.followUps());
     }

@@ -16,6 +16,7 @@ import io.github.twping.schedule.ScheduleSlot;
 import io.github.twping.schedule.SendSchedule;
 import io.github.twping.session.ClientTestSession;
 import io.github.twping.session.ClockErrorEstimate;
+import io.github.twping.session.WarmUpPlan;
 import io.github.twping.datafile.SessionDataWriter;
 import io.github.twping.datafile.SessionHeader;
 import io.github.twping.time.NtpTime;
@@ -27,9 +28,9 @@ import io.github.twping.ffm.UdpSocket;
 import io.github.twping.ffm.UdpSocketOptions;
 
 /**
- * {@link StampWarmUp}: the reflector warm-up runs the real reflector in every mode (replies counted by the
+ * {@link StampReflectorWarmUp} and {@link StampSenderWarmUp}: the reflector warm-up runs the real reflector in every mode (replies counted by the
  * in-process reflector, Follow-Up Telemetry answered from the error queue), is bounded in packets and time, ends
- * quietly when it cannot bind, stays on loopback; the sender warm-up never delays the session's first packet.
+ * quietly when it cannot bind, stays on loopback; the sender warm-up never delays the session's first packet and runs nothing when the session is too short for one.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class StampWarmUpTest {
@@ -65,7 +66,7 @@ class StampWarmUpTest {
             String what = (s.light() ? "light" : "stamp") + (s.authenticated() ? " authenticated" : " open")
                     + (s.stateful() ? " stateful" : " stateless");
             // the allow-list (192.0.2.0/24) and the rate limit (10/s) of the spec do not apply to the warm-up
-            StampWarmUp.Result r = StampWarmUp.reflector(s, null, PACKETS, GENEROUS_NS, () -> false);
+            StampWarmUpResult r = StampReflectorWarmUp.reflector(s, null, PACKETS, GENEROUS_NS, () -> false);
             assertEquals(PACKETS, r.packets(), what + ": every sequence number handled");
             assertTrue(r.completed(), what + ": completed");
             assertTrue(r.reflected() > 0 && r.reflected() <= PACKETS,
@@ -83,12 +84,12 @@ class StampWarmUpTest {
     @Test
     void ipv6PeersWarmUpOnIpv6Loopback() throws Exception {
         InetAddress v6 = InetAddress.getByName("2001:db8::1");
-        assertTrue(StampWarmUp.loopback(v6).isLoopbackAddress());
-        assertEquals(16, StampWarmUp.loopback(v6).getAddress().length);
+        assertTrue(StampSenderWarmUp.loopback(v6).isLoopbackAddress());
+        assertEquals(16, StampSenderWarmUp.loopback(v6).getAddress().length);
         InetAddress v4 = InetAddress.getByName("192.0.2.1");
-        assertEquals(InetAddress.getByName("127.0.0.1"), StampWarmUp.loopback(v4));
-        assertEquals(InetAddress.getByName("127.0.0.1"), StampWarmUp.loopback(null));
-        StampWarmUp.Result r = StampWarmUp.reflector(spec(false, false, true, TimestampFormat.NTP, false), v6,
+        assertEquals(InetAddress.getByName("127.0.0.1"), StampSenderWarmUp.loopback(v4));
+        assertEquals(InetAddress.getByName("127.0.0.1"), StampSenderWarmUp.loopback(null));
+        StampWarmUpResult r = StampReflectorWarmUp.reflector(spec(false, false, true, TimestampFormat.NTP, false), v6,
                 400, GENEROUS_NS, () -> false);
         // a host without ::1 ends quietly with nothing done; with it, the warm-up ran
         assertTrue(r.completed() ? r.reflected() > 0 : r.packets() == 0, "ipv6: " + r);
@@ -98,16 +99,16 @@ class StampWarmUpTest {
     void boundedInTimeAndCount() {
         long maxNs = TimeUnit.MILLISECONDS.toNanos(300);
         long t0 = System.nanoTime();
-        StampWarmUp.Result r = StampWarmUp.reflector(spec(false, false, false, TimestampFormat.NTP, false), null,
+        StampWarmUpResult r = StampReflectorWarmUp.reflector(spec(false, false, false, TimestampFormat.NTP, false), null,
                 1_000_000_000L, maxNs, () -> false);
         long elapsed = System.nanoTime() - t0;
         assertFalse(r.completed(), "a billion packets do not fit in 300 ms");
-        assertTrue(r.packets() > 0 && r.packets() <= StampWarmUp.MAX_PACKETS, "stopped by time: " + r.packets());
+        assertTrue(r.packets() > 0 && r.packets() <= StampSenderWarmUp.MAX_PACKETS, "stopped by time: " + r.packets());
         // the time limit, the receiver's 50 ms loss timeout and the thread joins (300 ms each) at most
         assertTrue(elapsed < TimeUnit.SECONDS.toNanos(10), "bounded: " + elapsed / 1_000_000 + " ms");
 
         long t1 = System.nanoTime();
-        StampWarmUp.Result stopped = StampWarmUp.reflector(spec(false, false, false, TimestampFormat.NTP, false),
+        StampWarmUpResult stopped = StampReflectorWarmUp.reflector(spec(false, false, false, TimestampFormat.NTP, false),
                 null, 1_000_000_000L, GENEROUS_NS, () -> true);
         assertEquals(0, stopped.packets(), "asked to stop before it began");
         assertFalse(stopped.completed());
@@ -118,22 +119,22 @@ class StampWarmUpTest {
     void failsQuietlyWhenItCannotBind() throws Exception {
         // no interface of this host has a documentation address: the bind fails, nothing is sent anywhere
         InetAddress notLocal = InetAddress.getByName("192.0.2.77");
-        StampWarmUp.Result r = StampWarmUp.run(spec(false, false, false, TimestampFormat.NTP, false),
-                new StampWarmUp.Sender[] {StampWarmUp.Sender.stamp(new StampSenderSpec(false, null,
+        StampWarmUpResult r = StampSenderWarmUp.run(spec(false, false, false, TimestampFormat.NTP, false),
+                new StampSenderWarmUp.Sender[] {StampSenderWarmUp.Sender.stamp(new StampSenderSpec(false, null,
                         TimestampFormat.NTP, 0, 0), false)}, notLocal, 0, true, 100, GENEROUS_NS, () -> false);
         assertFalse(r.completed());
         assertEquals(0, r.packets());
         assertEquals(0, r.reflected());
-        StampWarmUp.Result driven = StampWarmUp.drive(spec(false, false, false, TimestampFormat.NTP, false),
-                new StampWarmUp.Sender[] {StampWarmUp.Sender.stamp(new StampSenderSpec(false, null,
+        StampWarmUpResult driven = StampReflectorWarmUp.drive(spec(false, false, false, TimestampFormat.NTP, false),
+                new StampSenderWarmUp.Sender[] {StampSenderWarmUp.Sender.stamp(new StampSenderSpec(false, null,
                         TimestampFormat.NTP, 0, 0), false)}, notLocal, 100, GENEROUS_NS, () -> false);
         assertFalse(driven.completed(), "the reflector warm-up cannot bind either");
         assertEquals(0, driven.packets());
 
         // a light sender whose key is unusable for the reflector's (it is rejected): no exception, nothing done
-        StampWarmUp.Result bad = StampWarmUp.run(spec(true, false, false, TimestampFormat.NTP, false),
-                new StampWarmUp.Sender[] {StampWarmUp.Sender.light(0, new byte[3])},
-                StampWarmUp.loopback(null), 0, true, 100, GENEROUS_NS, () -> false);
+        StampWarmUpResult bad = StampSenderWarmUp.run(spec(true, false, false, TimestampFormat.NTP, false),
+                new StampSenderWarmUp.Sender[] {StampSenderWarmUp.Sender.light(0, new byte[3])},
+                StampSenderWarmUp.loopback(null), 0, true, 100, GENEROUS_NS, () -> false);
         assertFalse(bad.completed());
         assertEquals(0, bad.reflected());
     }
@@ -141,16 +142,16 @@ class StampWarmUpTest {
     @Test
     void senderWarmUpWithTheSessionsTlvsIsAnswered() {
         StampTlvRequest tlvs = new StampTlvRequest(true, 10, true, -1, 0, true, false, false);
-        StampWarmUp.Sender sender = StampWarmUp.Sender.stamp(new StampSenderSpec(false, null, TimestampFormat.PTP,
+        StampSenderWarmUp.Sender sender = StampSenderWarmUp.Sender.stamp(new StampSenderSpec(false, null, TimestampFormat.PTP,
                 7, 32, tlvs), true);
-        StampWarmUp.Result r = StampWarmUp.run(sender.reflectorSpec(), new StampWarmUp.Sender[] {sender},
-                StampWarmUp.loopback(null), 0, true, PACKETS, GENEROUS_NS, () -> false);
+        StampWarmUpResult r = StampSenderWarmUp.run(sender.reflectorSpec(), new StampSenderWarmUp.Sender[] {sender},
+                StampSenderWarmUp.loopback(null), 0, true, PACKETS, GENEROUS_NS, () -> false);
         assertTrue(r.completed(), r.toString());
         assertTrue(r.reflected() > 0 && r.followUps() > 0, r.toString());
 
-        StampWarmUp.Sender light = StampWarmUp.Sender.light(24, LIGHT_KEY);
-        StampWarmUp.Result l = StampWarmUp.run(light.reflectorSpec(), new StampWarmUp.Sender[] {light},
-                StampWarmUp.loopback(null), 0, true, PACKETS, GENEROUS_NS, () -> false);
+        StampSenderWarmUp.Sender light = StampSenderWarmUp.Sender.light(24, LIGHT_KEY);
+        StampWarmUpResult l = StampSenderWarmUp.run(light.reflectorSpec(), new StampSenderWarmUp.Sender[] {light},
+                StampSenderWarmUp.loopback(null), 0, true, PACKETS, GENEROUS_NS, () -> false);
         assertTrue(l.completed() && l.reflected() > 0, "authenticated light: " + l);
     }
 
@@ -163,14 +164,14 @@ class StampWarmUpTest {
                         .timestamping(Timestamping.RX_TX_SOFTWARE).build())) {
             canSplit = probe.isNative() && probe.capabilities().txTimestamps();
         }
-        StampWarmUp.Sender sender = StampWarmUp.Sender.stamp(new StampSenderSpec(false, null, TimestampFormat.NTP,
+        StampSenderWarmUp.Sender sender = StampSenderWarmUp.Sender.stamp(new StampSenderSpec(false, null, TimestampFormat.NTP,
                 0, 0), false);
-        StampWarmUp.Result kernel = StampWarmUp.run(sender.reflectorSpec(), new StampWarmUp.Sender[] {sender},
-                StampWarmUp.loopback(null), 0, true, 200, GENEROUS_NS, () -> false);
+        StampWarmUpResult kernel = StampSenderWarmUp.run(sender.reflectorSpec(), new StampSenderWarmUp.Sender[] {sender},
+                StampSenderWarmUp.loopback(null), 0, true, 200, GENEROUS_NS, () -> false);
         assertTrue(kernel.completed() && kernel.reflected() > 0, kernel.toString());
         assertEquals(canSplit ? 2 : 1, kernel.sockets(), "kernel TX stamps: a sending socket beside the receiving one");
-        StampWarmUp.Result user = StampWarmUp.run(sender.reflectorSpec(), new StampWarmUp.Sender[] {sender},
-                StampWarmUp.loopback(null), 0, false, 200, GENEROUS_NS, () -> false);
+        StampWarmUpResult user = StampSenderWarmUp.run(sender.reflectorSpec(), new StampSenderWarmUp.Sender[] {sender},
+                StampSenderWarmUp.loopback(null), 0, false, 200, GENEROUS_NS, () -> false);
         assertTrue(user.completed() && user.reflected() > 0, user.toString());
         assertEquals(1, user.sockets(), "--send-stamp user: one socket");
     }
@@ -187,24 +188,29 @@ class StampWarmUpTest {
         });
         try {
             long start = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(400);
-            new StampWarmUp.SenderWarmUp(stuck, start, () -> false).awaitStart();
+            new StampSenderWarmUp.Running(stuck, start, () -> false).awaitStart();
             long returned = System.nanoTime();
-            assertTrue(returned - (start - StampWarmUp.START_LATEST_NS) >= 0, "waited for the warm-up to the latest");
+            assertTrue(returned - (start - StampSenderWarmUp.START_LATEST_NS) >= 0, "waited for the warm-up to the latest");
             assertTrue(returned - start < TimeUnit.SECONDS.toNanos(5), "did not wait for the warm-up's end");
             assertTrue(stuck.isAlive());
 
             long cancelled = System.nanoTime();
-            new StampWarmUp.SenderWarmUp(stuck, cancelled + TimeUnit.SECONDS.toNanos(30), () -> true).awaitStart();
+            new StampSenderWarmUp.Running(stuck, cancelled + TimeUnit.SECONDS.toNanos(30), () -> true).awaitStart();
             assertTrue(System.nanoTime() - cancelled < TimeUnit.SECONDS.toNanos(5), "a stop returns at once");
         } finally {
             never.countDown();
             stuck.join(5_000);
         }
         // the start time too close for a warm-up: none is started, the session starts at once
-        StampWarmUp.SenderWarmUp none = StampWarmUp.beforeSession(StampWarmUp.Sender.light(0, null), null, 0, true,
-                System.nanoTime() + StampWarmUp.SENDER_MARGIN_NS / 2, () -> false);
+        StampSenderWarmUp.Running none = StampSenderWarmUp.beforeSession(StampSenderWarmUp.Sender.light(0, null), null, 0, true,
+                WarmUpPlan.FULL_PACKETS, System.nanoTime() + WarmUpPlan.STOP_BEFORE_START_NS / 2, () -> false);
         assertFalse(none.started());
         assertTrue(none.ended());
+        // a session too short for a warm-up (WarmUpPlan: none under 100 packets): none is started either
+        StampSenderWarmUp.Running skipped = StampSenderWarmUp.beforeSession(StampSenderWarmUp.Sender.light(0, null),
+                null, 0, true, 0, System.nanoTime() + TimeUnit.SECONDS.toNanos(1), () -> false);
+        assertFalse(skipped.started());
+        assertTrue(skipped.ended());
     }
 
     @Test
@@ -233,8 +239,8 @@ class StampWarmUpTest {
                 ClientTestSession s = StampSenderSession.create(client, reflector.localAddress(), spec,
                         new SendSchedule(sid, slots, packets), packets, startNtp, lossNtp, 0, writer, clock,
                         ClockErrorEstimate.of(false, 0), line -> { });
-                StampWarmUp.SenderWarmUp warm = StampWarmUp.beforeSession(StampWarmUp.Sender.stamp(spec, false),
-                        InetAddress.getLoopbackAddress(), 0, true, startNanos, () -> false);
+                StampSenderWarmUp.Running warm = StampSenderWarmUp.beforeSession(StampSenderWarmUp.Sender.stamp(spec, false),
+                        InetAddress.getLoopbackAddress(), 0, true, WarmUpPlan.C1_PACKETS, startNanos, () -> false);
                 assertTrue(warm.started(), "1 s before the start: a warm-up runs");
                 warm.awaitStart();
                 s.start();

@@ -394,18 +394,30 @@ public final class CompareRunner {
         for (RunRecord r : sortedRuns()) {
             recordsByKey.computeIfAbsent(r.key(), k -> new ArrayList<>()).add(r);
         }
+        String lastReflector = null;
+        Map<String, RoundSpread[]> costOfReflector = new LinkedHashMap<>();
         for (Map.Entry<RunKey, List<RunRecord>> e : recordsByKey.entrySet()) {
+            if (lastReflector != null && !lastReflector.equals(e.getKey().reflector())) {
+                costRatioRow(lastReflector, costOfReflector);
+                costOfReflector.clear();
+            }
+            lastReflector = e.getKey().reflector();
             List<ClientRun.Result> rs = e.getValue().stream().map(RunRecord::result).toList();
+            RoundSpread cpu = spread(rs, ClientRun.Result::cpuSeconds);
+            RoundSpread cpuPerPacket = spread(rs, r -> r.metrics() == null || r.metrics().sent() == 0 ? Double.NaN
+                    : r.cpuSeconds() * 1e6 / r.metrics().sent());
+            RoundSpread rss = spread(rs, r -> r.maxRssKb() < 0 ? Double.NaN : r.maxRssKb() / 1024.0);
+            RoundSpread wall = spread(rs, ClientRun.Result::wallSeconds);
+            costOfReflector.put(e.getKey().client(), new RoundSpread[] {cpu, cpuPerPacket, rss, wall});
             out.println("| " + e.getKey().reflector() + " | " + e.getKey().client() + " | "
                     + cell(spread(rs, r -> r.metrics() == null ? Double.NaN : r.metrics().scheduled()), 0) + " | "
                     + cell(spread(rs, r -> r.metrics() == null ? Double.NaN : r.metrics().sent()), 0) + " | "
                     + cell(spread(rs, r -> r.metrics() == null ? Double.NaN : r.metrics().lost()), 0) + " | "
                     + cell(spread(rs, r -> r.metrics() == null ? Double.NaN : r.metrics().duplicates()), 0) + " | "
-                    + cell(spread(rs, ClientRun.Result::cpuSeconds), 2) + " | "
-                    + cell(spread(rs, r -> r.metrics() == null || r.metrics().sent() == 0 ? Double.NaN
-                            : r.cpuSeconds() * 1e6 / r.metrics().sent()), 1) + " | "
-                    + cell(spread(rs, r -> r.maxRssKb() < 0 ? Double.NaN : r.maxRssKb() / 1024.0), 1) + " | "
-                    + cell(spread(rs, ClientRun.Result::wallSeconds), 2) + " |");
+                    + cell(cpu, 2) + " | " + cell(cpuPerPacket, 1) + " | " + cell(rss, 1) + " | " + cell(wall, 2) + " |");
+        }
+        if (lastReflector != null) {
+            costRatioRow(lastReflector, costOfReflector);
         }
         out.println();
         out.println("### Runs: load average before each run, where the threads ran (share of samples on each CPU, CPU time)");
@@ -433,6 +445,16 @@ public final class CompareRunner {
     }
 
     private void ratioRow(String reflector, Map<String, RoundSpread[]> rows) {
+        ratioRow(reflector, rows, "", false);
+    }
+
+    /** The cost table's ratio row of one reflector: CPU, CPU per packet, max RSS and wall, ours / C (or ours again). */
+    private void costRatioRow(String reflector, Map<String, RoundSpread[]> rows) {
+        ratioRow(reflector, rows, " | | | |", true);
+    }
+
+    /** "| reflector | *ratio ours / C* |" then {@code gap} (empty cells) and one ratio of medians per column. */
+    private void ratioRow(String reflector, Map<String, RoundSpread[]> rows, String gap, boolean wholeAboveTen) {
         RoundSpread[] ours = rows.get("ours");
         String otherLabel = rows.containsKey("C") ? "C" : "ours (again)";
         RoundSpread[] other = rows.get(otherLabel);
@@ -442,9 +464,11 @@ public final class CompareRunner {
         List<String> cells = new ArrayList<>();
         for (int i = 0; i < ours.length; i++) {
             double ratio = RoundSpread.ratio(ours[i], other[i]);
-            cells.add(Double.isNaN(ratio) ? "–" : String.format(Locale.ROOT, "%.2f", ratio));
+            cells.add(Double.isNaN(ratio) ? "–"
+                    : String.format(Locale.ROOT, wholeAboveTen && ratio >= 10 ? "%.0f" : "%.2f", ratio));
         }
-        out.println("| " + reflector + " | *ratio ours / " + otherLabel + "* | " + String.join(" | ", cells) + " |");
+        out.println("| " + reflector + " | *ratio ours / " + otherLabel + "* |" + gap + " " + String.join(" | ", cells)
+                + " |");
     }
 
     private List<String> floorCells() {

@@ -1,0 +1,107 @@
+package io.github.twping.testing;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * The {@code ./twping} launcher's JVM options (docs/CLIENT.md, "The launchers"), read from the JVM itself
+ * ({@code -XX:+PrintCommandLineFlags}, {@code -XX:+PrintFlagsFinal}): no JIT for {@code -h}, C1 alone for a short
+ * slow session, tiered compilation for
+ * a fast session, {@code TWPING_JIT} overriding the choice, and the AOT cache mapped when the launcher has one.
+ * Skipped, saying so, when the jar is not built (the launcher would build it, which takes minutes). No session
+ * runs: the sessions' server is a closed loopback port, refused at once.
+ */
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+class LauncherJvmOptionsTest {
+    private static final String C1_ONLY = "-XX:TieredStopAtLevel=1";
+
+    private record Run(int status, String output) {
+    }
+
+    private static Run run(Map<String, String> env, String... args) throws IOException, InterruptedException {
+        Path root = NetnsStandSystemTest.repositoryRoot();
+        assumeTrue(Files.isRegularFile(root.resolve("core/target/twping.jar")),
+                "core/target/twping.jar is not built (./mvnw package); the launcher would build it first");
+        List<String> command = new ArrayList<>(List.of(root.resolve("twping").toString()));
+        command.addAll(List.of(args));
+        ProcessBuilder pb = new ProcessBuilder(command).directory(root.toFile()).redirectErrorStream(true);
+        pb.environment().remove("TWPING_JIT");
+        pb.environment().put("TWPING_JAVA_OPTS", "-XX:+PrintCommandLineFlags " + env.getOrDefault("opts", ""));
+        env.forEach((k, v) -> {
+            if (!k.equals("opts")) {
+                pb.environment().put(k, v);
+            }
+        });
+        Process p = pb.start();
+        p.getOutputStream().close();
+        byte[] out = p.getInputStream().readAllBytes();   // ends when the process closes its output
+        assertTrue(p.waitFor(60, TimeUnit.SECONDS), "the launcher ended");
+        return new Run(p.exitValue(), new String(out, StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void helpRunsInTheInterpreterAlone() throws Exception {
+        Run help = run(Map.of("opts", "-XX:+PrintFlagsFinal"), "-h");
+        assertTrue(help.output().matches("(?s).*\\bUseCompiler\\s+= false\\b.*"), "no JIT for -h: " + help.output());
+        Run version = run(Map.of("opts", "-XX:+PrintFlagsFinal"), "--version");
+        assertTrue(version.output().matches("(?s).*\\bUseCompiler\\s+= false\\b.*"), version.output());
+    }
+
+    @Test
+    void aShortSlowSessionRunsOnC1Alone() throws Exception {
+        Run ping = run(Map.of(), "-c", "1", "127.0.0.1:1");
+        assertEquals(1, ping.status(), "nothing listens on port 1: " + ping.output());
+        assertTrue(ping.output().contains(C1_ONLY), ping.output());
+        Run slow = run(Map.of(), "-c2000", "-i0.002f", "127.0.0.1:1");
+        assertTrue(slow.output().contains(C1_ONLY), slow.output());
+    }
+
+    @Test
+    void aFastOrLongSessionAndAnUnreadClusterKeepC2() throws Exception {
+        Run fast = run(Map.of(), "-c", "500000", "-i", "0.00002f", "127.0.0.1:1");
+        assertEquals(1, fast.status(), fast.output());
+        assertFalse(fast.output().contains("TieredStopAtLevel"), fast.output());
+        Run longRun = run(Map.of(), "-c", "20000", "-i", "0.1", "127.0.0.1:1");
+        assertFalse(longRun.output().contains("TieredStopAtLevel"), longRun.output());
+        Run cluster = run(Map.of(), "-Qc10", "127.0.0.1:1");
+        assertFalse(cluster.output().contains("TieredStopAtLevel"), cluster.output());
+    }
+
+    @Test
+    void twpingJitOverridesTheChoice() throws Exception {
+        Run tiered = run(Map.of("TWPING_JIT", "tiered", "opts", "-XX:+PrintFlagsFinal"), "-h");
+        assertFalse(tiered.output().contains(C1_ONLY), tiered.output());
+        assertTrue(tiered.output().matches("(?s).*\\bUseCompiler\\s+= true\\b.*"), tiered.output());
+        Run c1 = run(Map.of("TWPING_JIT", "c1"), "-c", "500000", "-i", "0.00002f", "127.0.0.1:1");
+        assertTrue(c1.output().contains(C1_ONLY), c1.output());
+    }
+
+    @Test
+    void theAotCacheIsMappedWhenTheLauncherHasOne() throws Exception {
+        Path root = NetnsStandSystemTest.repositoryRoot();
+        Path aot = root.resolve("core/target/twping.aot");
+        Path jar = root.resolve("core/target/twping.jar");
+        assumeTrue(Files.isRegularFile(aot) && Files.isRegularFile(jar)
+                        && Files.getLastModifiedTime(aot).compareTo(Files.getLastModifiedTime(jar)) > 0,
+                "no AOT cache newer than the jar (./twping --train-aot makes one)");
+        Run help = run(Map.of("opts", "-Xlog:aot=info:stdout"), "-h");
+        assertTrue(help.output().contains("-XX:AOTCache=" + aot), help.output());
+        assertTrue(help.output().contains("Mapped static  region"), "the cache was mapped: " + help.output());
+        Run off = run(Map.of("TWPING_AOT", "0", "TWPING_CDS", "0"), "-h");
+        assertFalse(off.output().contains("AOTCache"), off.output());
+    }
+}
