@@ -31,23 +31,8 @@ case $port in ''|*[!0-9]*) echo "signal-latency.sh: --twampd-port: a port number
 case $second in *[!0-9]*) echo "signal-latency.sh: --second-after: milliseconds expected" >&2; exit 2 ;; esac
 command -v python3 >/dev/null || { echo "signal-latency.sh: python3 is needed for the timing" >&2; exit 1; }
 
-work=$(mktemp -d "${TMPDIR:-/tmp}/twping-signal.XXXXXX")
-server_pid=""
-cleanup() {
-    [ -n "$server_pid" ] && kill -TERM "$server_pid" 2>/dev/null && wait "$server_pid" 2>/dev/null
-    rm -rf "$work"
-}
-trap cleanup EXIT
-
-"$root/twping" -h >/dev/null 2>&1 || { echo "signal-latency.sh: ./twping -h failed (build?)" >&2; exit 1; }
-printf 'authmode O\nrootfolly\n' >"$work/twamp-server.conf"  # rootfolly: CI runs as root
-"$root/twampd" -Z -c "$work" -S "127.0.0.1:$port" >"$work/twampd.log" 2>&1 &
-server_pid=$!
-for _ in $(seq 100); do # bounded: 100 x 0.1 s
-    (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && break
-    kill -0 "$server_pid" 2>/dev/null || { echo "signal-latency.sh: twampd did not start:" >&2; cat "$work/twampd.log" >&2; exit 1; }
-    sleep 0.1
-done
+. "$root/testing/lib/local-twampd.sh"
+local_twampd signal-latency "$port"
 
 # One run: prints "<ms to first summary byte> <ms to exit> <exit status>" (-1 when no summary came).
 cat >"$work/one.py" <<'PY'
