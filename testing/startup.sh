@@ -24,24 +24,8 @@ done
 case $runs in ''|*[!0-9]*|0) echo "startup.sh: --runs: a positive integer expected" >&2; exit 2 ;; esac
 case $port in ''|*[!0-9]*) echo "startup.sh: --twampd-port: a port number expected" >&2; exit 2 ;; esac
 
-work=$(mktemp -d "${TMPDIR:-/tmp}/twping-startup.XXXXXX")
-server_pid=""
-cleanup() {
-    [ -n "$server_pid" ] && kill -TERM "$server_pid" 2>/dev/null && wait "$server_pid" 2>/dev/null
-    rm -rf "$work"
-}
-trap cleanup EXIT
-
-"$root/twping" -h >/dev/null 2>&1 || { echo "startup.sh: ./twping -h failed (build?)" >&2; exit 1; }
-printf 'authmode O\nrootfolly\n' >"$work/twamp-server.conf"
-"$root/twampd" -Z -c "$work" -S "127.0.0.1:$port" >"$work/twampd.log" 2>&1 &
-server_pid=$!
-# the server is up when the control port accepts; bounded: 100 x 0.1 s
-for _ in $(seq 100); do
-    (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && break
-    kill -0 "$server_pid" 2>/dev/null || { echo "startup.sh: twampd did not start:" >&2; cat "$work/twampd.log" >&2; exit 1; }
-    sleep 0.1
-done
+. "$root/testing/lib/local-twampd.sh"
+local_twampd startup "$port"
 # one session first, so that the server is not measured compiling its first session
 "$root/twping" -c 100 -i 0.001f -L 1 "127.0.0.1:$port" >/dev/null 2>&1 || true
 

@@ -21,8 +21,8 @@ import java.nio.file.Files;
 import java.util.function.BiConsumer;
 
 /**
- * {@code twping --agent FILE [--metrics-listen ADDR:PORT] [--json-stream FILE|-] [--interval SECONDS] [--check]}: the continuous
- * measurement agent as a command (docs/FLEET.md). Exit status 0 after a stop, 1 for a bad command line or
+ * The continuous measurement agent as a running program (docs/FLEET.md), from its options ({@link AgentOptions},
+ * parsed from {@code twping --agent ...} by {@code cli.AgentArgs}). Exit status 0 after a stop, 1 for a bad
  * configuration (one line naming the file, line and field), an endpoint that cannot listen or a
  * {@code --json-stream} file that cannot be opened.
  *
@@ -62,78 +62,29 @@ public final class AgentCommand {
         err.println(program + ": " + text);
     }
 
-    /** Parses the arguments, starts the agent and the endpoint, and blocks until {@link #stop()}. */
-    public int execute(List<String> args) {
+    /** Starts the agent and the endpoint as {@code options} say, and blocks until {@link #stop()}. */
+    public int execute(AgentOptions options) {
         try {
-            return run(args);
+            return run(options);
         } finally {
             ready.countDown();
         }
     }
 
-    private int run(List<String> args) {
-        String configFile = null;
-        String listen = null;
-        String jsonStream = null;
-        String interval = null;
-        boolean check = false;
-        for (int i = 0; i < args.size(); i++) {
-            String a = args.get(i);
-            String value = null;
-            int eq = a.indexOf('=');
-            String name = a.startsWith("--") && eq > 0 ? a.substring(0, eq) : a;
-            if (eq > 0 && a.startsWith("--")) {
-                value = a.substring(eq + 1);
-            }
-            switch (name) {
-                case "--agent", "--metrics-listen", "--json-stream", "--interval" -> {
-                    if (value == null) {
-                        if (i + 1 >= args.size()) {
-                            line("option '" + name + "' requires an argument");
-                            return EXIT_FAILURE;
-                        }
-                        value = args.get(++i);
-                    }
-                    switch (name) {
-                        case "--agent" -> configFile = value;
-                        case "--metrics-listen" -> listen = value;
-                        case "--interval" -> interval = value;
-                        default -> jsonStream = value;
-                    }
-                }
-                case "--check" -> check = true;
-                default -> {
-                    line("--agent: unsupported argument '" + a + "' (the agent takes --agent FILE, --metrics-listen ADDR:PORT, "
-                            + "--json-stream FILE|-, --interval SECONDS, --check)");
-                    return EXIT_FAILURE;
-                }
-            }
-        }
-        InetSocketAddress address = null;
-        if (listen != null) {
-            try {
-                address = MetricsEndpoint.parseListen(listen);
-            } catch (IllegalArgumentException e) {
-                line(e.getMessage());
-                return EXIT_FAILURE;
-            }
-        }
-        double intervalSeconds = -1;
-        if (interval != null) {
-            intervalSeconds = parseInterval(interval);
-            if (Double.isNaN(intervalSeconds)) {
-                line("--interval: '" + interval + "' is not 0 (no interval events) or 0.01-86400 seconds");
-                return EXIT_FAILURE;
-            }
-            if (jsonStream == null) {
-                line("--interval needs --json-stream");
-                return EXIT_FAILURE;
-            }
-        }
-        if (configFile == null) {
-            line("--agent FILE is required");
-            return EXIT_FAILURE;
-        }
+    /** A command line that cannot run: its one line ({@code program: message}) and {@link #EXIT_FAILURE}. */
+    public int refuse(String message) {
+        line(message);
+        ready.countDown();
+        return EXIT_FAILURE;
+    }
+
+    private int run(AgentOptions options) {
+        String configFile = options.configFile();
+        String listen = options.metricsListen();
+        InetSocketAddress address = options.metricsAddress();
+        String jsonStream = options.jsonStream();
+        double intervalSeconds = options.intervalSeconds();
+        boolean check = options.check();
         file = Path.of(configFile);
         intervalOverride = intervalSeconds;
         AgentConfig config;
@@ -200,21 +151,6 @@ public final class AgentCommand {
     private AgentConfig load() throws AgentConfigException {
         AgentConfig c = loader.load(file);
         return intervalOverride >= 0 ? c.withInterval(intervalOverride) : c;
-    }
-
-    /** @return seconds: 0, or 0.01..86400; NaN when {@code text} is neither */
-    static double parseInterval(String text) {
-        double v;
-        try {
-            v = Double.parseDouble(text);
-        } catch (NumberFormatException e) {
-            return Double.NaN;
-        }
-        if (!text.matches("[0-9]*\\.?[0-9]+(e[+-]?[0-9]+)?") || !(v == 0 || (v >= AgentConfig.MIN_INTERVAL_SECONDS
-                && v <= 86400))) {
-            return Double.NaN;
-        }
-        return v;
     }
 
     /** Opens the {@code --json-stream} target ({@code -} = stdout); null after one line when it cannot. */

@@ -1,5 +1,6 @@
 package io.github.twping.agent;
 
+import io.github.twping.config.DscpParser;
 import io.github.twping.ffm.UdpSocket;
 import io.github.twping.metrics.AgentMetrics;
 import io.github.twping.metrics.FailureReason;
@@ -197,7 +198,7 @@ final class StampTargetRunner extends TargetLoop {
         ScheduleSlot[] slots = {new ScheduleSlot(!cfg.exponential(), NtpTime.fromSeconds(1.0 / cfg.rate()))};
         SessionHeader header = new SessionHeader(sid, ipvn, local.getAddress(), localPort,
                 reflector.getAddress().getAddress(), reflector.getPort(), count, padding, startNtp, lossNtp,
-                cfg.dscp() << 24, new boolean[] {slots[0].fixed()}, new long[] {slots[0].valueNtp()},
+                DscpParser.typeP(cfg.dscp()), new boolean[] {slots[0].fixed()}, new long[] {slots[0].valueNtp()},
                 SessionHeader.FINISHED_INCOMPLETE);
         SessionDataWriter writer;
         try {

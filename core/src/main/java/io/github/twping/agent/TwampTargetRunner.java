@@ -1,5 +1,6 @@
 package io.github.twping.agent;
 
+import io.github.twping.config.DscpParser;
 import io.github.twping.config.PassphraseStore;
 import io.github.twping.control.ControlActivity;
 import io.github.twping.control.ControlClient;
@@ -8,7 +9,6 @@ import io.github.twping.control.ControlException;
 import io.github.twping.control.SessionAcceptance;
 import io.github.twping.control.SessionRequest;
 import io.github.twping.crypto.TestSessionKeys;
-import io.github.twping.ffm.Timestamping;
 import io.github.twping.ffm.UdpSocket;
 import io.github.twping.ffm.UdpSocketOptions;
 import io.github.twping.metrics.AgentMetrics;
@@ -20,6 +20,7 @@ import io.github.twping.schedule.SendSchedule;
 import io.github.twping.schedule.StartTimes;
 import io.github.twping.session.ClientTestSession;
 import io.github.twping.session.SplitTestSocket;
+import io.github.twping.session.TestSocketOptions;
 import io.github.twping.session.ClockErrorEstimate;
 import io.github.twping.session.SessionOutcome;
 import io.github.twping.datafile.SessionDataWriter;
@@ -185,14 +186,16 @@ final class TwampTargetRunner extends TargetLoop {
     }
 
     static UdpSocket openSocket(InetAddress local, TargetConfig cfg) throws SocketException {
-        UdpSocketOptions.Builder b = UdpSocketOptions.builder().bindAddress(local).portRange(0, 0, 0)
-                .unicastTtl(255).receiveTtl(true).receiveBufferBytes(1 << 20).sendBufferBytes(1 << 20)
-                .reusePort(true) // for the sending socket beside it (sendSocket)
-                .timestamping(Timestamping.RX_TX_SOFTWARE);
-        if (cfg.dscp() != 0) {
-            b.tos(cfg.dscp() << 2);
-        }
+        UdpSocketOptions.Builder b = TestSocketOptions.sender(local, bufferBytes(cfg), DscpParser.tosByte(cfg.dscp()),
+                        null, true)
+                .portRange(0, 0, 0)
+                .reusePort(true); // for the sending socket beside it (sendSocket)
         return UdpSocket.open(b.build());
+    }
+
+    /** The buffers of a target's sockets: {@link TestSocketOptions#bufferBytes} at its rate. */
+    private static int bufferBytes(TargetConfig cfg) {
+        return TestSocketOptions.bufferBytes(cfg.paddingBytes(), cfg.rate());
     }
 
     /**
@@ -202,10 +205,7 @@ final class TwampTargetRunner extends TargetLoop {
      * sends and receives) where the socket cannot.
      */
     static UdpSocket sendSocket(UdpSocket socket, InetSocketAddress reflector, TargetConfig cfg) {
-        UdpSocketOptions.Builder b = UdpSocketOptions.builder().receiveBufferBytes(1 << 20).sendBufferBytes(1 << 20);
-        if (cfg.dscp() != 0) {
-            b.tos(cfg.dscp() << 2);
-        }
+        UdpSocketOptions.Builder b = TestSocketOptions.splitSender(bufferBytes(cfg), DscpParser.tosByte(cfg.dscp()), null);
         UdpSocket sender = SplitTestSocket.openSender(socket, reflector, b);
         if (sender == null && socket.isNative()) {
             // one socket this time: still connected to this session's reflector, not to an earlier session's
@@ -230,7 +230,7 @@ final class TwampTargetRunner extends TargetLoop {
         long lossNtp = NtpTime.fromSeconds(cfg.lossTimeoutSeconds());
         long count = cfg.packetCount();
         SessionRequest request = SessionRequest.forTwping(ipvn, local, localPort, remote, localPort, padding,
-                startNtp, lossNtp, cfg.dscp() << 24);
+                startNtp, lossNtp, DscpParser.typeP(cfg.dscp()));
         SessionAcceptance acceptance;
         long setupStartNs = System.nanoTime();
         try {
@@ -243,7 +243,7 @@ final class TwampTargetRunner extends TargetLoop {
         TestSessionKeys keys = c.deriveFromSessionKeys((aes, hmac) -> TestSessionKeys.derive(sid, aes, hmac));
         ScheduleSlot[] slots = {new ScheduleSlot(!cfg.exponential(), NtpTime.fromSeconds(1.0 / cfg.rate()))};
         SessionHeader header = new SessionHeader(sid, ipvn, local.getAddress(), localPort, remote.getAddress(),
-                acceptance.port(), count, padding, startNtp, lossNtp, cfg.dscp() << 24,
+                acceptance.port(), count, padding, startNtp, lossNtp, DscpParser.typeP(cfg.dscp()),
                 new boolean[] {slots[0].fixed()}, new long[] {slots[0].valueNtp()}, SessionHeader.FINISHED_INCOMPLETE);
         SessionDataWriter writer;
         try {

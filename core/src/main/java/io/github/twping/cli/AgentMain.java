@@ -28,7 +28,7 @@ final class AgentMain {
         Signals.handle(Signals.Name.HUP, command::reload);
         Signals.handle(Signals.Name.TERM, command::stop);
         Signals.handle(Signals.Name.INT, command::stop);
-        int status = command.execute(List.of(args));
+        int status = AgentArgs.run(command, List.of(args));
         System.err.flush();
         System.exit(status);
     }

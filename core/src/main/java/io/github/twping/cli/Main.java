@@ -15,8 +15,9 @@ import io.github.twping.ffm.ClockStatus;
  *
  * <p>SIGINT, SIGTERM and SIGHUP stop a running test gracefully (partial results, exit 0) as in C; while the
  * control connection is being opened they make the blocked connect/read fail
- * ({@code Read failed: (Interrupted system call)}, exit 1); a second signal exits at once with status 2. The handlers are installed also when the signal
- * was ignored at start (a background job of a script), as C does.
+ * ({@code Read failed: (Interrupted system call)}, exit 1); a second signal exits at once with status 2, or 0 once
+ * the partial summary is out. The handlers are installed also when the signal was ignored at start (a
+ * background job of a script), as C does.
  */
 public final class Main {
     private Main() {
@@ -55,7 +56,10 @@ public final class Main {
         AtomicInteger signals = new AtomicInteger();
         Runnable stop = () -> {
             if (signals.incrementAndGet() > 1) {
-                Runtime.getRuntime().halt(2);
+                // C prints and exits within a millisecond of the first signal, so its second one finds either
+                // the test still stopping (exit 2) or the process gone with its results out (0): once ours has
+                // printed the summary, a second signal ends it as C's would have ended
+                Runtime.getRuntime().halt(twping.summaryPrinted() ? 0 : 2);
             }
             twping.cancel();
         };

@@ -68,7 +68,7 @@ public record TwampdArgs(String authModes, Path confDir, Path dataDir, String fa
                    twampd --light addr[:port] [options]    TWAMP-Light reflector (RFC 5357 Appendix I)
             Where "options" are:
 
-            """ + StampReflectorMain.OPTIONS;
+            """ + StampReflectorArgs.OPTIONS;
 
     private static final int OPT_REFLECTOR_WAIT = 1000;
     private static final int OPT_CPU = 1001;

@@ -91,6 +91,12 @@ public final class Twping {
         }
     }
 
+    /** @return true once a TWAMP run has written its summary (partial or not) to stdout; any thread. */
+    public boolean summaryPrinted() {
+        TwampRun r = current;
+        return r != null && r.summaryPrinted();
+    }
+
     /** Runs and returns the exit status (0 success, 1 failure, 2 interrupted, 3 a CI gate failed). */
     public int run() {
         String program = Messages.programName(argv0);

@@ -12,6 +12,8 @@ import io.github.twping.session.ClientTestSession;
  */
 final class ControlWatch {
     private static final long WATCH_INTERVAL_NS = TimeUnit.MILLISECONDS.toNanos(50);
+    /** The read timeout of one look at the control connection (ControlClient's shortest, 1 ms). */
+    private static final long CONTROL_POLL_NS = TimeUnit.MILLISECONDS.toNanos(1);
     private static final long LOCAL_CLOSE_GRACE_NS = TimeUnit.SECONDS.toNanos(1);
     private static final long JOIN_MILLIS = TimeUnit.SECONDS.toMillis(5);
     private static final long AWAIT_NS = TimeUnit.SECONDS.toNanos(5);
@@ -26,8 +28,10 @@ final class ControlWatch {
      */
     static boolean watch(RunContext run, ControlClient control, ClientTestSession session) {
         try {
-            while (!session.await(0)) {
-                ControlActivity activity = control.awaitActivity(WATCH_INTERVAL_NS);
+            // The session's end wakes this thread at once (a Ctrl-C's partial results wait for it); the control
+            // connection is looked at between waits, with the shortest read timeout.
+            while (!session.await(WATCH_INTERVAL_NS)) {
+                ControlActivity activity = control.awaitActivity(CONTROL_POLL_NS);
                 if (activity == ControlActivity.PEER_CLOSED || activity == ControlActivity.DATA_RECEIVED) {
                     return !session.await(0);
                 }

@@ -1,5 +1,6 @@
 package io.github.twping.client;
 
+import io.github.twping.config.DscpParser;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.channels.FileChannel;
@@ -98,7 +99,7 @@ final class SessionDataFile implements AutoCloseable {
         }
         return new SessionHeader(sid, ipvn, local.getAddress().getAddress(), local.getPort(),
                 reflector.getAddress().getAddress(), reflector.getPort(), test.packetCount(),
-                test.paddingBytes(), startTimeNtp, lossTimeoutNtp, test.dscp() << 24, fixed, values,
+                test.paddingBytes(), startTimeNtp, lossTimeoutNtp, DscpParser.typeP(test.dscp()), fixed, values,
                 SessionHeader.FINISHED_INCOMPLETE);
     }
 

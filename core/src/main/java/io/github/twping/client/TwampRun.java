@@ -1,12 +1,15 @@
 package io.github.twping.client;
 
+import io.github.twping.config.DscpParser;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.io.PrintStream;
 import java.net.Inet6Address;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
 import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -29,6 +32,7 @@ import io.github.twping.ffm.UdpSocket;
 import io.github.twping.net.AddressText;
 import io.github.twping.protocol.Mode;
 import io.github.twping.report.owamp.HostInfo;
+import io.github.twping.report.owamp.OutputOptions;
 import io.github.twping.report.owamp.Reports;
 import io.github.twping.report.extended.ResultOutputs;
 import io.github.twping.schedule.ScheduleSlot;
@@ -72,6 +76,10 @@ public final class TwampRun {
     private static final String TEST_FAILED = "Test session(s) Failed...";
     /** How long the session waits for a stopped warm-up to leave (one round trip, bounded by its receive timeout). */
     private static final long WARM_UP_STOP_MS = 400;
+    /** The longest schedule {@link #prepareReport} walks ahead (its pass is linear in the packet count). */
+    private static final long REPORT_PREPARE_MAX_PACKETS = 2_000_000;
+    /** How long the report waits for an unfinished preparation (it then does the work itself). */
+    private static final long REPORT_PREPARE_JOIN_MS = 2_000;
     /** How often the wait for the start time looks at the cancellation between control-connection polls. */
     private static final long START_WATCH_INTERVAL_NS = TimeUnit.MILLISECONDS.toNanos(50);
 
@@ -79,6 +87,12 @@ public final class TwampRun {
     private final ReportSink reportSink;
     private final Path tempDirectory;
     private volatile ClientTestSession session;
+    /** The thread of {@link #prepareReport}, and the hosts it looked up. */
+    private volatile Thread reportPreparation;
+    private volatile HostInfo preparedHosts;
+    private volatile boolean summaryPrinted;
+    /** The running session's receiving socket: a cancel wakes its receiver, which then ends at once. */
+    private volatile UdpSocket receiving;
     private final ControlCancellation controlCancellation = new ControlCancellation();
     private ResultOutputs results;                 // the result outputs (docs/CLI.md), or null
     private Thread warmUp;
@@ -122,9 +136,18 @@ public final class TwampRun {
         ClientTestSession s = session;
         if (s != null) {
             s.cancel();
+            UdpSocket r = receiving;
+            if (r != null) {
+                r.wakeup(); // the receiver would notice the cancel only at the end of its next receive tick
+            }
             return;
         }
         controlCancellation.cancel();
+    }
+
+    /** @return true once the summary (partial or not) has been written to stdout; any thread. */
+    public boolean summaryPrinted() {
+        return summaryPrinted;
     }
 
     /** The times a session is requested with (RFC 4656 §3.5): the control RTT bound, loss timeout and start. */
@@ -292,6 +315,7 @@ public final class TwampRun {
         control.endCancellableSetUp();
         printApproximately(slots, timing);  // first: the warm-up's threads would delay the line's "now"
         startWarmUp(control.mode(), slots, timing.startTimeNtp());
+        prepareReport(file, header, localAddress);
 
         SessionOutcome outcome;
         results = ResultRun.create(run.options, run.program, run.stdout, run.err);
@@ -329,7 +353,7 @@ public final class TwampRun {
         boolean zero = run.options.connection().zeroAddresses();
         return SessionRequest.forTwping(ipvn, zero ? null : local.getAddress(), local.getPort(),
                 zero ? null : reflectorAddress, local.getPort(), test.paddingBytes(), timing.startTimeNtp(),
-                timing.lossTimeoutNtp(), test.dscp() << 24);
+                timing.lossTimeoutNtp(), DscpParser.typeP(test.dscp()));
     }
 
     private void printApproximately(ScheduleSlot[] slots, Timing timing) {
@@ -462,6 +486,7 @@ public final class TwampRun {
                 extras.kernelSendStamps()), socket, sendSocket, control.mode(), keys, writer, run.clock, errors,
                 run::diag);
         s.cpus(extras.cpus()).rtPriority(extras.rtPriority());
+        receiving = socket;
         session = s;
         s.start();
         ResultRun.startLive(results, file.channel(), header, writer, s, run.clock,
@@ -487,15 +512,56 @@ public final class TwampRun {
      */
     private boolean report(SessionDataFile file, SessionHeader header, InetAddress localAddress) {
         stopResults();                                  // the progress line is erased before the summary
-        HostInfo hosts = hostInfo(header, localAddress);
+        HostInfo hosts = preparedHosts(header, localAddress);
         Reports.writeChannel(Outputs.of(run.options, run.program), file.channel(), hosts,
                 ScheduleDeltas.of(header), run.out, run.err);
         run.out.flush();
+        summaryPrinted = true;
         boolean written = ResultRun.finish(results, run.options, file.channel(), session, hosts, run.err, run.program);
         if (reportSink != null) {
             reportSink.onSummary(file.channel(), header);
         }
         return written;
+    }
+
+    /**
+     * Gets the summary ready before the test ends, so that a Ctrl-C's partial results come as fast as C's
+     * (docs/CLI.md, signals; testing/signal-latency.sh): on a background thread started with the test, the
+     * reverse lookup of the local name, and one pass of the statistics and the summary over the data file as it
+     * is then (the header, no record) into a discarding stream. That pass walks the whole send schedule as the
+     * final one does and loads the summary's code; run cold after the signal, the two took 100-900 ms for
+     * {@code -c 100000}. Skipped for {@code -R}, {@code -Q}, per-file summaries and schedules over
+     * {@link #REPORT_PREPARE_MAX_PACKETS} packets.
+     */
+    private void prepareReport(SessionDataFile file, SessionHeader header, InetAddress localAddress) {
+        OutputOptions opts = Outputs.of(run.options, run.program);
+        boolean summarise = !opts.quiet() && !opts.raw() && !opts.perFile()
+                && header.packetCount() <= REPORT_PREPARE_MAX_PACKETS;
+        Thread t = Thread.ofPlatform().daemon(true).name("twping-report-prepare").unstarted(() -> {
+            HostInfo h = hostInfo(header, localAddress);
+            preparedHosts = h;
+            if (summarise) {
+                PrintStream discard = new PrintStream(OutputStream.nullOutputStream(), false, StandardCharsets.UTF_8);
+                Reports.writeChannel(opts, file.channel(), h, ScheduleDeltas.of(header), discard, discard);
+            }
+        });
+        t.setPriority(Thread.MIN_PRIORITY);
+        reportPreparation = t;
+        t.start();
+    }
+
+    /** The hosts {@link #prepareReport} looked up, after waiting (bounded) for it; else looked up now. */
+    private HostInfo preparedHosts(SessionHeader header, InetAddress localAddress) {
+        Thread t = reportPreparation;
+        if (t != null) {
+            try {
+                t.join(REPORT_PREPARE_JOIN_MS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        HostInfo h = preparedHosts;
+        return h != null ? h : hostInfo(header, localAddress);
     }
 
     private void stopResults() {

@@ -57,6 +57,11 @@ public final class DscpParser {
         return dscp << 24;
     }
 
+    /** @return the DSCP a Type-P descriptor carries: its first byte's low six bits (RFC 4656 §3.5, RFC 5357 §3.5) */
+    public static int dscpOfTypeP(int typeP) {
+        return (typeP >>> 24) & 0x3F;
+    }
+
     /** @return the IP TOS / IPv6 traffic-class byte for a DSCP: {@code dscp << 2} */
     public static int tosByte(int dscp) {
         return dscp << 2;

@@ -1,5 +1,6 @@
 package io.github.twping.server;
 
+import io.github.twping.config.DscpParser;
 import io.github.twping.control.ControlCloseReason;
 import io.github.twping.control.ControlPeer;
 import io.github.twping.control.ControlSessionHandler;
@@ -115,7 +116,7 @@ final class ServerConnection implements ControlSessionHandler {
                     + " refused so far)");
             return SessionAcceptance.refused(AcceptCode.REJECT.code());
         }
-        int tos = ((request.typePDescriptor() >>> 24) & 0x3F) << 2;
+        int tos = DscpParser.tosByte(DscpParser.dscpOfTypeP(request.typePDescriptor()));
         byte[] sid = SessionIds.create(receiver, daemon.random());
         TestSessionKeys keys = peer.mode().authenticatedTestPackets()
                 ? peer.deriveFromSessionKeys((aes, hmac) -> TestSessionKeys.derive(sid, aes, hmac)) : null;

@@ -4,7 +4,6 @@ import io.github.twping.ffm.DatagramBatch;
 import io.github.twping.ffm.ReceivedPacket;
 import io.github.twping.ffm.SocketException;
 import io.github.twping.ffm.ThreadTuning;
-import io.github.twping.ffm.Timestamping;
 import io.github.twping.ffm.UdpSocket;
 import io.github.twping.ffm.UdpSocketOptions;
 import java.io.IOException;
@@ -41,12 +40,8 @@ public final class SessionReflector implements AutoCloseable {
 
     /** IP TTL / hop limit of reflected packets (C twampd). */
     public static final int REPLY_TTL = 255;
-    /**
-     * Socket buffers asked for: the request does not carry the sender's rate (RFC 5357 §3.5 has no schedule),
-     * so enough for about 0.3 s at 50,000 small packets/s (~1.1 KB of kernel memory each on loopback). Memory
-     * is charged only for datagrams actually queued. Above net.core.rmem_max only with CAP_NET_ADMIN.
-     */
-    static final int SOCKET_BUFFER_BYTES = 16 << 20;
+    /** Socket buffers asked for: {@link TestSocketOptions}'s policy for a reflector (the sender's rate is unknown). */
+    static final int SOCKET_BUFFER_BYTES = TestSocketOptions.REFLECTOR_BUFFER_BYTES;
 
 
     /** Why the reflector stopped. */
@@ -133,7 +128,7 @@ public final class SessionReflector implements AutoCloseable {
 
     /**
      * The options of a reflector socket bound on exactly {@code bind} (address and port; port 0 = ephemeral):
-     * IP TTL 255 on replies, received TTL and TOS, kernel RX timestamps, 4 MiB buffers.
+     * IP TTL 255 on replies, received TTL and TOS, kernel RX timestamps, {@link #SOCKET_BUFFER_BYTES} (16 MiB) buffers.
      *
      * @param tos the TOS / traffic class byte of the replies (DSCP &lt;&lt; 2); 0 leaves the system default
      */
@@ -147,21 +142,7 @@ public final class SessionReflector implements AutoCloseable {
      * thread's wake-up then counts in the forward leg instead of the processing time.
      */
     public static UdpSocketOptions.Builder socketOptions(InetSocketAddress bind, int tos, boolean kernelRxStamps) {
-        UdpSocketOptions.Builder b = UdpSocketOptions.builder()
-                .bindAddress(bind.getAddress())
-                .port(bind.getPort())
-                .unicastTtl(REPLY_TTL)
-                .receiveTtl(true)
-                .receiveTos(true)
-                // A burst of a late sender at 20,000 packets/s overflows the 208 KiB default in ~10 ms
-                // (docs/PERFORMANCE.md, high rate); the kernel caps this at net.core.rmem_max.
-                .receiveBufferBytes(SOCKET_BUFFER_BYTES)
-                .sendBufferBytes(SOCKET_BUFFER_BYTES)
-                .timestamping(kernelRxStamps ? Timestamping.RX_SOFTWARE : Timestamping.NONE);
-        if (tos != 0) {
-            b.tos(tos);
-        }
-        return b;
+        return TestSocketOptions.reflector(bind, tos, kernelRxStamps);
     }
 
     /**

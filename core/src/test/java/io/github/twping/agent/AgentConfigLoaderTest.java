@@ -326,7 +326,7 @@ class AgentConfigLoaderTest {
         ByteArrayOutputStream log = new ByteArrayOutputStream();
         AgentCommand check = new AgentCommand("twping", new PrintStream(log, true,
                 StandardCharsets.UTF_8));
-        assertEquals(1, check.execute(List.of("--agent", "/dev/zero", "--check")));
+        assertEquals(1, check.execute(new AgentOptions("/dev/zero", null, null, null, -1, true)));
         assertEquals("twping: /dev/zero:1: larger than 8 MiB\n", log.toString(StandardCharsets.UTF_8));
     }
 
@@ -344,7 +344,7 @@ class AgentConfigLoaderTest {
                 """);
         ByteArrayOutputStream log = new ByteArrayOutputStream();
         AgentCommand check = new AgentCommand("twping", new PrintStream(log, true, StandardCharsets.UTF_8));
-        assertEquals(0, check.execute(List.of("--agent", config.toString(), "--check")));
+        assertEquals(0, check.execute(new AgentOptions(config.toString(), null, null, null, -1, true)));
         assertEquals("twping: WARNING: pass-phrase file " + keys + " can be read or written by group or others (mode 0644);"
                 + " chmod go-rw " + keys + "\n" + config + ": 2 targets, valid\n", log.toString(StandardCharsets.UTF_8));
     }

@@ -1,5 +1,7 @@
 package io.github.twping.agent;
 
+import io.github.twping.cli.AgentArgs;
+import io.github.twping.testsupport.Wait;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -17,7 +19,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
@@ -38,15 +39,6 @@ class AgentLoopbackTest {
     private final ByteArrayOutputStream log = new ByteArrayOutputStream();
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
 
-    private static void waitFor(String what, BooleanSupplier condition) throws InterruptedException {
-        long deadline = System.nanoTime() + DEADLINE_NS;
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("timed out waiting for: " + what);
-            }
-            Thread.sleep(20);
-        }
-    }
 
     private String scrape(int port) throws Exception {
         HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/metrics"))
@@ -72,7 +64,7 @@ class AgentLoopbackTest {
     }
 
     private Thread run(AgentCommand command, List<String> args, int[] status) {
-        Thread t = Thread.ofPlatform().name("agent-under-test").start(() -> status[0] = command.execute(args));
+        Thread t = Thread.ofPlatform().name("agent-under-test").start(() -> status[0] = AgentArgs.run(command, args));
         return t;
     }
 
@@ -97,7 +89,7 @@ class AgentLoopbackTest {
             Thread t = run(command, List.of("--agent", config.toString(), "--metrics-listen", "127.0.0.1:0"), status);
             assertTrue(command.awaitReady(DEADLINE_NS));
             Agent agent = command.agent();
-            waitFor("three sessions per target", () -> agent.sessionsDone("one") >= 3 && agent.sessionsDone("two") >= 3);
+            Wait.until(() -> agent.sessionsDone("one") >= 3 && agent.sessionsDone("two") >= 3, "three sessions per target", Duration.ofNanos(DEADLINE_NS));
             // Several Request-TW-Session on one control connection: one connection per target, never more.
             assertEquals(2, server.activeConnections());
 
@@ -131,7 +123,7 @@ class AgentLoopbackTest {
             command.stop();
             t.join(TimeUnit.SECONDS.toMillis(60));
             assertEquals(0, status[0]);
-            waitFor("Stop-Sessions and close on both connections", () -> server.activeConnections() == 0);
+            Wait.until(() -> server.activeConnections() == 0, "Stop-Sessions and close on both connections", Duration.ofNanos(DEADLINE_NS));
         }
         assertTrue(log.toString(StandardCharsets.UTF_8).contains("agent: stopped"), log.toString(StandardCharsets.UTF_8));
     }
@@ -158,7 +150,7 @@ class AgentLoopbackTest {
             assertTrue(command.awaitReady(DEADLINE_NS));
             Agent agent = command.agent();
             int port = command.metricsPort();
-            waitFor("retries counted", () -> {
+            Wait.until(() -> {
                 try {
                     String b = scrape(port);
                     return value(b, "twping_agent_session_failures_total", "reason=\"connect\",target=\"refused\"") >= 3
@@ -167,7 +159,7 @@ class AgentLoopbackTest {
                 } catch (Exception e) {
                     return false;
                 }
-            });
+            }, "retries counted", Duration.ofNanos(DEADLINE_NS));
             String body = scrape(port);
             assertEquals(0.0, value(body, "twping_agent_target_up", "target=\"refused\""));
             assertEquals(1.0, value(body, "twping_agent_target_up", "target=\"good\""));
@@ -183,15 +175,15 @@ class AgentLoopbackTest {
                     """.formatted(server.port(), server.port()));
             long goodBefore = agent.sessionsDone("good");
             command.reload();
-            waitFor("added target measures", () -> agent.sessionsDone("added") >= 1);
-            waitFor("removed targets' series are gone", () -> {
+            Wait.until(() -> agent.sessionsDone("added") >= 1, "added target measures", Duration.ofNanos(DEADLINE_NS));
+            Wait.until(() -> {
                 try {
                     String b = scrape(port);
                     return !b.contains("target=\"refused\"") && !b.contains("target=\"nodns\"");
                 } catch (Exception e) {
                     return false;
                 }
-            });
+            }, "removed targets' series are gone", Duration.ofNanos(DEADLINE_NS));
             assertTrue(agent.sessionsDone("good") > goodBefore);
             assertEquals(List.of("good", "added"), agent.targets());
 
@@ -206,14 +198,14 @@ class AgentLoopbackTest {
 
             // The reflector goes away: the failure counter and the up gauge show it.
             server.close();
-            waitFor("good target down", () -> {
+            Wait.until(() -> {
                 try {
                     String b = scrape(port);
                     return value(b, "twping_agent_target_up", "target=\"good\"") == 0.0;
                 } catch (Exception e) {
                     return false;
                 }
-            });
+            }, "good target down", Duration.ofNanos(DEADLINE_NS));
             command.stop();
             t.join(TimeUnit.SECONDS.toMillis(60));
             assertEquals(0, status[0]);
@@ -225,14 +217,14 @@ class AgentLoopbackTest {
         Path config = dir.resolve("bad.yaml");
         Files.writeString(config, "targets:\n  - name: a\n    host: \"h:1\"\n    rate: 0\n    session: 1\n");
         AgentCommand command = new AgentCommand("twping", new PrintStream(log, true, StandardCharsets.UTF_8));
-        assertEquals(1, command.execute(List.of("--agent", config.toString())));
+        assertEquals(1, AgentArgs.run(command, List.of("--agent", config.toString())));
         String text = log.toString(StandardCharsets.UTF_8);
         assertEquals(1, text.lines().count(), text);
         assertTrue(text.startsWith("twping: " + config + ":4: targets[0].rate: "), text);
 
         ByteArrayOutputStream other = new ByteArrayOutputStream();
         AgentCommand bad = new AgentCommand("twping", new PrintStream(other, true, StandardCharsets.UTF_8));
-        assertEquals(1, bad.execute(List.of("--agent", config.toString(), "--metrics-listen", "nowhere")));
+        assertEquals(1, AgentArgs.run(bad, List.of("--agent", config.toString(), "--metrics-listen", "nowhere")));
         assertEquals("twping: invalid --metrics-listen 'nowhere': expected ADDR:PORT\n",
                 other.toString(StandardCharsets.UTF_8));
     }

@@ -1,5 +1,7 @@
 package io.github.twping.agent;
 
+import io.github.twping.cli.AgentArgs;
+import io.github.twping.testsupport.Wait;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -32,7 +34,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -69,15 +70,6 @@ class AgentProtocolsTest {
         }
     }
 
-    private static void waitFor(String what, BooleanSupplier condition) throws InterruptedException {
-        long deadline = System.nanoTime() + DEADLINE_NS;
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("timed out waiting for: " + what);
-            }
-            Thread.sleep(20);
-        }
-    }
 
     private String logs() {
         return "\nagent:\n" + agentLog.toString(StandardCharsets.UTF_8) + "\ntwampd:\n"
@@ -97,7 +89,7 @@ class AgentProtocolsTest {
         List<String> all = new ArrayList<>(List.of(args));
         all.addAll(List.of("--metrics-listen", "127.0.0.1:0"));
         TwampdMain d = twampd(all.toArray(String[]::new));
-        waitFor("reflector bound", () -> d.stampAddress() != null && d.metricsPort() > 0);
+        Wait.until(() -> d.stampAddress() != null && d.metricsPort() > 0, "reflector bound", Duration.ofNanos(DEADLINE_NS));
         return d;
     }
 
@@ -117,7 +109,7 @@ class AgentProtocolsTest {
         AgentCommand agent = new AgentCommand("twping", new PrintStream(agentLog, true, StandardCharsets.UTF_8));
         List<String> args = new ArrayList<>(List.of("--agent", config.toString()));
         args.addAll(List.of(extra));
-        Thread.ofPlatform().name("agent-under-test").start(() -> agent.execute(args));
+        Thread.ofPlatform().name("agent-under-test").start(() -> AgentArgs.run(agent, args));
         assertTrue(agent.awaitReady(DEADLINE_NS), logs());
         assertTrue(agent.agent() != null, logs());
         return agent;
@@ -179,26 +171,26 @@ class AgentProtocolsTest {
                   - {name: t, host: "127.0.0.1:%d"}
                 """.formatted(stamp.stampAddress().getPort(), light.stampAddress().getPort(), twamp.port()),
                 "--metrics-listen", "127.0.0.1:0", "--json-stream", stream.toString(), "--interval", "0.1");
-        waitFor("two sessions per target", () -> agent.agent().sessionsDone("s") >= 2
-                && agent.agent().sessionsDone("l") >= 2 && agent.agent().sessionsDone("t") >= 2);
+        Wait.until(() -> agent.agent().sessionsDone("s") >= 2
+                && agent.agent().sessionsDone("l") >= 2 && agent.agent().sessionsDone("t") >= 2, "two sessions per target", Duration.ofNanos(DEADLINE_NS));
         // one short datagram to the STAMP reflector: dropped, counted by reason
         try (DatagramSocket probe = new DatagramSocket(new InetSocketAddress("127.0.0.1", 0))) {
             probe.send(new DatagramPacket(new byte[] {1, 2, 3}, 3, stamp.stampAddress()));
         }
-        waitFor("the short datagram counted", () -> {
+        Wait.until(() -> {
             try {
                 return value(scrape(stamp.metricsPort()), "twampd_packets_dropped_total", "reason=\"short\"") == 1.0;
             } catch (Exception e) {
                 return false;
             }
-        });
+        }, "the short datagram counted", Duration.ofNanos(DEADLINE_NS));
         String live = scrape(agent.metricsPort());
         assertEquals(1.0, value(live, "twping_agent_target_up", "protocol=\"stamp\",target=\"s\""), live);
         assertEquals(1.0, value(live, "twping_agent_target_up", "protocol=\"light\",target=\"l\""), live);
         assertEquals(1.0, value(live, "twping_agent_target_up", "protocol=\"twamp\",target=\"t\""), live);
         agent.stop();
-        waitFor("agent stopped", () -> agent.metricsPort() < 0 || agentLog.toString(StandardCharsets.UTF_8)
-                .contains("agent: stopped"));
+        Wait.until(() -> agent.metricsPort() < 0 || agentLog.toString(StandardCharsets.UTF_8)
+                .contains("agent: stopped"), "agent stopped", Duration.ofNanos(DEADLINE_NS));
         String body = text(agent.metrics().registry());
 
         Map<String, double[]> fromJson = new HashMap<>();   // target -> {lines, sent, received}
@@ -295,10 +287,10 @@ class AgentProtocolsTest {
                   - {name: plain, protocol: stamp, host: "127.0.0.1:%d"}
                   - {name: t, host: "127.0.0.1:%d"}
                 """.formatted(sp, sp, twamp.port()), "--json-stream", stream.toString(), "--interval", "0");
-        waitFor("two sessions per target", () -> agent.agent().sessionsDone("tlv") >= 2
-                && agent.agent().sessionsDone("plain") >= 2 && agent.agent().sessionsDone("t") >= 2);
+        Wait.until(() -> agent.agent().sessionsDone("tlv") >= 2
+                && agent.agent().sessionsDone("plain") >= 2 && agent.agent().sessionsDone("t") >= 2, "two sessions per target", Duration.ofNanos(DEADLINE_NS));
         agent.stop();
-        waitFor("agent stopped", () -> agentLog.toString(StandardCharsets.UTF_8).contains("agent: stopped"));
+        Wait.until(() -> agentLog.toString(StandardCharsets.UTF_8).contains("agent: stopped"), "agent stopped", Duration.ofNanos(DEADLINE_NS));
 
         Schema schema = resultSchema();
         Schema streamSchema = SessionIntervalsTest.streamSchema();
@@ -380,21 +372,21 @@ class AgentProtocolsTest {
                   - {name: sbadkey, protocol: stamp, mode: A, host: "127.0.0.1:%d", key_file: wrong.pfs}
                   - {name: lnodns, protocol: light, host: "[::g]"}
                 """.formatted(twamp.port(), twamp.port(), twamp.port(), twamp.port(), sp, sp));
-        waitFor("wrong keys and the unknown host failed twice each", () -> failures(agent, "badkey", "auth") >= 2
-                && failures(agent, "sbadkey", "no_reply") >= 2 && failures(agent, "lnodns", "dns") >= 2);
+        Wait.until(() -> failures(agent, "badkey", "auth") >= 2
+                && failures(agent, "sbadkey", "no_reply") >= 2 && failures(agent, "lnodns", "dns") >= 2, "wrong keys and the unknown host failed twice each", Duration.ofNanos(DEADLINE_NS));
         long[] before = new long[4];
         String[] good = {"auth", "enc", "mixed", "sauth"};
         for (int i = 0; i < good.length; i++) {
             before[i] = agent.agent().sessionsDone(good[i]);
         }
-        waitFor("the keyed targets go on measuring", () -> {
+        Wait.until(() -> {
             for (int i = 0; i < good.length; i++) {
                 if (agent.agent().sessionsDone(good[i]) < Math.max(2, before[i] + 1)) {
                     return false;
                 }
             }
             return true;
-        });
+        }, "the keyed targets go on measuring", Duration.ofNanos(DEADLINE_NS));
         String body = text(agent.metrics().registry());
         for (String t : good) {
             String protocol = t.equals("sauth") ? "stamp" : "twamp";
@@ -432,17 +424,17 @@ class AgentProtocolsTest {
                   - {name: x, protocol: %s, host: "127.0.0.1:%d"}
                 """;
         AgentCommand agent = agent(yaml.formatted("light", light.stampAddress().getPort()));
-        waitFor("a light session", () -> agent.agent().sessionsDone("x") >= 1);
+        Wait.until(() -> agent.agent().sessionsDone("x") >= 1, "a light session", Duration.ofNanos(DEADLINE_NS));
         Files.writeString(dir.resolve("agent.yaml"), yaml.formatted("stamp", stamp.stampAddress().getPort()));
         agent.reload();
-        waitFor("x measures over STAMP", () -> {
+        Wait.until(() -> {
             try {
                 return value(text(agent.metrics().registry()), "twping_agent_sessions_total",
                         "protocol=\"stamp\",target=\"x\"") >= 1.0;
             } catch (IOException e) {
                 return false;
             }
-        });
+        }, "x measures over STAMP", Duration.ofNanos(DEADLINE_NS));
         String body = text(agent.metrics().registry());
         assertTrue(!body.contains("protocol=\"light\""), body);
         assertTrue(value(scrape(stamp.metricsPort()), "twampd_packets_reflected_total", "") > 0);
@@ -474,13 +466,13 @@ class AgentProtocolsTest {
             AgentCommand agent = new AgentCommand("twping", new PrintStream(bytes, true, StandardCharsets.UTF_8));
             List<String> args = new ArrayList<>(List.of("--agent", file));
             args.addAll(List.of(cases[i]));
-            assertEquals(AgentCommand.EXIT_FAILURE, agent.execute(args), String.join(" ", args));
+            assertEquals(AgentCommand.EXIT_FAILURE, AgentArgs.run(agent, args), String.join(" ", args));
             assertEquals(expected[i], bytes.toString(StandardCharsets.UTF_8).strip());
             assertTrue(agent.agent() == null, "no target started");
         }
-        assertEquals(0.25, AgentCommand.parseInterval("0.25"));
-        assertEquals(0.0, AgentCommand.parseInterval("0"));
-        assertEquals(86400.0, AgentCommand.parseInterval("86400"));
+        assertEquals(0.25, AgentArgs.parseInterval("0.25"));
+        assertEquals(0.0, AgentArgs.parseInterval("0"));
+        assertEquals(86400.0, AgentArgs.parseInterval("86400"));
     }
 
     @Test
@@ -492,7 +484,7 @@ class AgentProtocolsTest {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         AgentCommand agent = new AgentCommand("twping", new PrintStream(bytes, true, StandardCharsets.UTF_8));
         Path missing = dir.resolve("no/such/dir/out.ndjson");
-        assertEquals(AgentCommand.EXIT_FAILURE, agent.execute(List.of("--agent", dir.resolve("agent.yaml").toString(),
+        assertEquals(AgentCommand.EXIT_FAILURE, AgentArgs.run(agent, List.of("--agent", dir.resolve("agent.yaml").toString(),
                 "--json-stream", missing.toString())));
         String err = bytes.toString(StandardCharsets.UTF_8);
         assertEquals(1, err.lines().count(), err);

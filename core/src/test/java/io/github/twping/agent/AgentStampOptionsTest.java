@@ -1,5 +1,8 @@
 package io.github.twping.agent;
 
+import io.github.twping.cli.AgentArgs;
+import io.github.twping.testsupport.Wait;
+import java.time.Duration;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
@@ -30,7 +33,6 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
 import java.util.function.Predicate;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -71,15 +73,6 @@ class AgentStampOptionsTest {
         }
     }
 
-    private static void waitFor(String what, BooleanSupplier condition) throws InterruptedException {
-        long deadline = System.nanoTime() + DEADLINE_NS;
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("timed out waiting for: " + what);
-            }
-            Thread.sleep(20);
-        }
-    }
 
     private StampReflector reflector(InetAddress bind, boolean light, byte[] key, TimestampFormat format)
             throws Exception {
@@ -102,12 +95,12 @@ class AgentStampOptionsTest {
         AgentCommand agent = new AgentCommand("twping", new PrintStream(agentLog, true, StandardCharsets.UTF_8));
         List<String> args = new ArrayList<>(List.of("--agent", config.toString()));
         args.addAll(List.of(extra));
-        Thread.ofPlatform().name("agent-under-test").start(() -> agent.execute(args));
+        Thread.ofPlatform().name("agent-under-test").start(() -> AgentArgs.run(agent, args));
         assertTrue(agent.awaitReady(DEADLINE_NS), log());
         assertTrue(agent.agent() != null, log());
         closing.add(() -> {
             agent.stop();
-            waitFor("agent stopped", () -> log().contains("agent: stopped"));
+            Wait.until(() -> log().contains("agent: stopped"), "agent stopped", Duration.ofNanos(DEADLINE_NS));
         });
         return agent;
     }
@@ -161,8 +154,8 @@ class AgentStampOptionsTest {
                      tlv: [hmac, ts]}
                 """;
         AgentCommand agent = agent(yaml.formatted(openRelay.port(), 4242, authRelay.port()));
-        waitFor("two sessions per target", () -> agent.agent().sessionsDone("o") >= 2
-                && agent.agent().sessionsDone("a") >= 2);
+        Wait.until(() -> agent.agent().sessionsDone("o") >= 2
+                && agent.agent().sessionsDone("a") >= 2, "two sessions per target", Duration.ofNanos(DEADLINE_NS));
 
         byte[] o = openRelay.last(p -> true);
         // 44-octet base, Extra Padding (4 + 20), Timestamp Information (4 + 4), Class of Service (4 + 4), Direct
@@ -199,8 +192,8 @@ class AgentStampOptionsTest {
         Files.writeString(dir.resolve("agent.yaml"), yaml.formatted(openRelay.port(), 7, authRelay.port()));
         agent.reload();
         assertTrue(log().contains("(0 added, 1 changed, 0 removed)"), log());
-        waitFor("requests with SSID 7", () -> openRelay.last(p -> uint16(p, 14) == 7) != null);
-        waitFor("o goes on measuring", () -> agent.agent().sessionsDone("o") >= before + 2);
+        Wait.until(() -> openRelay.last(p -> uint16(p, 14) == 7) != null, "requests with SSID 7", Duration.ofNanos(DEADLINE_NS));
+        Wait.until(() -> agent.agent().sessionsDone("o") >= before + 2, "o goes on measuring", Duration.ofNanos(DEADLINE_NS));
         assertEquals(0.0, AgentLoopbackTest.value(text(agent), "twping_agent_session_failures_total",
                 "protocol=\"stamp\",reason=\"no_reply\",target=\"o\""), log());
     }
@@ -221,8 +214,8 @@ class AgentStampOptionsTest {
                   - {name: small, host: "127.0.0.1:%d", symmetric: false}
                   - {name: auth, host: "127.0.0.1:%d", mode: A, identity: bob, key_file: light.pfs}
                 """.formatted(symmetric.port(), small.port(), authRelay.port()));
-        waitFor("two sessions per target", () -> agent.agent().sessionsDone("sym") >= 2
-                && agent.agent().sessionsDone("small") >= 2 && agent.agent().sessionsDone("auth") >= 2);
+        Wait.until(() -> agent.agent().sessionsDone("sym") >= 2
+                && agent.agent().sessionsDone("small") >= 2 && agent.agent().sessionsDone("auth") >= 2, "two sessions per target", Duration.ofNanos(DEADLINE_NS));
         assertEquals(41, symmetric.last(p -> true).length, "14 + 27: the 41 octets of the reply");
         assertEquals(41, symmetric.lastReply(), "the reply");
         assertEquals(14, small.last(p -> true).length, "symmetric: false, no padding");
@@ -257,8 +250,8 @@ class AgentStampOptionsTest {
                   - {name: l6, protocol: light, host: "[::1]:%d"}
                 """.formatted(stamp.localAddress().getPort(), light.localAddress().getPort()),
                 "--json-stream", stream.toString(), "--interval", "0.2");
-        waitFor("two sessions per target", () -> agent.agent().sessionsDone("s6") >= 2
-                && agent.agent().sessionsDone("l6") >= 2);
+        Wait.until(() -> agent.agent().sessionsDone("s6") >= 2
+                && agent.agent().sessionsDone("l6") >= 2, "two sessions per target", Duration.ofNanos(DEADLINE_NS));
         for (String[] t : new String[][] {{"s6", "stamp"}, {"l6", "light"}}) {
             String labels = "protocol=\"" + t[1] + "\",target=\"" + t[0] + "\"";
             assertEquals(1.0, value(agent, "twping_agent_target_up", labels), t[0] + log());

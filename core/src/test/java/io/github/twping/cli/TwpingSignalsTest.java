@@ -15,6 +15,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import io.github.twping.server.EmbeddedServer;
+import io.github.twping.testsupport.Wait;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -146,6 +148,47 @@ class TwpingSignalsTest {
             } finally {
                 p.destroyForcibly();
             }
+        }
+    }
+
+    /**
+     * Two Ctrl-C presses: the first stops the test, a second that arrives once the partial summary is out ends
+     * the process with status 0 and the summary whole (C has printed and exited by then, docs/CLI.md signals).
+     * The second signal follows the summary's first line, not a delay.
+     */
+    @Test
+    void shouldKeepThePartialSummaryAndExitZeroWhenASecondSignalFollowsIt() throws Exception {
+        try (EmbeddedServer server = EmbeddedServer.start(EmbeddedServer.options())) {
+            Process p = start(server.port(), false, "INT", "-c", "100000", "-i", "0.01");
+            try {
+                Wait.until(() -> outputContains("until results available") || !p.isAlive(), "the test to be set up");
+                assertTrue(p.isAlive(), this::outputOrEmpty);
+                signal(p, "INT");
+                Wait.until(() -> outputContains("--- twping statistics") || !p.isAlive(), "the partial summary");
+                signal(p, "INT");
+                assertTrue(p.waitFor(60, TimeUnit.SECONDS), "twping did not end after two signals");
+                String out = output();
+                assertEquals(0, p.exitValue(), out);
+                assertTrue(out.contains("--- twping statistics") && out.contains("two-way jitter = "), out);
+            } finally {
+                p.destroyForcibly();
+            }
+        }
+    }
+
+    private static void signal(Process p, String signal) throws IOException, InterruptedException {
+        new ProcessBuilder("kill", "-" + signal, Long.toString(p.pid())).start().waitFor(10, TimeUnit.SECONDS);
+    }
+
+    private boolean outputContains(String text) {
+        return outputOrEmpty().contains(text);
+    }
+
+    private String outputOrEmpty() {
+        try {
+            return output();
+        } catch (IOException e) {
+            return "";
         }
     }
 }

@@ -1,5 +1,7 @@
 package io.github.twping.metrics;
 
+import io.github.twping.testsupport.Wait;
+import java.time.Duration;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -14,7 +16,6 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -23,15 +24,6 @@ import org.junit.jupiter.api.Timeout;
 class StampReflectorMetricsTest {
     private static final long DEADLINE_NS = TimeUnit.SECONDS.toNanos(60);
 
-    private static void waitFor(String what, BooleanSupplier condition) throws InterruptedException {
-        long deadline = System.nanoTime() + DEADLINE_NS;
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("timed out waiting for: " + what);
-            }
-            Thread.sleep(10);
-        }
-    }
 
     private static StampReflector start(StampReflectorMetrics metrics, StampReflectorSpec spec, String protocol)
             throws Exception {
@@ -61,7 +53,7 @@ class StampReflectorMetricsTest {
              StampReflector r = start(metrics, spec, "stamp")) {
             send(client, r.localAddress(), 44, 10);
             send(client, r.localAddress(), 12, 2);
-            waitFor("all 12 handled", () -> r.reflected() + r.rateLimited() + r.shortPackets() == 12);
+            Wait.until(() -> r.reflected() + r.rateLimited() + r.shortPackets() == 12, "all 12 handled", Duration.ofNanos(DEADLINE_NS));
             String t = PrometheusText.of(registry);
             assertEquals(1.0, TwampdMetricsTest.value(t, "twampd_reflector_info", "protocol=\"stamp\""), t);
             double reflected = TwampdMetricsTest.value(t, "twampd_packets_reflected_total", "");
@@ -87,7 +79,7 @@ class StampReflectorMetricsTest {
         try (DatagramSocket client = new DatagramSocket(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
              StampReflector r = start(metrics, spec, "light")) {
             send(client, r.localAddress(), 44, 5);
-            waitFor("5 refused", () -> r.notAllowed() == 5);
+            Wait.until(() -> r.notAllowed() == 5, "5 refused", Duration.ofNanos(DEADLINE_NS));
             String t = PrometheusText.of(registry);
             assertEquals(1.0, TwampdMetricsTest.value(t, "twampd_reflector_info", "protocol=\"light\""), t);
             assertEquals(5.0, TwampdMetricsTest.value(t, "twampd_packets_dropped_total", "reason=\"not_allowed\""), t);

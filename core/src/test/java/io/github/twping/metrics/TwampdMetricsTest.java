@@ -1,5 +1,7 @@
 package io.github.twping.metrics;
 
+import io.github.twping.cli.AgentArgs;
+import io.github.twping.testsupport.Wait;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -21,7 +23,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
@@ -61,15 +62,6 @@ class TwampdMetricsTest {
         return r.body();
     }
 
-    private static void waitFor(String what, BooleanSupplier condition) throws InterruptedException {
-        long deadline = System.nanoTime() + DEADLINE_NS;
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("timed out waiting for: " + what);
-            }
-            Thread.sleep(20);
-        }
-    }
 
     @Test
     void shouldCountConnectionsSessionsPacketsAndProcessingTime() throws Exception {
@@ -103,22 +95,22 @@ class TwampdMetricsTest {
         ByteArrayOutputStream agentLog = new ByteArrayOutputStream();
         AgentCommand agent = new AgentCommand("twping", new PrintStream(agentLog, true, StandardCharsets.UTF_8));
         Thread agentThread = Thread.ofPlatform().start(
-                () -> agent.execute(List.of("--agent", config.toString(), "--metrics-listen", "127.0.0.1:0")));
+                () -> AgentArgs.run(agent, List.of("--agent", config.toString(), "--metrics-listen", "127.0.0.1:0")));
         assertTrue(agent.awaitReady(DEADLINE_NS));
-        waitFor("two sessions", () -> agent.agent().sessionsDone("t") >= 2);
+        Wait.until(() -> agent.agent().sessionsDone("t") >= 2, "two sessions", Duration.ofNanos(DEADLINE_NS));
         String during = scrape(metricsPort);
         assertTrue(value(during, "twampd_test_sessions_active", "") >= 0, during);
         agent.stop();
         agentThread.join(TimeUnit.SECONDS.toMillis(60));
         String agentBody = scrape2(agent);
 
-        waitFor("sessions ended", () -> {
+        Wait.until(() -> {
             try {
                 return value(scrape(metricsPort), "twampd_test_sessions_active", "") == 0.0;
             } catch (Exception e) {
                 return false;
             }
-        });
+        }, "sessions ended", Duration.ofNanos(DEADLINE_NS));
         String body = scrape(metricsPort);
         assertEquals(1.0, value(body, "twampd_control_connections_total", "outcome=\"accepted\""), body);
         assertEquals(1.0, value(body, "twampd_control_connections_total", "outcome=\"refused_auth\""), body);

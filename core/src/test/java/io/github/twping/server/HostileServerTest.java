@@ -1,5 +1,6 @@
 package io.github.twping.server;
 
+import io.github.twping.testsupport.Wait;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -35,7 +36,6 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import io.github.twping.crypto.TestSessionKeys;
 import java.io.UncheckedIOException;
-import java.util.function.BooleanSupplier;
 
 /** Misbehaving peers against the server: slow clients, log injection, accept failures (docs/SERVER.md). */
 class HostileServerTest {
@@ -90,7 +90,7 @@ class HostileServerTest {
             } catch (SocketException closedByServer) {
                 // a reset after the server closed: what we are waiting for
             }
-            waitUntil(() -> serverClosed(s), "server closed the slow client");
+            Wait.until(() -> serverClosed(s), "server closed the slow client");
         }
         assertTrue(written < 164, "server waited for all " + written + " bytes");
     }
@@ -112,7 +112,7 @@ class HostileServerTest {
                 c.mode();
             }
         });
-        waitUntil(() -> log().contains("unknown"), "unknown-identity line");
+        Wait.until(() -> log().contains("unknown"), "unknown-identity line");
         String text = log();
         assertFalse(text.contains("\u001b"), text);
         for (String line : text.split("\n", -1)) {
@@ -177,9 +177,9 @@ class HostileServerTest {
         });
         toClose.add(server);
         server.start();
-        waitUntil(() -> calls.get() > failures, "accept to be retried after the failures");
+        Wait.until(() -> calls.get() > failures, "accept to be retried after the failures");
         try (Socket ok = new Socket(LOOPBACK, server.port())) {
-            waitUntil(() -> server.servedConnections() == 1, "a connection served after recovery");
+            Wait.until(() -> server.servedConnections() == 1, "a connection served after recovery");
         }
         long elapsedMs = TimeUnit.NANOSECONDS.toMillis(firstAndLast[1] - firstAndLast[0]);
         // 1+2+4+...+64 then 100 ms each: the 39 waits between the 40 failures add up to > 3 s.
@@ -270,7 +270,7 @@ class HostileServerTest {
         assertEquals(AcceptCode.UNAVAILABLE_TEMP.code(), acceptCode(b, request(me.getAddress(), me.getPort(), 0)));
         assertTrue(log().contains("refused: maxsessions (3) reached (1 refused so far)"), log());
         a.close();
-        waitUntil(() -> {
+        Wait.until(() -> {
             try {
                 return acceptCode(b, request(me.getAddress(), me.getPort(), 0)) == 0;
             } catch (Exception e) {
@@ -287,8 +287,8 @@ class HostileServerTest {
         InetSocketAddress me = sender(1).address();
         SessionAcceptance a = c.requestSession(request(me.getAddress(), me.getPort(), 0));
         c.startSessions();
-        waitUntil(() -> log().contains("REFWAIT"), "REFWAIT");
-        waitUntil(() -> {
+        Wait.until(() -> log().contains("REFWAIT"), "REFWAIT");
+        Wait.until(() -> {
             try (DatagramSocket probe = new DatagramSocket(new InetSocketAddress(LOOPBACK, a.port()))) {
                 return true;
             } catch (SocketException stillBound) {
@@ -321,18 +321,9 @@ class HostileServerTest {
         h.send(h.build(0, 0xE000_0000_0000_0000L, 1, 0), reflector);
         assertTrue(h.receive().hmacOk(), "a genuine packet after the forged ones is answered");
         c.stopSessions(0);
-        waitUntil(() -> log().contains("bad HMAC 200"), "session end line with the bad-HMAC count");
+        Wait.until(() -> log().contains("bad HMAC 200"), "session end line with the bad-HMAC count");
         long lines = log().lines().filter(l -> l.contains("Invalid HMAC")).count();
         assertTrue(lines >= 1 && lines <= 2, lines + " Invalid HMAC lines:\n" + log());
     }
 
-    private static void waitUntil(BooleanSupplier condition, String what) throws Exception {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("timed out waiting for: " + what);
-            }
-            Thread.sleep(5); // polling interval of a condition wait with a deadline
-        }
-    }
 }

@@ -1,5 +1,6 @@
 package io.github.twping.server;
 
+import io.github.twping.testsupport.Wait;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -19,7 +20,6 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -53,15 +53,6 @@ class SessionResourcesTest {
         }
     }
 
-    private static void waitUntil(BooleanSupplier condition, String what) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("timed out waiting for: " + what);
-            }
-            Thread.sleep(5); // polling interval of a condition wait with a deadline
-        }
-    }
 
     @Test
     void shouldHoldNoThreadBeforeTheStartAndReleaseThreadsAndPortsWithTheConnection() throws Exception {
@@ -85,11 +76,11 @@ class SessionResourcesTest {
         assertTrue(ports.stream().noneMatch(SessionResourcesTest::portFree), "each session holds its port");
 
         c.startSessions();
-        waitUntil(() -> reflectorThreads() == before + SESSIONS, "one reflector thread per started session");
+        Wait.until(() -> reflectorThreads() == before + SESSIONS, "one reflector thread per started session");
 
         c.close();
-        waitUntil(() -> reflectorThreads() == before, "the reflector threads end with the connection");
-        waitUntil(() -> ports.stream().allMatch(SessionResourcesTest::portFree), "every reflector port freed");
-        waitUntil(() -> server.activeConnections() == 0, "the connection released");
+        Wait.until(() -> reflectorThreads() == before, "the reflector threads end with the connection");
+        Wait.until(() -> ports.stream().allMatch(SessionResourcesTest::portFree), "every reflector port freed");
+        Wait.until(() -> server.activeConnections() == 0, "the connection released");
     }
 }

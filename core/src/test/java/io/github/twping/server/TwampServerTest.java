@@ -1,5 +1,6 @@
 package io.github.twping.server;
 
+import io.github.twping.testsupport.Wait;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -37,7 +38,6 @@ import java.io.IOException;
 import java.net.ServerSocket;
 import java.net.SocketException;
 import java.nio.ByteBuffer;
-import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.Assumptions;
 
 class TwampServerTest {
@@ -153,7 +153,7 @@ class TwampServerTest {
         c.startSessions();
         reflectSome(sender, a, 2);
         c.close();
-        waitUntil(() -> s.activeConnections() == 0, "connection released");
+        Wait.until(() -> s.activeConnections() == 0, "connection released");
         sender.send(sender.build(9, 1, 1, 0), new InetSocketAddress(LOOPBACK, a.port()));
         assertNull(sender.poll(300), "reflector stopped with its control connection");
     }
@@ -167,7 +167,7 @@ class TwampServerTest {
         c.startSessions();
         reflectSome(sender, a, 1);
         assertEquals(ControlActivity.PEER_CLOSED, c.awaitActivity(TimeUnit.SECONDS.toNanos(WAIT_SECONDS)));
-        waitUntil(() -> logBytes.toString(StandardCharsets.UTF_8).contains("REFWAIT timeout"), "REFWAIT logged");
+        Wait.until(() -> logBytes.toString(StandardCharsets.UTF_8).contains("REFWAIT timeout"), "REFWAIT logged");
     }
 
     @Test
@@ -182,7 +182,7 @@ class TwampServerTest {
         good.startSessions();
         bad.startSessions();
         bad.close();
-        waitUntil(() -> s.activeConnections() == 1, "bad connection released");
+        Wait.until(() -> s.activeConnections() == 1, "bad connection released");
         reflectSome(goodSender, ga, 3);
         assertTrue(ga.port() != ba.port());
     }
@@ -310,7 +310,7 @@ class TwampServerTest {
             assertEquals(64, in.readNBytes(64).length, "greeting");
             assertEquals(-1, in.read(), "closed by the server after controltimeout");
         }
-        waitUntil(() -> s.activeConnections() == 0, "connection released");
+        Wait.until(() -> s.activeConnections() == 0, "connection released");
     }
 
     @Test
@@ -351,7 +351,7 @@ class TwampServerTest {
                 raw.connect(new InetSocketAddress(LOOPBACK, s.port()), IO_TIMEOUT_MS);
                 flood.add(raw);
             }
-            waitUntil(() -> s.activeConnections() + s.refusedConnections() >= 200, "all 200 handled");
+            Wait.until(() -> s.activeConnections() + s.refusedConnections() >= 200, "all 200 handled");
             assertEquals(20, s.activeConnections(), "active");
             assertEquals(180, s.refusedConnections(), "refused");
             assertEquals(0, s.servedConnections(), "no flood connection ended before its client closed it");
@@ -360,7 +360,7 @@ class TwampServerTest {
                 raw.close();
             }
         }
-        waitUntil(() -> s.activeConnections() == 0, "flood released");
+        Wait.until(() -> s.activeConnections() == 0, "flood released");
         ControlClient c = client(s, Mode.OPEN.bits(), null, null);
         HandBuiltSender sender = sender(1);
         SessionAcceptance a = c.requestSession(request(sender.address(), 0));
@@ -399,20 +399,10 @@ class TwampServerTest {
         c.startSessions();
         reflectSome(sender, a, 4);
         c.stopSessions(0);
-        waitUntil(() -> logBytes.toString(StandardCharsets.UTF_8).contains("reflected 4"), "session end line");
+        Wait.until(() -> logBytes.toString(StandardCharsets.UTF_8).contains("reflected 4"), "session end line");
         String text = logBytes.toString(StandardCharsets.UTF_8);
         assertTrue(text.contains("mode M, user alice"), text);
         assertTrue(!text.contains(new String(SECRET, StandardCharsets.US_ASCII)), "pass-phrase never logged");
     }
 
-    private static void waitUntil(BooleanSupplier condition, String what) throws Exception {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(WAIT_SECONDS);
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("timed out waiting for: " + what);
-            }
-            Thread.onSpinWait();
-            Thread.sleep(5); // polling interval of a condition wait with a deadline
-        }
-    }
 }

@@ -1,6 +1,8 @@
 package io.github.twping.stamp;
 
 import io.github.twping.protocol.StampLayouts;
+import io.github.twping.testsupport.Wait;
+import java.time.Duration;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -24,7 +26,6 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.Assertions;
 
 /**
@@ -32,6 +33,7 @@ import org.junit.jupiter.api.Assertions;
  * PTP on this machine), and the sender reading a reflector's Timestamp Information fields and sub-TLVs.
  */
 class ClockSyncSourceTest {
+    private static final Duration EVENTUALLY = Duration.ofSeconds(30);
     private static final int SYNCHRONIZED = 0x8001;
     private static final int UNSYNCHRONIZED = 0x0001;
 
@@ -115,17 +117,6 @@ class ClockSyncSourceTest {
     }
 
     /** Polls {@code condition} until it holds or 30 s have passed (the refresher runs every 20 ms here). */
-    private static boolean eventually(BooleanSupplier condition) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() - deadline >= 0) {
-                return false;
-            }
-            Thread.sleep(5);
-        }
-        return true;
-    }
-
     @Test
     void refresherFollowsTheTreeUntilClosed() throws Exception {
         tree();
@@ -137,11 +128,11 @@ class ClockSyncSourceTest {
             assertTrue(r.lookups() >= 1);
             process(200, "phc2sys", "phc2sys", "-a", "-r");
             Files.createFile(dev.resolve("ptp0"));
-            assertTrue(eventually(() -> answer.get() == 1), "phc2sys started later is seen");
+            assertTrue(Wait.holdsWithin(() -> answer.get() == 1, EVENTUALLY), "phc2sys started later is seen");
             try (var files = Files.walk(proc.resolve("200"))) {
                 files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
             }
-            assertTrue(eventually(() -> answer.get() == 0), "phc2sys ended is seen");
+            assertTrue(Wait.holdsWithin(() -> answer.get() == 0, EVENTUALLY), "phc2sys ended is seen");
         } finally {
             r.close();
         }
@@ -171,13 +162,13 @@ class ClockSyncSourceTest {
             client.setSoTimeout(10_000);
             assertEquals(StampTlv.SYNC_NTP, syncSourceIn(client, reflector), "no PTP evidence yet");
             process(300, "ptp4l", "ptp4l", "-S", "-i", "eth0");
-            assertTrue(eventually(() -> {
+            assertTrue(Wait.holdsWithin(() -> {
                 try {
                     return syncSourceIn(client, reflector) == StampTlv.SYNC_PTP;
                 } catch (Exception e) {
                     throw new AssertionError(e);
                 }
-            }), "ptp4l -S started while the reflector runs: PTP in the replies");
+            }, EVENTUALLY), "ptp4l -S started while the reflector runs: PTP in the replies");
             assertTrue(refresher.lookups() >= 2);
         }
     }

@@ -1,5 +1,6 @@
 package io.github.twping.report.extended;
 
+import io.github.twping.config.DscpParser;
 import java.time.Instant;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -108,7 +109,7 @@ public final class ResultJson {
         s.put("padding_bytes", h.paddingBytes());
         s.put("start_time", time(h.startTimeNtp()));
         s.put("loss_timeout_ns", NtpTime.durationToNanos(h.timeoutNtp()));
-        s.put("dscp", (h.typeP() >>> 24) & 0x3F);
+        s.put("dscp", DscpParser.dscpOfTypeP(h.typeP()));
         ArrayNode slots = s.putArray("schedule");
         for (int i = 0; i < h.slotCount(); i++) {
             ObjectNode slot = slots.addObject();

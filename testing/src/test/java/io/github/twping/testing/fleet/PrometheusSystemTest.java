@@ -1,5 +1,7 @@
 package io.github.twping.testing.fleet;
 
+import io.github.twping.cli.AgentArgs;
+import io.github.twping.testsupport.Wait;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
@@ -27,7 +29,6 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLongArray;
-import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -68,15 +69,6 @@ class PrometheusSystemTest {
         }
     }
 
-    private static void waitFor(String what, BooleanSupplier condition) throws InterruptedException {
-        long deadline = System.nanoTime() + DEADLINE_NS;
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("timed out waiting for: " + what);
-            }
-            Thread.sleep(200);
-        }
-    }
 
     /** The first query of the Grafana dashboard's panel {@code title}. */
     private String dashboardQuery(String title) throws IOException {
@@ -171,7 +163,7 @@ class PrometheusSystemTest {
                     sums.addAndGet(2, s.received());
                 });
         Thread agentThread = Thread.ofPlatform().name("agent").start(
-                () -> agent.execute(List.of("--agent", config.toString(), "--metrics-listen", "127.0.0.1:0")));
+                () -> AgentArgs.run(agent, List.of("--agent", config.toString(), "--metrics-listen", "127.0.0.1:0")));
         assertTrue(agent.awaitReady(DEADLINE_NS));
         assertTrue(agent.metricsPort() > 0, agentLog.toString(StandardCharsets.UTF_8));
 
@@ -195,11 +187,11 @@ class PrometheusSystemTest {
                 "--storage.tsdb.retention.time=1h")
                 .redirectErrorStream(true).redirectOutput(promLog.toFile()).start();
         try {
-            waitFor("prometheus ready", () -> ready(promPort) || !prometheus.isAlive());
+            Wait.until(() -> ready(promPort) || !prometheus.isAlive(), "prometheus ready", Duration.ofNanos(DEADLINE_NS));
             assertTrue(prometheus.isAlive(), "prometheus exited: " + Files.readString(promLog));
 
-            waitFor("three sessions of a scraped", () -> query(promPort,
-                    "twping_agent_sessions_total{job=\"agent\",target=\"a\"}") >= 3);
+            Wait.until(() -> query(promPort,
+                    "twping_agent_sessions_total{job=\"agent\",target=\"a\"}") >= 3, "three sessions of a scraped", Duration.ofNanos(DEADLINE_NS));
             for (String series : new String[] {
                 "twping_agent_delay_seconds_bucket{target=\"a\",direction=\"rtt\",le=\"+Inf\"}",
                 "twping_agent_last_session_delay_seconds{target=\"a\",direction=\"forward\",stat=\"p50\"}",
@@ -219,17 +211,17 @@ class PrometheusSystemTest {
 
             // The reflector of a goes away: a's counters freeze, failures and the up gauges show it, b goes on.
             a.stop();
-            waitFor("a's failures scraped", () -> query(promPort,
-                    "sum(twping_agent_session_failures_total{target=\"a\"})") >= 2);
-            waitFor("a down in the agent's gauge", () -> query(promPort, "twping_agent_target_up{target=\"a\"}") == 0.0);
-            waitFor("Prometheus's up of twampd-a", () -> query(promPort, "up{job=\"twampd-a\"}") == 0.0);
+            Wait.until(() -> query(promPort,
+                    "sum(twping_agent_session_failures_total{target=\"a\"})") >= 2, "a's failures scraped", Duration.ofNanos(DEADLINE_NS));
+            Wait.until(() -> query(promPort, "twping_agent_target_up{target=\"a\"}") == 0.0, "a down in the agent's gauge", Duration.ofNanos(DEADLINE_NS));
+            Wait.until(() -> query(promPort, "up{job=\"twampd-a\"}") == 0.0, "Prometheus's up of twampd-a", Duration.ofNanos(DEADLINE_NS));
             assertEquals(1.0, query(promPort, "up{job=\"twampd-b\"}"));
-            waitFor("a's refused connects counted", () -> query(promPort,
-                    "twping_agent_session_failures_total{target=\"a\",reason=\"connect\"}") >= 1);
+            Wait.until(() -> query(promPort,
+                    "twping_agent_session_failures_total{target=\"a\",reason=\"connect\"}") >= 1, "a's refused connects counted", Duration.ofNanos(DEADLINE_NS));
 
             AtomicLongArray sums = reported.get("a");
-            waitFor("a's final counts scraped", () -> query(promPort,
-                    "twping_agent_packets_sent_total{target=\"a\"}") == sums.get(0));
+            Wait.until(() -> query(promPort,
+                    "twping_agent_packets_sent_total{target=\"a\"}") == sums.get(0), "a's final counts scraped", Duration.ofNanos(DEADLINE_NS));
             assertEquals(sums.get(0), query(promPort, "twping_agent_packets_sent_total{target=\"a\"}"));
             assertEquals(sums.get(1), query(promPort, "twping_agent_packets_lost_total{target=\"a\"}"));
             assertEquals(sums.get(2), query(promPort, "twping_agent_packets_received_total{target=\"a\"}"));
@@ -238,7 +230,7 @@ class PrometheusSystemTest {
             assertTrue(sums.get(0) >= 60, "three sessions of 20 packets: " + sums.get(0));
 
             double bSessions = query(promPort, "twping_agent_sessions_total{target=\"b\"}");
-            waitFor("b keeps measuring", () -> query(promPort, "twping_agent_sessions_total{target=\"b\"}") > bSessions);
+            Wait.until(() -> query(promPort, "twping_agent_sessions_total{target=\"b\"}") > bSessions, "b keeps measuring", Duration.ofNanos(DEADLINE_NS));
             assertEquals(1.0, query(promPort, "twping_agent_target_up{target=\"b\"}"));
         } finally {
             prometheus.destroy();
@@ -258,7 +250,7 @@ class PrometheusSystemTest {
         TwampdMain main = new TwampdMain();
         Thread t = Thread.ofPlatform().name("twampd-" + name).start(() -> main.execute(new String[] {
             "--stamp", "127.0.0.1:0", "--metrics-listen", "127.0.0.1:0"}, err, err));
-        waitFor("STAMP reflector bound", () -> main.stampAddress() != null && main.metricsPort() > 0);
+        Wait.until(() -> main.stampAddress() != null && main.metricsPort() > 0, "STAMP reflector bound", Duration.ofNanos(DEADLINE_NS));
         return new Daemon(main, t, log);
     }
 
@@ -304,7 +296,7 @@ class PrometheusSystemTest {
                 .onSession((target, x) -> reported.computeIfAbsent(target, k -> new AtomicLongArray(1))
                         .addAndGet(0, x.received()));
         Thread agentThread = Thread.ofPlatform().name("agent").start(
-                () -> agent.execute(List.of("--agent", config.toString(), "--metrics-listen", "127.0.0.1:0")));
+                () -> AgentArgs.run(agent, List.of("--agent", config.toString(), "--metrics-listen", "127.0.0.1:0")));
         assertTrue(agent.awaitReady(DEADLINE_NS));
         assertTrue(agent.metricsPort() > 0, agentLog.toString(StandardCharsets.UTF_8));
 
@@ -326,18 +318,18 @@ class PrometheusSystemTest {
                 "--storage.tsdb.retention.time=1h", "--enable-feature=native-histograms")
                 .redirectErrorStream(true).redirectOutput(promLog.toFile()).start();
         try {
-            waitFor("prometheus ready", () -> ready(promPort) || !prometheus.isAlive());
+            Wait.until(() -> ready(promPort) || !prometheus.isAlive(), "prometheus ready", Duration.ofNanos(DEADLINE_NS));
             assertTrue(prometheus.isAlive(), "prometheus exited: " + Files.readString(promLog));
-            waitFor("two sessions of n and s scraped", () -> query(promPort,
+            Wait.until(() -> query(promPort,
                     "twping_agent_sessions_total{target=\"n\",protocol=\"twamp\"}") >= 2
-                    && query(promPort, "twping_agent_sessions_total{target=\"s\",protocol=\"stamp\"}") >= 2);
+                    && query(promPort, "twping_agent_sessions_total{target=\"s\",protocol=\"stamp\"}") >= 2, "two sessions of n and s scraped", Duration.ofNanos(DEADLINE_NS));
             // The TWAMP reflector goes away: n's histogram freezes at what its sessions reported.
             twamp.stop();
-            waitFor("n down", () -> query(promPort, "twping_agent_target_up{target=\"n\"}") == 0.0);
+            Wait.until(() -> query(promPort, "twping_agent_target_up{target=\"n\"}") == 0.0, "n down", Duration.ofNanos(DEADLINE_NS));
             long received = reported.get("n").get(0);
             assertTrue(received >= 40, "two sessions of 20 packets: " + received);
-            waitFor("n's final histogram scraped", () -> query(promPort,
-                    "histogram_count(twping_agent_delay_seconds{target=\"n\",direction=\"rtt\"})") == received);
+            Wait.until(() -> query(promPort,
+                    "histogram_count(twping_agent_delay_seconds{target=\"n\",direction=\"rtt\"})") == received, "n's final histogram scraped", Duration.ofNanos(DEADLINE_NS));
             double median = query(promPort,
                     "histogram_quantile(0.5, twping_agent_delay_seconds{target=\"n\",direction=\"rtt\"})");
             assertTrue(median > 0 && median < 0.5, "native median RTT on loopback: " + median);
