@@ -102,6 +102,7 @@ while [ $SECONDS -lt $end ] && kill -0 "$apid" 2>/dev/null; do
 done
 kill -0 "$apid" 2>/dev/null || { echo "agent-footprint.sh: the agent exited early:" >&2; cat "$work/agent.log" >&2; exit 1; }
 hwm=$(status_kib "$apid" VmHWM) rss=$(status_kib "$apid" VmRSS)
+cpu_s=$(awk -v hz="$(getconf CLK_TCK)" '{printf "%.1f", ($14 + $15) / hz}' "/proc/$apid/stat")
 rollup=$(cat "/proc/$apid/smaps_rollup" 2>/dev/null || true)
 nmt_out=""
 [ "$nmt" = 0 ] || nmt_out=$("$jcmd_bin" "$apid" VM.native_memory summary scale=KB 2>/dev/null || true)
@@ -116,8 +117,8 @@ echo "$started, $targets targets ($proto, $rate packets/s each, 10 s sessions), 
     "$seconds s, $(nproc) CPUs, load average $load_start at the start, $load_end at the end" \
     "$([ "$nmt" = 1 ] && echo '(with NMT)')${TWPING_JAVA_OPTS:+; TWPING_JAVA_OPTS=\`$TWPING_JAVA_OPTS\`}"
 echo
-printf -- '- max RSS (VmHWM): %.1f MiB; RSS at the end: %.1f MiB; most threads seen: %s\n' \
-    "$(echo "$hwm / 1024" | bc -l)" "$(echo "$rss / 1024" | bc -l)" "$max_threads"
+printf -- '- max RSS (VmHWM): %.1f MiB; RSS at the end: %.1f MiB; most threads seen: %s; CPU %s s in %s s\n' \
+    "$(echo "$hwm / 1024" | bc -l)" "$(echo "$rss / 1024" | bc -l)" "$max_threads" "$cpu_s" "$seconds"
 printf -- '- packets sent %s, lost %s, session failures %s; JSON stream: %s interval lines, %s end lines\n' \
     "$(sum twping_agent_packets_sent_total)" "$(sum twping_agent_packets_lost_total)" \
     "$(sum twping_agent_session_failures_total)" \
