@@ -4,7 +4,8 @@
 # (min/median/max), with the load average before and after. Prints a Markdown table.
 #
 # Usage: dist/measure-release.sh [--rounds N] [ARCHIVE]
-#   ARCHIVE   default: the newest dist/target/twping-*-linux-*.tar.gz (./mvnw -B -ntp package -Prelease)
+#   ARCHIVE   default: the newest dist/target/twping-*-linux-ARCH.tar.gz of this machine's architecture
+#             (./mvnw -B -ntp package -Prelease)
 # The ways, run in turn within each round so that load changes touch all of them alike:
 #   release          the unpacked archive's ./twping (jlink runtime, AOT cache)
 #   release, no AOT  the same with TWPING_CDS=0 (no AOT cache: what the cache saves)
@@ -26,7 +27,7 @@ while [ $# -gt 0 ]; do
 done
 if [ -z "$archive" ]; then
     # shellcheck disable=SC2012  # names made by build-release.sh
-    archive=$(ls -t "$root"/dist/target/twping-*-linux-*.tar.gz 2>/dev/null | head -n 1 || true)
+    archive=$(ls -t "$root"/dist/target/twping-*-linux-"$(uname -m)".tar.gz 2>/dev/null | head -n 1 || true)
 fi
 [ -f "$archive" ] || { echo "measure-release: no archive (build one: ./mvnw -B -ntp package -Prelease)" >&2; exit 1; }
 [ -x /usr/bin/time ] || { echo "measure-release: needs /usr/bin/time (apt-get install time)" >&2; exit 1; }

@@ -13,7 +13,8 @@
 # Everything is torn down at the end, also after a failure or Ctrl-C.
 #
 # Usage: testing/netns-stand.sh [--smoke] [--only a,b,...] [--keep] [--plumbing] [--list]
-#   --smoke     the bounded CI subset (clean, loss, DSCP, IPv6, one crypto mode; small counts)
+#   --smoke     the bounded CI subset (clean, loss, DSCP, IPv6, one crypto mode, the wire witness of
+#               testing/lib/witness.sh with our client and twampd; small counts)
 # Fault scenarios (full run only): reflector killed mid-session, control TCP reset mid-session,
 # server silent after the greeting, 200 idle connections while a good client measures, a UDP
 # flood at the reflector ports; each checks a bounded outcome (exit status, time, results).
@@ -28,6 +29,7 @@
 #   STAND_LOAD_RATES    packet rates of the load comparison (default "1000 2000 5000 10000 20000")
 #   STAND_LOAD_SERVER   c|ours: the server both clients use in the load comparison (default c)
 #   STAND_HIGHRATE_SECONDS  seconds per high-rate run (default 3)
+#   STAND_WITNESS_SECONDS, STAND_WITNESS_RATES  the witness scenario (testing/lib/witness.sh)
 #   STAND_TWPING, STAND_TWAMPD  our client/server (default: the launchers at the repository root)
 # Needs root, iproute2 with `ip netns`, nftables (installed with apt-get when missing),
 # /usr/bin/time (likewise). Exit status: 0 when no scenario failed, 1 otherwise, 2 on set-up
@@ -38,11 +40,13 @@ self=$(readlink -f "${BASH_SOURCE[0]}")
 ROOT=$(cd "$(dirname "$self")/.." && pwd)
 # shellcheck source-path=SCRIPTDIR source=lib/stand-lib.sh
 . "$ROOT/testing/lib/stand-lib.sh"
+# shellcheck source-path=SCRIPTDIR source=lib/witness.sh
+. "$ROOT/testing/lib/witness.sh"
 
 SMOKE=0 KEEP=0 PLUMBING=0 ONLY=""
 FAULT_SCENARIOS="fault-reflector-killed fault-control-reset fault-silent-server fault-idle-200 fault-flood"
-ALL_SCENARIOS="clean loss dscp padding ipv6 zero-addr mode-O mode-A mode-E mode-M duplication netem-delay netem-reorder high-rate stamp stamp-auth light stamp-tlv $FAULT_SCENARIOS c-interop c-load"
-SMOKE_SCENARIOS="clean loss dscp ipv6 mode-E"
+ALL_SCENARIOS="clean loss dscp padding ipv6 zero-addr mode-O mode-A mode-E mode-M duplication netem-delay netem-reorder high-rate stamp stamp-auth light stamp-tlv witness $FAULT_SCENARIOS c-interop c-load"
+SMOKE_SCENARIOS="clean loss dscp ipv6 mode-E witness"
 while [ $# -gt 0 ]; do
     case "$1" in
         --smoke) SMOKE=1 ;;
@@ -925,7 +929,7 @@ if ! timeout 900 "$OUR_TWPING" -h >"$WORK/build.log" 2>&1; then
 fi
 
 needs_our_server=0
-for s in clean loss dscp padding zero-addr mode-O mode-A mode-E mode-M duplication netem-delay netem-reorder high-rate fault-idle-200 fault-flood fault-control-reset c-interop c-load; do
+for s in clean loss dscp padding zero-addr mode-O mode-A mode-E mode-M duplication netem-delay netem-reorder high-rate fault-idle-200 fault-flood fault-control-reset c-interop c-load witness; do
     want "$s" && needs_our_server=1
 done
 if [ "$needs_our_server" = 1 ]; then
@@ -979,6 +983,7 @@ want stamp && run_sc stamp sc_stamp "$loss_count" stamp stamp
 want stamp-auth && run_sc stamp-auth sc_stamp "$count" stamp-auth stamp-auth
 want light && run_sc light sc_stamp "$count" light light
 want stamp-tlv && run_sc stamp-tlv sc_stamp_tlv "$count" stamp-tlv
+want witness && run_sc witness sc_witness
 if [ "$SMOKE" = 0 ]; then
     want fault-idle-200 && run_sc fault-idle-200 sc_fault_idle $count
     want fault-flood && run_sc fault-flood sc_fault_flood 300

@@ -292,6 +292,15 @@ else
     result FAIL docker-aot-cache "twping -h with -XX:AOTMode=on failed: $(tail -n 2 "$WORK/aot-check.out" | tr '\n' ' ')"
 fi
 
+# The image carries the licences of what it bundles (the release tree's LICENSE, NOTICE, licenses/).
+if timeout 60 docker exec "$CLIENTS" sh -c 'test -s /opt/twping/LICENSE && test -s /opt/twping/NOTICE \
+        && test -s /opt/twping/licenses/THIRD-PARTY.txt && test -s /opt/twping/licenses/java-runtime/java.base/LICENSE' \
+        >/dev/null 2>&1; then
+    result PASS docker-licences "/opt/twping has LICENSE, NOTICE, licenses/THIRD-PARTY.txt and licenses/java-runtime/"
+else
+    result FAIL docker-licences "/opt/twping lacks LICENSE, NOTICE or licenses/ (THIRD-PARTY.txt, java-runtime/)"
+fi
+
 if [ "$SMOKE" = 1 ]; then MODES=(O E); COUNT=20; else MODES=(O A E M); COUNT=200; fi
 servers=(ours)
 clients=(ours)

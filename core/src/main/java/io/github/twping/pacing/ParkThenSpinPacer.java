@@ -8,7 +8,7 @@ package io.github.twping.pacing;
  * but every send inherits the scheduler's wake-up latency and timer slack, about 50-100 µs on Linux), an
  * unbounded window only spins ({@link #spinOnly}: most accurate, one full core). The session sender uses it
  * through {@link #awaitDeadlineAfter}, which caps the window at a share of the interval (a quarter; half for a
- * sender running under SCHED_FIFO, {@code twping --rt-priority}).
+ * sender running under SCHED_FIFO, {@code twping --rt-priority}), optionally of the running mean interval.
  *
  * <p>{@link #ADAPTIVE} ({@code twping --spin auto}) learns the window instead: it starts at
  * {@link #ADAPTIVE_START_NS} and follows the worst wake-up overshoot of the last {@link #ADAPTIVE_HISTORY} parks
@@ -42,7 +42,13 @@ public final class ParkThenSpinPacer implements Pacer {
     private final PacingClock clock;
     private final long spinNs;
     private final int intervalShareShift;
+    /** The running mean of the intervals moves by 1/16 of each new interval's difference to it. */
+    private static final int MEAN_SHIFT = 4;
+
     private final long[] overshoots; // null unless adaptive: a ring of the last parks' overshoots, ns
+    private final boolean meanCap;
+    private long waits;              // awaitDeadlineAfter calls so far; the first one's interval is the lead-in
+    private long meanIntervalNs;
     private int nextOvershoot;
     private long learntNs = ADAPTIVE_START_NS;
 
@@ -61,6 +67,16 @@ public final class ParkThenSpinPacer implements Pacer {
      *                           {@link #QUARTER_INTERVAL} or {@link #HALF_INTERVAL}
      */
     public ParkThenSpinPacer(PacingClock clock, long spinNs, int intervalShareShift) {
+        this(clock, spinNs, intervalShareShift, false);
+    }
+
+    /**
+     * @param meanCap true caps the window by the larger of the interval and the running mean interval instead of
+     *                the interval alone (the session's {@code -Dtwping.sender.spinCapMean=true}; not the default:
+     *                at load 21 it made the 1000/s lateness tail worse, docs/notes/2026-12-04-tails.md)
+     */
+    public ParkThenSpinPacer(PacingClock clock, long spinNs, int intervalShareShift, boolean meanCap) {
+        this.meanCap = meanCap;
         if (spinNs < 0 && spinNs != ADAPTIVE) {
             throw new IllegalArgumentException("spinNs must be >= 0 or ADAPTIVE: " + spinNs);
         }
@@ -104,14 +120,30 @@ public final class ParkThenSpinPacer implements Pacer {
     }
 
     /**
-     * Waits for a deadline that follows {@code previousDeadlineNs}: the spin window is capped at a share of
-     * the interval (a quarter by default, half for a real-time thread), so that at high rates the pacer still parks between sends instead of degenerating into a
-     * busy spin (which the scheduler punishes on a contended machine; see docs/PERFORMANCE.md, Pacing).
+     * Waits for a deadline that follows {@code previousDeadlineNs}: the spin window is capped at a share of the
+     * interval (a quarter by default, half for a real-time thread), so that at high rates the pacer still parks
+     * between sends instead of degenerating into a busy spin (which the scheduler punishes on a contended machine;
+     * see docs/PERFORMANCE.md, Pacing). With the mean cap (the four-argument constructor) the share is of the larger
+     * of this interval and the running mean of the intervals, so that an exponential schedule's short gaps keep the
+     * whole window; the first call's interval (from the session's start to the first deadline) does not enter the
+     * mean.
      */
     @Override
     public long awaitDeadlineAfter(long deadlineNs, long previousDeadlineNs) {
-        long intervalNs = deadlineNs - previousDeadlineNs;
-        return awaitDeadline(deadlineNs, Math.min(windowNs(), Math.max(0, intervalNs >> intervalShareShift)));
+        long intervalNs = Math.max(0, deadlineNs - previousDeadlineNs);
+        long capBaseNs = intervalNs;
+        if (waits > 0 && meanCap) {
+            // the mean of the intervals, not only this one: an exponential schedule's short gaps keep the window
+            meanIntervalNs = waits == 1 ? intervalNs : meanIntervalNs + ((intervalNs - meanIntervalNs) >> MEAN_SHIFT);
+            capBaseNs = Math.max(intervalNs, meanIntervalNs);
+        }
+        waits++;
+        return awaitDeadline(deadlineNs, Math.min(windowNs(), capBaseNs >> intervalShareShift));
+    }
+
+    /** @return the running mean of the intervals between deadlines the cap follows (0 before two waits), ns. */
+    public long meanIntervalNs() {
+        return meanIntervalNs;
     }
 
     private long awaitDeadline(long deadlineNs, long windowNs) {

@@ -49,6 +49,12 @@ public final class ClientTestSession {
     private volatile int rtPriority;
     /** System property: the sender thread's timer slack in ns (default 1). */
     public static final String TIMER_SLACK_PROPERTY = "twping.sender.timerSlackNs";
+    /**
+     * System property: true caps the spin window by the larger of the interval and the running mean interval
+     * instead of the interval alone (a measurement switch, off by default; docs/notes/2026-12-04-tails.md).
+     */
+    public static final String MEAN_CAP_PROPERTY = "twping.sender.spinCapMean";
+    private static final boolean MEAN_CAP = Boolean.getBoolean(MEAN_CAP_PROPERTY);
     private final long spinNs;
     private final WallClock wallClock;
 
@@ -106,7 +112,8 @@ public final class ClientTestSession {
         boolean txStamps = parameters.kernelTxTimestamps() && sending.capabilities().txTimestamps();
         sender = new SessionSender(sending, senderCipher, packetLength, parameters.reflector(),
                 parameters.schedule(), parameters.packetCount(), parameters.startTimeNtp(),
-                parameters.lossTimeoutNtp(), new ParkThenSpinPacer(new StampWarmingPacingClock(clock), parameters.spinNs()),
+                parameters.lossTimeoutNtp(), new ParkThenSpinPacer(new StampWarmingPacingClock(clock), parameters.spinNs(),
+                        ParkThenSpinPacer.QUARTER_INTERVAL, MEAN_CAP),
                 clock, errors, log, control, latenessNs);
         int bufferBytes = Math.max(packetLength, receiverCipher.reflectorLayout().length()) + 128;
         receiver = new ReplyReceiver(socket, sending, receiverCipher, bufferBytes, writer,
@@ -160,7 +167,7 @@ public final class ClientTestSession {
         }
         this.rtPriority = priority;
         sender.pacer(new ParkThenSpinPacer(new StampWarmingPacingClock(wallClock), spinNs,
-                priority > 0 ? ParkThenSpinPacer.HALF_INTERVAL : ParkThenSpinPacer.QUARTER_INTERVAL));
+                priority > 0 ? ParkThenSpinPacer.HALF_INTERVAL : ParkThenSpinPacer.QUARTER_INTERVAL, MEAN_CAP));
         return this;
     }
 

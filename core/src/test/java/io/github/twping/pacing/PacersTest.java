@@ -198,6 +198,52 @@ class PacersTest {
     }
 
     @Test
+    void shouldKeepTheWholeWindowForAShortGapOfASlowerSchedule() {
+        // an exponential schedule of mean 1 ms: a 200 us gap keeps the 100 us window (not a quarter of 200 us)
+        SimulatedClock clock = new SimulatedClock(START_NS, 0, 20, 0);
+        ParkThenSpinPacer pacer = new ParkThenSpinPacer(clock, 100_000, ParkThenSpinPacer.QUARTER_INTERVAL, true);
+        long deadlineNs = START_NS + 5_000_000;
+        pacer.awaitDeadlineAfter(deadlineNs, START_NS);          // the lead-in: not in the mean
+        for (int i = 0; i < 50; i++) {
+            deadlineNs += 1_000_000;
+            pacer.awaitDeadlineAfter(deadlineNs, deadlineNs - 1_000_000);
+        }
+        assertEquals(1_000_000, pacer.meanIntervalNs());
+        long spinsBefore = clock.spins;
+        deadlineNs += 200_000;
+        assertEquals(0, pacer.awaitDeadlineAfter(deadlineNs, deadlineNs - 200_000));
+        assertEquals(100_000, clock.lastParkRequestNs, "parks until the 100 us window");
+        assertEquals(100_000 / 20, clock.spins - spinsBefore);
+        // a sustained higher rate: the mean follows, and the cap is a quarter of the interval again
+        for (int i = 0; i < 200; i++) {
+            deadlineNs += 100_000;
+            pacer.awaitDeadlineAfter(deadlineNs, deadlineNs - 100_000);
+        }
+        assertEquals(100_000, pacer.meanIntervalNs(), 1_000);
+        spinsBefore = clock.spins;
+        deadlineNs += 100_000;
+        pacer.awaitDeadlineAfter(deadlineNs, deadlineNs - 100_000);
+        assertEquals(25_000 / 20, clock.spins - spinsBefore, 1);
+    }
+
+    @Test
+    void shouldCapByTheIntervalAloneByDefault() {
+        SimulatedClock clock = new SimulatedClock(START_NS, 0, 20, 0);
+        ParkThenSpinPacer pacer = new ParkThenSpinPacer(clock, 100_000);
+        long deadlineNs = START_NS;
+        for (int i = 0; i < 50; i++) {
+            deadlineNs += 1_000_000;
+            pacer.awaitDeadlineAfter(deadlineNs, deadlineNs - 1_000_000);
+        }
+        long spinsBefore = clock.spins;
+        deadlineNs += 200_000;
+        pacer.awaitDeadlineAfter(deadlineNs, deadlineNs - 200_000);
+        assertEquals(150_000, clock.lastParkRequestNs, "a quarter of the 200 us gap: 50 us of spin");
+        assertEquals(50_000 / 20, clock.spins - spinsBefore);
+        assertEquals(0, pacer.meanIntervalNs(), "no mean kept");
+    }
+
+    @Test
     void shouldUseTheWholeWindowWhenTheIntervalIsLong() {
         SimulatedClock clock = new SimulatedClock(START_NS, 0, 20, 0);
         long deadlineNs = START_NS + 1_000_000;

@@ -123,8 +123,11 @@ class BatchedTxTimestampsTest {
             ReceivedPacket meta = new ReceivedPacket();
             Ids ids = new Ids();
             long allocated = -1;
-            // the FFM paths allocate until the JIT has compiled them: rounds until one allocates nothing (bounded)
-            for (int round = 0; round < 300 && allocated != 0; round++) {
+            // the FFM paths allocate (40 B per downcall) until C2 has compiled them, which on a loaded machine takes
+            // more than 300 rounds (failed so once at load 24): rounds until one allocates nothing, bounded by count
+            // and by 60 s, within the default test timeout
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+            for (int round = 0; round < 20_000 && allocated != 0 && System.nanoTime() - deadline < 0; round++) {
                 long before = threads.getCurrentThreadAllocatedBytes();
                 for (int i = 0; i < 500; i++) {
                     socket.send(data, 20, sink.localAddress());

@@ -17,7 +17,8 @@ import org.junit.jupiter.api.Timeout;
 /**
  * End-to-end check of our twping and twampd across a routed path of network namespaces:
  * runs {@code testing/netns-stand.sh --smoke} (clean path, 5 % loss, DSCP EF counted on the
- * wire, IPv6, one encrypted session) and fails if any scenario fails.
+ * wire, IPv6, one encrypted session, the wire witness of {@code testing/lib/witness.sh}: every timestamp
+ * against tcpdump captures) and fails if any scenario fails.
  *
  * <p>Skipped only where the stand cannot exist: not root, or no {@code ip netns}. The script
  * uses the launchers {@code ./twping} and {@code ./twampd} at the repository root (they build
