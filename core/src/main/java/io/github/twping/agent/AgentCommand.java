@@ -1,5 +1,6 @@
 package io.github.twping.agent;
 
+import io.github.twping.config.PassphraseStore;
 import io.github.twping.metrics.AgentMetrics;
 import io.github.twping.metrics.MetricsEndpoint;
 import io.github.twping.time.DebugTimeOffset;
@@ -10,6 +11,7 @@ import java.io.PrintStream;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import io.github.twping.metrics.SessionSample;
@@ -141,6 +143,10 @@ public final class AgentCommand {
             line(e.getMessage());
             return EXIT_FAILURE;
         }
+        // once at start, per key file (a reload does not repeat it)
+        config.targets().stream().map(TargetConfig::keyFile).filter(Objects::nonNull).distinct()
+                .map(k -> PassphraseStore.exposureWarning(k, k.toString())).filter(Objects::nonNull)
+                .forEach(this::line);
         if (check) {
             err.println(file + ": " + config.targets().size() + " targets, valid");
             return EXIT_OK;

@@ -13,6 +13,7 @@ import com.networknt.schema.Schema;
 import com.networknt.schema.SchemaRegistry;
 import com.networknt.schema.SpecificationVersion;
 import com.networknt.schema.path.NodePath;
+import io.github.twping.config.BoundedFile;
 import io.github.twping.config.DscpParser;
 import io.github.twping.config.PassphraseStore;
 import io.github.twping.protocol.Mode;
@@ -88,12 +89,12 @@ public final class AgentConfigLoader {
             if (Files.isDirectory(file)) {
                 throw new AgentConfigException(name, 1, "", "is a directory");
             }
-            if (Files.size(file) > MAX_FILE_BYTES) {
-                throw new AgentConfigException(name, 1, "", "larger than " + (MAX_FILE_BYTES >> 20) + " MiB");
-            }
-            bytes = Files.readAllBytes(file);
-        } catch (IOException e) {
-            throw new AgentConfigException(name, 1, "", "cannot read: " + describe(e));
+            // read through the limit, not by the size the file claims: a device such as /dev/zero has size 0
+            // and no end (a pipe, e.g. /dev/stdin, still works)
+            bytes = BoundedFile.readBounded(file, (int) MAX_FILE_BYTES);
+        } catch (BoundedFile.Refused e) {
+            throw new AgentConfigException(name, 1, "", e.tooLarge() ? "larger than " + (MAX_FILE_BYTES >> 20) + " MiB"
+                    : "cannot read: " + e.reason());
         }
         return parse(name, new String(bytes, StandardCharsets.UTF_8), file);
     }

@@ -18,7 +18,7 @@ import io.github.twping.config.PassphraseStore;
 import io.github.twping.getopt.GetOpt;
 import io.github.twping.stamp.ClockSyncSource;
 import io.github.twping.stamp.SourceNetwork;
-import io.github.twping.stamp.StampLayouts;
+import io.github.twping.protocol.StampLayouts;
 import io.github.twping.stamp.StampReflector;
 import io.github.twping.stamp.StampReflectorSpec;
 import io.github.twping.stamp.StampReflectorWarmUp;
@@ -44,9 +44,14 @@ final class StampReflectorMain {
                --asymmetric      With --light: replies of the base size (41, 112 authenticated) plus
                                  --reflect-octets, not the request's size
                --reflect-octets n  With --light: copy n octets of the sender's padding into the reply (RFC 6038)
+               --member-link id  With --stamp: this reflector's member link identifier 1..65535 for the
+                                 Micro-session ID TLV (RFC 9534); without it that TLV is answered with U
+               --strict          With --stamp: drop requests shorter than 44 octets (112 authenticated)
+                                 instead of answering them with a base packet (RFC 8762 section 4.6)
                -a authmode       [A]uthenticated (needs -u and -k) or [O]pen (default)
                -u identity       Identity whose pass-phrase in the key file is the HMAC key
                -k keyfile        Key file (pfs format: identity hex-pass-phrase)
+               -Z                Run in the foreground (as TWAMP twampd's -Z; it always does)
                -v                Print what the start-up warm-up did, and the counters when it stops
                --metrics-listen addr:port  Prometheus metrics on http://addr:port/metrics
             """;
@@ -68,6 +73,8 @@ final class StampReflectorMain {
     private static final int OPT_RATE = 305;
     private static final int OPT_ASYMMETRIC = 306;
     private static final int OPT_REFLECT_OCTETS = 307;
+    private static final int OPT_MEMBER_LINK = 308;
+    private static final int OPT_STRICT = 309;
     private static final List<GetOpt.LongOption> LONG_OPTIONS = List.of(
             new GetOpt.LongOption("stamp", GetOpt.ArgKind.REQUIRED, OPT_STAMP),
             new GetOpt.LongOption("light", GetOpt.ArgKind.REQUIRED, OPT_LIGHT),
@@ -76,7 +83,9 @@ final class StampReflectorMain {
             new GetOpt.LongOption("allow", GetOpt.ArgKind.REQUIRED, OPT_ALLOW),
             new GetOpt.LongOption("rate", GetOpt.ArgKind.REQUIRED, OPT_RATE),
             new GetOpt.LongOption("asymmetric", GetOpt.ArgKind.NONE, OPT_ASYMMETRIC),
-            new GetOpt.LongOption("reflect-octets", GetOpt.ArgKind.REQUIRED, OPT_REFLECT_OCTETS));
+            new GetOpt.LongOption("reflect-octets", GetOpt.ArgKind.REQUIRED, OPT_REFLECT_OCTETS),
+            new GetOpt.LongOption("member-link", GetOpt.ArgKind.REQUIRED, OPT_MEMBER_LINK),
+            new GetOpt.LongOption("strict", GetOpt.ArgKind.NONE, OPT_STRICT));
 
     private final CountDownLatch stopped = new CountDownLatch(1);
     private volatile StampReflector reflector;
@@ -124,6 +133,12 @@ final class StampReflectorMain {
             out.flush();
             return 0;
         }
+        String portError = HostPort.portError(p.target.typed(), 0);
+        if (portError != null) {
+            err.println("twampd: " + (p.spec.light() ? "--light" : "--stamp") + ": Invalid address \""
+                    + p.target.typed() + "\": " + portError);
+            return 1;
+        }
         InetSocketAddress bind;
         try {
             int port = p.target.hasPort() ? Integer.parseInt(p.target.port().trim()) : StampLayouts.DEFAULT_PORT;
@@ -136,8 +151,11 @@ final class StampReflectorMain {
         try {
             r = new StampReflector(p.spec, StampReflector.openSocket(bind, 0), null);
         } catch (SocketException e) {
+            // the exception's text is "call: reason"; the line names the call already
+            String m = e.getMessage();
+            String reason = m.startsWith(e.call() + ": ") ? m.substring(e.call().length() + 2) : m;
             err.println("twampd: bind([" + bind.getAddress().getHostAddress() + "]:" + bind.getPort() + "): "
-                    + e.getMessage());
+                    + reason);
             return 1;
         }
         if (metrics != null) {
@@ -180,7 +198,8 @@ final class StampReflectorMain {
             Thread.currentThread().interrupt();
         }
         if (p.verbose) {
-            err.println("twampd: reflected " + r.reflected() + ", short " + r.shortPackets() + ", bad HMAC "
+            err.println("twampd: reflected " + r.reflected() + ", short " + r.shortPackets() + " (zero-filled "
+                    + r.zeroFilled() + "), bad HMAC "
                     + r.badHmac() + ", not allowed " + r.notAllowed() + ", rate limited " + r.rateLimited()
                     + ", unknown TLVs " + r.unknownTlvs() + ", malformed TLVs " + r.malformedTlvs()
                     + ", bad HMAC TLVs " + r.badTlvHmac() + ", follow-ups " + r.followUpsReported()
@@ -215,7 +234,7 @@ final class StampReflectorMain {
     private static Parsed parse(String[] argv, PrintStream err) {
         ByteArrayOutputStream errors = new ByteArrayOutputStream();
         PrintStream errStream = new PrintStream(errors, true, StandardCharsets.UTF_8);
-        GetOpt getopt = new GetOpt(argv, "twampd", "a:hk:u:v", LONG_OPTIONS, false, errStream);
+        GetOpt getopt = new GetOpt(argv, "twampd", "a:hk:u:vZ", LONG_OPTIONS, false, errStream);
         String target = null;
         boolean light = false;
         boolean stateful = false;
@@ -227,6 +246,8 @@ final class StampReflectorMain {
         int rate = 0;
         boolean asymmetric = false;
         int reflectOctets = 0;
+        int memberLink = 0;
+        boolean strict = false;
         List<SourceNetwork> allowed = new ArrayList<>();
         for (int opt = getopt.next(); opt != GetOpt.END; opt = getopt.next()) {
             String arg = getopt.optarg();
@@ -256,10 +277,22 @@ final class StampReflectorMain {
                     }
                     reflectOctets = Integer.parseInt(arg);
                 }
+                case OPT_MEMBER_LINK -> {
+                    if (!arg.matches("[0-9]{1,5}") || Integer.parseInt(arg) < 1
+                            || Integer.parseInt(arg) > StampReflectorSpec.MAX_MEMBER_LINK) {
+                        throw new IllegalArgumentException("--member-link: 1.." + StampReflectorSpec.MAX_MEMBER_LINK
+                                + ": " + arg);
+                    }
+                    memberLink = Integer.parseInt(arg);
+                }
+                case OPT_STRICT -> strict = true;
                 case 'a' -> auth = arg;
                 case 'k' -> keyFile = arg;
                 case 'u' -> identity = arg;
                 case 'v' -> verbose = true;
+                case 'Z' -> {
+                    // foreground: the reflector never daemonises, so -Z (which TWAMP twampd documents) is a no-op
+                }
                 case 'h' -> {
                     return null;
                 }
@@ -284,12 +317,18 @@ final class StampReflectorMain {
         if ((asymmetric || reflectOctets != 0) && !light) {
             throw new IllegalArgumentException("--asymmetric and --reflect-octets need --light");
         }
+        if (memberLink != 0 && light) {
+            throw new IllegalArgumentException("--member-link needs --stamp (RFC 9534 extends STAMP)");
+        }
+        if (strict && light) {
+            throw new IllegalArgumentException("--strict needs --stamp (TWAMP-Light drops short requests anyway)");
+        }
         byte[] key = null;
         if (authenticated) {
             if (keyFile == null || identity == null) {
                 throw new IllegalArgumentException("-a A needs -u identity and -k keyfile");
             }
-            key = readKey(keyFile, identity);
+            key = readKey(keyFile, identity, err);
             if (light && key.length != StampReflectorSpec.LIGHT_KEY_LENGTH) {
                 throw new IllegalArgumentException("--light -a A: the key must be " + StampReflectorSpec.LIGHT_KEY_LENGTH
                         + " octets (AES key 16, HMAC key 32), not " + key.length);
@@ -297,13 +336,17 @@ final class StampReflectorMain {
         }
         return new Parsed(HostPort.parse(target), new StampReflectorSpec(light, authenticated, key, stateful,
                 ptp ? TimestampFormat.PTP : TimestampFormat.NTP, allowed, rate,
-                StampReflectorSpec.DEFAULT_MAX_PEERS, asymmetric, reflectOctets), verbose);
+                StampReflectorSpec.DEFAULT_MAX_PEERS, asymmetric, reflectOctets, memberLink, strict), verbose);
     }
 
-    private static byte[] readKey(String keyFile, String identity) {
+    private static byte[] readKey(String keyFile, String identity, PrintStream err) {
         PassphraseStore.Opened opened = PassphraseStore.open(Path.of(keyFile), keyFile);
         if (!opened.ok()) {
             throw new IllegalArgumentException(opened.error());
+        }
+        String exposed = PassphraseStore.exposureWarning(Path.of(keyFile), keyFile);
+        if (exposed != null) {
+            err.println("twampd: " + exposed);
         }
         PassphraseStore.Lookup lookup = opened.store().lookupPrefix(identity);
         if (lookup instanceof PassphraseStore.Found found) {

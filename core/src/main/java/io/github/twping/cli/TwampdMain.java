@@ -14,7 +14,6 @@ import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.net.InetSocketAddress;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -207,12 +206,9 @@ public final class TwampdMain {
         }
         Path confDir = parsed.confDir() == null ? Path.of("") : parsed.confDir();
         Path confFile = confDir.resolve(ServerConfig.CONF_FILE);
-        if (!Files.exists(confFile)) {
-            // C twampd refuses to start without its configuration file (a mistyped -c must not start a
-            // server with defaults on every interface).
-            throw new ConfigException("Unable to open " + confFile);
-        }
-        ServerConfigParser.load(confFile, b);
+        // C twampd refuses to start without its configuration file (a mistyped -c must not start a server with
+        // defaults on every interface), saying why
+        ServerConfigParser.loadRequired(confFile, b);
         parsed.applyTo(b);
         ServerConfig config = b.build();
         LimitsConfig limits = LimitsConfig.load(config.confFile(ServerConfig.LIMITS_FILE));

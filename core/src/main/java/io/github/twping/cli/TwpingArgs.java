@@ -546,6 +546,11 @@ public final class TwpingArgs {
             boolean longMode = s.loopback || s.probe || stamp || s.results.reporting();
             return new Exit(longMode ? longUsage(msg, null) : usage(msg, null, Messages.EXIT_FAILURE));
         }
+        if (stamp && HostPort.portError(s.stampTarget, 1) != null) {
+            msg.error((s.stampProtocol == TwpingOptions.TestProtocol.STAMP ? "--stamp" : "--light")
+                    + ": Invalid address \"" + s.stampTarget + "\": " + HostPort.portError(s.stampTarget, 1));
+            return new Exit(Messages.EXIT_FAILURE);
+        }
         HostPort test = stamp ? HostPort.parse(s.stampTarget)
                 : operands.isEmpty() ? null : HostPort.parse(operands.get(0));
         HostPort server = operands.size() == 2 ? HostPort.parse(operands.get(1)) : test;

@@ -41,6 +41,37 @@ public record HostPort(String typed, String node, String port) {
         return new HostPort(arg, arg, null);
     }
 
+    /**
+     * Checks the port of a {@code node[:port]} argument where a bad port must be refused rather than read as
+     * "no port" (the STAMP and TWAMP-Light addresses of twping and twampd, as {@code twampd -S} checks its
+     * srcnode): decimal digits only, {@code lowest}..65535.
+     *
+     * @return the reason ({@code bad port "x"}, {@code port out of range}), or null when the port is good or
+     *         none was typed (no colon, or a bare IPv6 literal)
+     */
+    public static String portError(String arg, int lowest) {
+        String text = typedPort(arg);
+        if (text == null) {
+            return null;
+        }
+        if (text.isEmpty() || text.length() > 9 || !text.chars().allMatch(ch -> ch >= '0' && ch <= '9')) {
+            return "bad port \"" + text + "\"";
+        }
+        int value = Integer.parseInt(text);
+        return value < lowest || value > 65535 ? "port out of range" : null;
+    }
+
+    /** @return the text after the node's colon as typed, or null when the argument has no port part */
+    private static String typedPort(String arg) {
+        if (arg.startsWith("[")) {
+            int close = arg.indexOf(']');
+            return close > 0 && close + 1 < arg.length() && arg.charAt(close + 1) == ':' ? arg.substring(close + 2)
+                    : null;
+        }
+        int colon = arg.indexOf(':');
+        return colon >= 0 && colon == arg.lastIndexOf(':') ? arg.substring(colon + 1) : null;
+    }
+
     private static String portOrNull(String text) {
         CNumbers.IntegerParse p = CNumbers.strtol(text, 0, 10);
         if (p.end() == 0 || p.value() < 0 || p.value() > 65535) {

@@ -64,8 +64,15 @@ public final class ResultRun {
      */
     static boolean finish(ResultOutputs outputs, TwpingOptions options, FileChannel channel, ClientTestSession session,
                           HostInfo hosts, PrintStream err, String program) {
+        if (session != null && session.skippedCount() > 0) {
+            err.print(program + ": " + session.skippedCount() + " packets were not sent: the sender was more than the"
+                    + " loss timeout behind schedule (a fault of this host, not network loss; not in SENT)\n");
+        }
         if (outputs == null) {
             return true;
+        }
+        if (session != null) {
+            outputs.senderSkips(session.skippedCount());
         }
         try (SessionDataReader reader = SessionDataReader.open(channel)) {
             return outputs.finish(reader, session == null ? null : session.recordSources(), hosts,

@@ -26,7 +26,7 @@ import io.github.twping.session.ClientTestSession;
 import io.github.twping.session.SplitTestSocket;
 import io.github.twping.session.ClockErrorEstimate;
 import io.github.twping.session.SessionOutcome;
-import io.github.twping.stamp.StampLayouts;
+import io.github.twping.protocol.StampLayouts;
 import io.github.twping.stamp.StampSenderSession;
 import io.github.twping.stamp.StampSenderSpec;
 import io.github.twping.stamp.StampTelemetry;

@@ -100,8 +100,25 @@ final class StampTlvReport {
                     l.destinationAddress() == null ? "unknown" : l.destinationAddress(), l.destinationPort(),
                     l.replies());
         }
+        StampTlvResults.DestinationNode dn = t.destinationNode();
+        if (dn != null) {
+            out.printf(Locale.ROOT, "destination node %s: %d replies, %d said not the reflector's address%n",
+                    dn.address(), dn.replies(), dn.notLocal());
+        }
+        StampTlvResults.ReturnPath rp = t.returnPath();
+        if (rp != null) {
+            out.printf(Locale.ROOT, "return path %s: %d replies, %d not followed by the reflector%n",
+                    String.join("+", rp.subTlvs()), rp.replies(), rp.notUsed());
+        }
+        StampTlvResults.MicroSession ms = t.microSession();
+        if (ms != null) {
+            out.printf(Locale.ROOT, "micro-session %d: reflector member link %s in %d replies, %d unanswered, "
+                    + "%d discarded (not ours)%n", ms.senderId(), ms.reflectorId() < 0 ? "unknown"
+                    : Integer.toString(ms.reflectorId()), ms.replies(), ms.unanswered(), ms.discarded());
+        }
         out.printf(Locale.ROOT, "TLV flags: U %d, M %d, I %d%n", t.unrecognised(), t.malformed(),
                 t.integrityFailed());
+        out.printf(Locale.ROOT, "replies missing a TLV we sent: %d%n", t.missing());
         out.flush();
     }
 

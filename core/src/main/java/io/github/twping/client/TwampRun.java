@@ -215,14 +215,17 @@ public final class TwampRun {
             return EXIT_FAILURE;
         }
         try (file) {
-            long startTimeNtp = StartTimes.startTimeNtp(run.clock.nowNtp(), rttBoundNtp, test.startDelaySeconds(),
-                    file.isSaved());
-            return withDataFile(control, file, new Timing(rttBoundNtp, lossTimeoutNtp, startTimeNtp));
+            return withDataFile(control, file, rttBoundNtp, lossTimeoutNtp);
         }
     }
 
-    /** Step 3: the local test socket on the control connection's local address (RFC 5357 §3.5). */
-    private int withDataFile(ControlClient control, SessionDataFile file, Timing timing) {
+    /**
+     * Step 3: the local test socket on the control connection's local address (RFC 5357 §3.5), then the start
+     * time. The start time is taken after the socket is open, as the C client takes it just before its request:
+     * the first native socket of the JVM links its calls, which took 0.2-0.9 s on a loaded machine and moved the
+     * "Approximately" line below C's (docs/CLIENT.md).
+     */
+    private int withDataFile(ControlClient control, SessionDataFile file, long rttBoundNtp, long lossTimeoutNtp) {
         InetAddress localAddress = AddressText.unmapped(control.localAddress().getAddress());
         UdpSocket socket;
         try {
@@ -235,7 +238,9 @@ public final class TwampRun {
                     + strerror(e), "Test failed", SESSION_FAILED);
         }
         try (socket) {
-            return withSocket(control, file, socket, localAddress, timing);
+            long startTimeNtp = StartTimes.startTimeNtp(run.clock.nowNtp(), rttBoundNtp, run.test().startDelaySeconds(),
+                    file.isSaved());
+            return withSocket(control, file, socket, localAddress, new Timing(rttBoundNtp, lossTimeoutNtp, startTimeNtp));
         }
     }
 
@@ -285,8 +290,8 @@ public final class TwampRun {
         }
         // From here a signal stops the test gracefully (Stop-Sessions, partial results) instead of failing I/O.
         control.endCancellableSetUp();
+        printApproximately(slots, timing);  // first: the warm-up's threads would delay the line's "now"
         startWarmUp(control.mode(), slots, timing.startTimeNtp());
-        printApproximately(slots, timing);
 
         SessionOutcome outcome;
         results = ResultRun.create(run.options, run.program, run.stdout, run.err);

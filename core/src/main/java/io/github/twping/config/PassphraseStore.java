@@ -4,10 +4,14 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermission;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * A pass-phrase store ("pfs") file: one {@code <identity> <hex pass-phrase>} entry per line, as written
@@ -71,6 +75,37 @@ public final class PassphraseStore {
             return (message != null ? message : reason) + " (line " + lineIndex + ")";
         }
     }
+
+    /**
+     * The start-up warning for a pass-phrase file that group or others can read or write (ssh refuses such key
+     * files; the C programs say nothing, and refusing would break working set-ups, so this warns): null when the
+     * file is private, is not a regular file, is missing, or its permissions cannot be read.
+     *
+     * @param name the file as the user gave it, for the message
+     */
+    public static String exposureWarning(Path file, String name) {
+        Set<PosixFilePermission> perms;
+        try {
+            if (!Files.isRegularFile(file)) {
+                return null;
+            }
+            perms = Files.getPosixFilePermissions(file);
+        } catch (IOException | UnsupportedOperationException | SecurityException e) {
+            return null;
+        }
+        if (Collections.disjoint(perms, EXPOSED)) {
+            return null;
+        }
+        int mode = 0;
+        for (PosixFilePermission p : perms) {
+            mode |= 0400 >> p.ordinal();  // the enum's order is owner r w x, group r w x, others r w x
+        }
+        return String.format("WARNING: pass-phrase file %s can be read or written by group or others (mode %04o);"
+                + " chmod go-rw %s", name, mode, name);
+    }
+
+    private static final Set<PosixFilePermission> EXPOSED = EnumSet.of(PosixFilePermission.GROUP_READ,
+            PosixFilePermission.GROUP_WRITE, PosixFilePermission.OTHERS_READ, PosixFilePermission.OTHERS_WRITE);
 
     /**
      * Reads a store from a regular file only (the server's {@code twamp-server.pfs}: a FIFO or device is

@@ -1,6 +1,7 @@
 package io.github.twping.control;
 
 import io.github.twping.crypto.ControlCipher;
+import io.github.twping.net.AddressText;
 import io.github.twping.crypto.KeyDerivation;
 import io.github.twping.crypto.Token;
 import io.github.twping.protocol.AcceptCode;
@@ -202,7 +203,7 @@ public final class ControlClient implements AutoCloseable {
                 throw fail(ControlStage.OPEN_CONNECTION, e, "_OWPReadServerStart: Unable to read from socket.");
             }
             cipher.decrypt(startSegment, ServerStart.PROTECTED_OFFSET, BLOCK);
-            String serverIp = numericHost(stream.socket().getInetAddress());
+            String serverIp = AddressText.numeric(stream.socket().getInetAddress());
             if (accept != AcceptCode.ACCEPT.code()) {
                 cipher.close();
                 throw new ControlException(ControlStage.OPEN_CONNECTION, accept,
@@ -496,62 +497,5 @@ public final class ControlClient implements AutoCloseable {
         } catch (IOException ignored) {
             // nothing to report
         }
-    }
-
-    /** @return the numeric form of an address without a scope suffix, as getnameinfo(NI_NUMERICHOST) prints it. */
-    static String numericHost(InetAddress address) {
-        if (address == null) {
-            return "unknown";
-        }
-        if (address instanceof Inet6Address) {
-            return ipv6Text(address.getAddress());
-        }
-        return address.getHostAddress();
-    }
-
-    /** Formats 16 bytes like glibc inet_ntop: lower-case hex, the first longest run of two or more zero groups as "::". */
-    static String ipv6Text(byte[] a) {
-        int[] g = new int[8];
-        for (int i = 0; i < 8; i++) {
-            g[i] = ((a[2 * i] & 0xFF) << 8) | (a[2 * i + 1] & 0xFF);
-        }
-        int bestBase = -1;
-        int bestLen = 0;
-        for (int i = 0; i < 8; ) {
-            if (g[i] != 0) {
-                i++;
-                continue;
-            }
-            int j = i;
-            while (j < 8 && g[j] == 0) {
-                j++;
-            }
-            if (j - i > bestLen) {
-                bestBase = i;
-                bestLen = j - i;
-            }
-            i = j;
-        }
-        if (bestLen < 2) {
-            bestBase = -1;
-        }
-        StringBuilder sb = new StringBuilder(39);
-        for (int i = 0; i < 8; i++) {
-            if (i == bestBase) {
-                sb.append("::");
-                i += bestLen - 1;
-                continue;
-            }
-            if (sb.length() > 0 && sb.charAt(sb.length() - 1) != ':') {
-                sb.append(':');
-            }
-            if (i == 6 && bestBase == 0 && (bestLen == 6 || (bestLen == 5 && g[5] == 0xffff))) {
-                sb.append(a[12] & 0xFF).append('.').append(a[13] & 0xFF).append('.')
-                        .append(a[14] & 0xFF).append('.').append(a[15] & 0xFF);
-                break;
-            }
-            sb.append(Integer.toHexString(g[i]));
-        }
-        return sb.toString();
     }
 }

@@ -14,7 +14,8 @@ import java.util.List;
 
 /**
  * The {@code --metrics-listen ADDR:PORT} HTTP endpoint: Prometheus's exporter serving {@code /metrics} (text,
- * OpenMetrics or protobuf with native histograms, as the scraper asks) from a registry, on one daemon thread.
+ * OpenMetrics or protobuf with native histograms, as the scraper asks) from a registry; each exchange on a virtual
+ * thread, with bounded request and response times and a cap on open connections ({@link #SERVER_BOUNDS}).
  */
 public final class MetricsEndpoint implements AutoCloseable {
     private final HTTPServer server;
@@ -102,10 +103,32 @@ public final class MetricsEndpoint implements AutoCloseable {
         return new ListenOption(listen, rest.toArray(String[]::new));
     }
 
-    /** Starts serving {@code registry} on {@code address} (port 0 = ephemeral). */
+    /**
+     * The JDK HTTP server's bounds (its system properties, read once when the server class loads; a value given
+     * on the command line wins): a request (line and headers) must arrive within 5 s and a response be taken
+     * within 30 s, or the connection is closed; at most 64 connections are open at once (more are closed at
+     * accept) and 100 headers per request. A scrape is one small request on an idle connection.
+     */
+    static final String[][] SERVER_BOUNDS = {
+        {"sun.net.httpserver.maxReqTime", "5"},
+        {"sun.net.httpserver.maxRspTime", "30"},
+        {"jdk.httpserver.maxConnections", "64"},
+        {"sun.net.httpserver.maxReqHeaders", "100"},
+    };
+
+    /**
+     * Starts serving {@code registry} on {@code address} (port 0 = ephemeral). Each exchange runs on a virtual
+     * thread of its own, so a client that sends part of a request and waits parks one virtual thread (until its
+     * request time is up) instead of the only worker.
+     */
     public static MetricsEndpoint start(InetSocketAddress address, PrometheusRegistry registry) throws IOException {
-        ExecutorService executor = Executors.newSingleThreadExecutor(r -> Thread.ofPlatform().daemon(true)
-                .name("metrics-http").unstarted(r));
+        for (String[] bound : SERVER_BOUNDS) {
+            if (System.getProperty(bound[0]) == null) {
+                System.setProperty(bound[0], bound[1]);
+            }
+        }
+        ExecutorService executor = Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("metrics-http-", 0)
+                .factory());
         try {
             HTTPServer server = HTTPServer.builder().inetAddress(address.getAddress()).port(address.getPort())
                     .registry(registry).executorService(executor).buildAndStart();

@@ -15,11 +15,16 @@ public final class AddressText {
     }
 
     /**
-     * The numeric text of an address as the C programs print it: no zone suffix, the longest run of zero
-     * groups of an IPv6 address compressed to {@code ::}.
+     * The numeric text of an address as the C programs print it ({@code getnameinfo(NI_NUMERICHOST)}, glibc's
+     * {@code inet_ntop}): no zone suffix; IPv6 in lower-case hex with the first longest run of two or more zero
+     * groups as {@code ::}, and the last 32 bits in dotted decimal for IPv4-compatible ({@code ::a.b.c.d}) and
+     * IPv4-mapped ({@code ::ffff:a.b.c.d}) addresses; {@code unknown} for no address.
      */
     public static String numeric(InetAddress address) {
-        return compressIpv6(withoutZone(address.getHostAddress()));
+        if (address == null) {
+            return "unknown";
+        }
+        return address instanceof Inet6Address ? ipv6(address.getAddress()) : address.getHostAddress();
     }
 
     /** Cuts a {@code %zone} suffix off an address or host text. */
@@ -28,42 +33,47 @@ public final class AddressText {
         return pct >= 0 ? text.substring(0, pct) : text;
     }
 
-    /** Compresses the longest run (of two or more) of zero groups of an IPv6 text to {@code ::}. */
-    public static String compressIpv6(String s) {
-        if (s.indexOf(':') < 0 || s.contains("::")) {
-            return s;
+    private static String ipv6(byte[] a) {
+        int[] g = new int[8];
+        for (int i = 0; i < 8; i++) {
+            g[i] = ((a[2 * i] & 0xFF) << 8) | (a[2 * i + 1] & 0xFF);
         }
-        String[] groups = s.split(":", -1);
-        int bestStart = -1;
+        int bestBase = -1;
         int bestLen = 0;
-        for (int i = 0; i < groups.length; ) {
-            if (groups[i].equals("0")) {
-                int j = i;
-                while (j < groups.length && groups[j].equals("0")) {
-                    j++;
-                }
-                if (j - i > bestLen) {
-                    bestStart = i;
-                    bestLen = j - i;
-                }
-                i = j;
-            } else {
+        for (int i = 0; i < 8; ) {
+            if (g[i] != 0) {
                 i++;
+                continue;
             }
+            int j = i;
+            while (j < 8 && g[j] == 0) {
+                j++;
+            }
+            if (j - i > bestLen) {
+                bestBase = i;
+                bestLen = j - i;
+            }
+            i = j;
         }
         if (bestLen < 2) {
-            return s;
+            bestBase = -1;
         }
-        StringBuilder sb = new StringBuilder();
-        for (int i = 0; i < bestStart; i++) {
-            sb.append(i == 0 ? "" : ":").append(groups[i]);
-        }
-        sb.append("::");
-        for (int i = bestStart + bestLen; i < groups.length; i++) {
-            sb.append(groups[i]);
-            if (i < groups.length - 1) {
+        StringBuilder sb = new StringBuilder(39);
+        for (int i = 0; i < 8; i++) {
+            if (i == bestBase) {
+                sb.append("::");
+                i += bestLen - 1;
+                continue;
+            }
+            if (sb.length() > 0 && sb.charAt(sb.length() - 1) != ':') {
                 sb.append(':');
             }
+            if (i == 6 && bestBase == 0 && (bestLen == 6 || (bestLen == 5 && g[5] == 0xffff))) {
+                sb.append(a[12] & 0xFF).append('.').append(a[13] & 0xFF).append('.')
+                        .append(a[14] & 0xFF).append('.').append(a[15] & 0xFF);
+                break;
+            }
+            sb.append(Integer.toHexString(g[i]));
         }
         return sb.toString();
     }

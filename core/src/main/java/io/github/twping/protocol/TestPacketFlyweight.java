@@ -84,6 +84,17 @@ public abstract sealed class TestPacketFlyweight<T extends TestPacketFlyweight<T
         return self();
     }
 
+    /** Returns the STAMP Session-Sender Identifier (RFC 8972 §3); the layout must have one. */
+    public int ssid() {
+        return Wire.uint16(segment, base + layout.ssidOffset());
+    }
+
+    /** Writes the STAMP Session-Sender Identifier; the layout must have one. */
+    public T ssid(int ssid) {
+        Wire.uint16(segment, base + layout.ssidOffset(), ssid);
+        return self();
+    }
+
     /** Zeroes every MBZ range of the layout. */
     public T clearMbz() {
         for (int i = 0; i < layout.mbzRanges(); i++) {

@@ -9,8 +9,10 @@ import java.util.Arrays;
  * <p>Every piece of code that touches test packets takes its offsets from here: the flyweights
  * ({@link SenderPacket}, {@link ReflectorPacket}), the reflector's reply builder, the client's reply parsing and
  * the test-packet ciphers (which only protect the ranges of {@link #protection(Mode)}). A new wire format
- * (STAMP, RFC 8762 §4.2/§4.3; TWAMP-Light, RFC 5357 Appendix I) is one more constant built with
- * {@link #builder(String, Role)}; a field a layout lacks has offset {@link #ABSENT}.
+ * (STAMP, RFC 8762 §4.2/§4.3, in {@link StampLayouts}; TWAMP-Light, RFC 5357 Appendix I, is the unauthenticated
+ * and authenticated layouts below) is one more constant built with {@link #builder(String, Role)}; a field a layout
+ * lacks has offset {@link #ABSENT}. The TLVs that follow a STAMP base packet are described by
+ * {@link StampTlvLayout} and read by {@link StampTlvFlyweight}.
  *
  * <p>MBZ ranges are not listed: they are derived as every byte before {@link #length()} that no field and no
  * HMAC occupies, so a layout cannot forget one. Instances are immutable constants (no per-packet objects).
@@ -26,6 +28,8 @@ public final class TestPacketLayout {
     public static final int ERROR_ESTIMATE_LENGTH = 2;
     /** Bytes of the Sender TTL. */
     public static final int TTL_LENGTH = 1;
+    /** Bytes of the STAMP Session-Sender Identifier (RFC 8972 §3). */
+    public static final int SSID_LENGTH = 2;
     /** Bytes of the (truncated) HMAC field. */
     public static final int HMAC_LENGTH = 16;
     /** The AES block size; encrypted ranges are whole blocks. */
@@ -114,6 +118,7 @@ public final class TestPacketLayout {
     private final int senderErrorEstimateOffset;
     private final int senderTtlOffset;
     private final int hmacOffset;
+    private final int ssidOffset;
     private final int[] mbzOffsets;
     private final int[] mbzLengths;
     private final Protection[] protections;
@@ -131,6 +136,7 @@ public final class TestPacketLayout {
         this.senderErrorEstimateOffset = b.senderErrorEstimate;
         this.senderTtlOffset = b.senderTtl;
         this.hmacOffset = b.hmac;
+        this.ssidOffset = b.ssid;
         this.protections = b.protections.clone();
         boolean[] used = new boolean[length];
         claim(used, sequenceOffset, SEQUENCE_LENGTH, "sequence number");
@@ -142,6 +148,7 @@ public final class TestPacketLayout {
         claim(used, senderErrorEstimateOffset, ERROR_ESTIMATE_LENGTH, "sender error estimate");
         claim(used, senderTtlOffset, TTL_LENGTH, "sender TTL");
         claim(used, hmacOffset, HMAC_LENGTH, "HMAC");
+        claim(used, ssidOffset, SSID_LENGTH, "SSID");
         int[] offsets = new int[length];
         int[] lengths = new int[length];
         int ranges = 0;
@@ -289,6 +296,11 @@ public final class TestPacketLayout {
         return hmacOffset;
     }
 
+    /** @return the STAMP Session-Sender Identifier (RFC 8972 §3), or {@link #ABSENT} (TWAMP layouts). */
+    public int ssidOffset() {
+        return ssidOffset;
+    }
+
     /** @return how many MBZ ranges the layout has. */
     public int mbzRanges() {
         return mbzOffsets.length;
@@ -328,6 +340,7 @@ public final class TestPacketLayout {
         private int senderErrorEstimate = ABSENT;
         private int senderTtl = ABSENT;
         private int hmac = ABSENT;
+        private int ssid = ABSENT;
         private final Protection[] protections = new Protection[Mode.values().length];
 
         private Builder(String name, Role role) {
@@ -383,6 +396,12 @@ public final class TestPacketLayout {
 
         public Builder hmac(int offset) {
             hmac = offset;
+            return this;
+        }
+
+        /** The STAMP Session-Sender Identifier (RFC 8972 §3), in both roles. */
+        public Builder ssid(int offset) {
+            ssid = offset;
             return this;
         }
 

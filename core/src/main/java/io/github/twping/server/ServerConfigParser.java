@@ -26,6 +26,14 @@ public final class ServerConfigParser {
         return true;
     }
 
+    /**
+     * Loads a configuration file that must exist (twampd's {@code twamp-server.conf}): a missing or unreadable
+     * file is refused with C twampd's line {@code Unable to open <file>: <reason>}.
+     */
+    public static void loadRequired(Path file, ServerConfigBuilder into) throws ConfigException {
+        apply(file.toString(), ConfigLines.read(file), into);
+    }
+
     /** Parses configuration text (the contents of a file called {@code name}) into {@code into}. */
     public static void parse(String name, String text, ServerConfigBuilder into) throws ConfigException {
         apply(name, ConfigLines.split(name, text), into);

@@ -81,8 +81,9 @@ final class ServerConnection implements ControlSessionHandler {
     }
 
     private SessionAcceptance admit(ControlPeer peer, SessionRequest request, ServerLog log, ServerConfig config) {
-        if (sessions.size() >= MAX_SESSIONS_PER_CONNECTION) {
-            log.info("Test session from " + TwampServer.describe(remote) + " refused: " + MAX_SESSIONS_PER_CONNECTION
+        int cap = daemon.ports().perConnection(MAX_SESSIONS_PER_CONNECTION);
+        if (sessions.size() >= cap) {
+            log.info("Test session from " + TwampServer.describe(remote) + " refused: " + cap
                     + " sessions already held by this connection");
             return SessionAcceptance.refused(AcceptCode.UNAVAILABLE_TEMP.code());
         }
@@ -126,6 +127,11 @@ final class ServerConnection implements ControlSessionHandler {
         UdpSocket socket;
         try {
             socket = daemon.ports().bind(receiver, request.receiverPort(), tos);
+        } catch (TestPortAllocator.PortsExhausted e) {
+            long n = daemon.countRefusal(ServerSessions.Refusal.TEST_PORTS);
+            log.info("Test session from " + TwampServer.describe(remote) + " refused: no free test port ("
+                    + e.getMessage() + "; " + n + " refused so far)");
+            return SessionAcceptance.refused(AcceptCode.UNAVAILABLE_TEMP.code());
         } catch (IOException e) {
             log.error("Test session from " + TwampServer.describe(remote) + ": reflector bind on "
                     + receiver.getHostAddress() + " failed: " + e.getMessage());

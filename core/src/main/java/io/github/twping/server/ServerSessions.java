@@ -54,7 +54,9 @@ final class ServerSessions implements ServerPolicy {
         /** Padding above {@code maxpadding}. */
         PADDING,
         /** Sender address other than the control peer without {@code anysender}. */
-        SENDER_ADDRESS
+        SENDER_ADDRESS,
+        /** Every port of {@code testports} in use. */
+        TEST_PORTS
     }
 
     ServerSessions(ServerConfig config, LimitsConfig limits, ServerPassphrases passphrases, ServerLog log,

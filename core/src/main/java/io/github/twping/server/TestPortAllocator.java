@@ -69,7 +69,29 @@ final class TestPortAllocator {
                 last = e;
             }
         }
-        throw new IOException("Full port range exhausted (" + low + "-" + high + "): " + last.getMessage(), last);
+        throw new PortsExhausted("Full port range exhausted (" + low + "-" + high + "): " + last.getMessage(), last);
+    }
+
+    /** Every port of {@code testports} is in use: a temporary condition (Accept-Session 5). */
+    static final class PortsExhausted extends IOException {
+        private static final long serialVersionUID = 1L;
+
+        PortsExhausted(String message, IOException cause) {
+            super(message, cause);
+        }
+    }
+
+    /**
+     * The test ports one control connection may hold: a quarter of {@code testports} (at least 1), and never more
+     * than {@code hardCap}. A TWAMP client asks for one session per connection (twping) or a few, so a quarter
+     * leaves them ample room while one connection alone cannot take the whole range; without a range (ephemeral
+     * ports) only {@code hardCap} applies.
+     */
+    int perConnection(int hardCap) {
+        if (low == 0 && high == 0) {
+            return hardCap;
+        }
+        return Math.min(hardCap, Math.max(1, (high - low + 1) / 4));
     }
 
     static boolean inUse(IOException e) {

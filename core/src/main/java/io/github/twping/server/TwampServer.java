@@ -119,8 +119,8 @@ public final class TwampServer implements AutoCloseable {
         if (a == null) {
             return "[?]";
         }
-        String host = a.getAddress() == null ? a.getHostString() : a.getAddress().getHostAddress();
-        return "[" + AddressText.compressIpv6(AddressText.withoutZone(host)) + "]:" + a.getPort();
+        String host = a.getAddress() == null ? AddressText.withoutZone(a.getHostString()) : AddressText.numeric(a.getAddress());
+        return "[" + host + "]:" + a.getPort();
     }
 
     /** The bound listening port. */

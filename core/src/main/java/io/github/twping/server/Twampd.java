@@ -73,6 +73,11 @@ public final class Twampd {
             err.println("PolicyInit failed");
             return 1;
         }
+        String exposed = PassphraseStore.exposureWarning(config.confFile(ServerConfig.PFS_FILE),
+                config.confFile(ServerConfig.PFS_FILE).toString());
+        if (exposed != null) {
+            log.warning(exposed);
+        }
         if (isRoot() && !config.rootFolly()) {
             err.println("twampd: Running twampd as root is folly! Use -f or \"rootfolly\" to allow it"
                     + " (the Java twampd cannot drop privileges; start it as the intended user).");

@@ -13,12 +13,9 @@ import java.lang.foreign.MemorySegment;
 import java.net.InetSocketAddress;
 import java.util.BitSet;
 import java.util.Objects;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import io.github.twping.ffm.AddressInUseException;
-import java.time.Duration;
 import java.util.function.LongConsumer;
 
 /**
@@ -51,8 +48,6 @@ public final class SessionReflector implements AutoCloseable {
      */
     static final int SOCKET_BUFFER_BYTES = 16 << 20;
 
-    private static final int SEND_RETRIES = 1000;
-    private static final long SEND_RETRY_PARK_NS = 10_000;
 
     /** Why the reflector stopped. */
     public enum EndReason {
@@ -82,14 +77,14 @@ public final class SessionReflector implements AutoCloseable {
     private final int replyPaddingLength;
     private final InetSocketAddress sender;
 
-    private volatile boolean stopRequested;
+    /** The thread: start, stop by wakeup, bounded join, close, failure, kernel drops. */
+    private final ReflectorRunner runner;
+    private final long timeoutNs;
+    private EndReason reason = EndReason.STOPPED;
     private volatile EndReason endReason = EndReason.NONE;
-    private volatile Thread thread;
-    private volatile IOException failure;
     private Consumer<SessionReflector> onEnd;
     private LongConsumer processingTimeNs = ns -> { };
     private long lastRxEpochNs;
-    private boolean closed;
 
     // counters: written by the reflector thread only; read after awaitEnd()
     private long reflectorSeq;
@@ -103,8 +98,7 @@ public final class SessionReflector implements AutoCloseable {
     private ReflectorWait waitStrategy = ReflectorWait.DEFAULT;
     private BitSet cpus;
     private int rtPriority;
-    private long kernelDrops = -1;
-    private final BooleanSupplier stopCheck = () -> stopRequested;
+    private final BooleanSupplier stopCheck;
 
     /**
      * @param spec     the session
@@ -132,6 +126,9 @@ public final class SessionReflector implements AutoCloseable {
         this.batch = new DatagramBatch(BATCH, expectedLength);
         this.wire = arena.allocate(replyLength, 16);
         format.bind(wire);
+        this.timeoutNs = spec.refwaitNs() == 0 ? -1 : spec.refwaitNs();
+        this.runner = new ReflectorRunner("reflector-" + socket.localAddress().getPort(), socket, new Agent());
+        this.stopCheck = runner::stopRequested;
     }
 
     /**
@@ -232,104 +229,80 @@ public final class SessionReflector implements AutoCloseable {
      * this host, not in the network), read when the session ended; -1 when unknown or still running.
      */
     public long kernelDrops() {
-        return kernelDrops;
+        return runner.kernelDrops();
     }
 
     /** Starts reflecting on a new platform thread; a second call does nothing. */
-    public synchronized void start() {
-        if (thread != null || closed) {
-            return;
-        }
-        Thread t = Thread.ofPlatform().daemon(true).name("reflector-" + socket.localAddress().getPort())
-                .unstarted(this::run);
-        thread = t;
-        t.start();
+    public void start() {
+        runner.start();
     }
 
     /** Asks the reflector to stop now (Stop-Sessions semantics of C twampd: no grace period). */
     public void stop() {
-        stopRequested = true;
-        socket.wakeup();
+        runner.stop();
     }
 
     /** Waits up to {@code timeoutNs} for the reflector thread to end; true if it ended (or never started). */
     public boolean awaitEnd(long timeoutNs) throws InterruptedException {
-        Thread t = thread;
-        if (t == null) {
-            return true;
-        }
-        return t.join(Duration.ofNanos(Math.max(1, timeoutNs)));
+        return runner.awaitEnd(timeoutNs);
     }
 
     /** The reflector thread's id, or -1 before {@link #start()} (allocation checks in tests). */
     long threadId() {
-        Thread t = thread;
-        return t == null ? -1 : t.threadId();
+        return runner.threadId();
     }
 
     /** Whether {@link #start()} was called and the thread has not finished. */
     public boolean isRunning() {
-        Thread t = thread;
-        return t != null && t.isAlive();
+        return runner.isRunning();
     }
 
     /** Stops the reflector if running, waits for it (bounded), then closes the socket and frees the buffers. */
     @Override
     public void close() {
-        synchronized (this) {
-            if (closed) {
-                return;
-            }
-            closed = true;
-        }
-        stop();
-        try {
-            awaitEnd(TimeUnit.SECONDS.toNanos(5));
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-        socket.close();
-        if (!isRunning()) {
-            arena.close();
-            batch.close();
-        }
+        runner.close();
     }
 
-    private void run() {
-        EndReason reason = EndReason.STOPPED;
-        try {
+    /** The session's work on the runner's thread. */
+    private final class Agent implements ReflectorRunner.Agent {
+        @Override
+        public void onStart() throws IOException {
             if (cpus != null && ThreadTuning.available()) {
                 ThreadTuning.pinCurrentThread(cpus);
             }
             if (rtPriority > 0 && ThreadTuning.available()) {
                 ThreadTuning.fifoPriority(rtPriority);
             }
-            reason = loop();
-        } catch (IOException e) {
-            failure = e;
-            reason = EndReason.SOCKET_ERROR;
-        } finally {
-            kernelDrops = socket.kernelDrops();
-            endReason = reason;
+        }
+
+        @Override
+        public boolean doWork() throws IOException {
+            EndReason end = serveOnce(timeoutNs);
+            if (end != null) {
+                reason = end;
+                return false;
+            }
+            return true;
+        }
+
+        @Override
+        public void onEnd() {
+            EndReason r = runner.failure() != null ? EndReason.SOCKET_ERROR : reason;
+            endReason = r;
             Consumer<SessionReflector> callback = onEnd;
             if (callback != null) {
-                callback.accept(this);
+                callback.accept(SessionReflector.this);
             }
-            if (reason == EndReason.REFWAIT_TIMEOUT) {
+            if (r == EndReason.REFWAIT_TIMEOUT) {
                 socket.close(); // free the test port now, as C does, not when the control connection ends
             }
         }
-    }
 
-    private EndReason loop() throws IOException {
-        final long timeoutNs = spec.refwaitNs() == 0 ? -1 : spec.refwaitNs();
-        while (!stopRequested) {
-            EndReason end = serveOnce(timeoutNs);
-            if (end != null) {
-                return end;
-            }
+        @Override
+        public void release() {
+            arena.close();
+            batch.close();
         }
-        return EndReason.STOPPED;
     }
 
     /**
@@ -346,7 +319,7 @@ public final class SessionReflector implements AutoCloseable {
             return EndReason.STOPPED;
         }
         if (n == UdpSocket.TIMEOUT) {
-            return stopRequested ? EndReason.STOPPED : EndReason.REFWAIT_TIMEOUT;
+            return runner.stopRequested() ? EndReason.STOPPED : EndReason.REFWAIT_TIMEOUT;
         }
         for (int i = 0; i < n; i++) {
             if (!reflect(batch.buffer(i), batch.length(i), batch.meta(i))) {
@@ -400,7 +373,7 @@ public final class SessionReflector implements AutoCloseable {
      * (EAGAIN/ENOBUFS) is retried with the reply rebuilt (sealing works in place) and a fresh timestamp.
      */
     private boolean sendReply(long seq, long receiveNtp, int senderTtl) throws IOException {
-        for (int attempt = 0; attempt < SEND_RETRIES; attempt++) {
+        for (int attempt = 0; attempt < SendRetry.ATTEMPTS; attempt++) {
             if (attempt > 0) {
                 format.buildReply(request, seq, receiveNtp, senderTtl);
             }
@@ -412,8 +385,8 @@ public final class SessionReflector implements AutoCloseable {
                 return true;
             }
             sendRetries++;
-            LockSupport.parkNanos(SEND_RETRY_PARK_NS); // ENOBUFS/EAGAIN: retry with a new timestamp
-            if (stopRequested) {
+            SendRetry.pause(); // ENOBUFS/EAGAIN: retry with a new timestamp
+            if (runner.stopRequested()) {
                 return false;
             }
         }
@@ -446,7 +419,7 @@ public final class SessionReflector implements AutoCloseable {
 
     /** The socket error that ended the session, or null. */
     public IOException failure() {
-        return failure;
+        return runner.failure();
     }
 
     /** DSCP of the last accepted sender packet as received (shows remarking on the path), or -1 if unknown. */

@@ -3,6 +3,8 @@ package io.github.twping.stamp;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 
+import io.github.twping.protocol.StampLayouts;
+import io.github.twping.protocol.TestPacketLayout;
 import org.bouncycastle.crypto.digests.SHA256Digest;
 import org.bouncycastle.crypto.macs.HMac;
 import org.bouncycastle.crypto.params.KeyParameter;
@@ -13,7 +15,8 @@ import org.bouncycastle.crypto.params.KeyParameter;
  */
 public final class StampHmac {
     /** Length of the (truncated) HMAC field. */
-    public static final int LENGTH = 16;
+    public static final int LENGTH = TestPacketLayout.HMAC_LENGTH;
+    private static final int SEQUENCE_LENGTH = TestPacketLayout.SEQUENCE_LENGTH;
 
     private final HMac mac = new HMac(new SHA256Digest());
     private final byte[] input;
@@ -68,9 +71,9 @@ public final class StampHmac {
 
     private void computeTlvs(MemorySegment packet, int tlvFrom, int tlvTo) {
         int length = tlvTo - tlvFrom;
-        MemorySegment.copy(packet, ValueLayout.JAVA_BYTE, 0, input, 0, 4);
-        MemorySegment.copy(packet, ValueLayout.JAVA_BYTE, tlvFrom, input, 4, length);
-        mac.update(input, 0, 4 + length);
+        MemorySegment.copy(packet, ValueLayout.JAVA_BYTE, StampLayouts.SEQUENCE, input, 0, SEQUENCE_LENGTH);
+        MemorySegment.copy(packet, ValueLayout.JAVA_BYTE, tlvFrom, input, SEQUENCE_LENGTH, length);
+        mac.update(input, 0, SEQUENCE_LENGTH + length);
         mac.doFinal(digest, 0);
     }
 

@@ -26,10 +26,15 @@ import java.util.Arrays;
  * @param reflectOctets  TWAMP-Light only: octets of the sender's padding copied to the start of the reply's
  *                       padding (RFC 6038 §4.2, configured here instead of negotiated); in the symmetric mode
  *                       the whole padding is copied anyway
+ * @param memberLink     STAMP only: this reflector's member link identifier for the Micro-session ID TLV (RFC 9534
+ *                       §3.2), 1..65535; 0 = none (the TLV is answered with U set)
+ * @param strict         STAMP only: drop requests shorter than the STAMP base packet instead of answering them with a
+ *                       zero-filled base packet as RFC 8762 §4.6 describes for TWAMP-Light senders
  */
 public record StampReflectorSpec(boolean light, boolean authenticated, byte[] key, boolean stateful,
                                  TimestampFormat format, List<SourceNetwork> allowed, int ratePerSource,
-                                 int maxPeers, boolean asymmetric, int reflectOctets) {
+                                 int maxPeers, boolean asymmetric, int reflectOctets, int memberLink,
+                                 boolean strict) {
     /** Default peer table size. */
     public static final int DEFAULT_MAX_PEERS = 4096;
 
@@ -50,6 +55,12 @@ public record StampReflectorSpec(boolean light, boolean authenticated, byte[] ke
         if (maxPeers < 1 || maxPeers > 1 << 20) {
             throw new IllegalArgumentException("peer table size out of range: " + maxPeers);
         }
+        if (light && strict) {
+            throw new IllegalArgumentException("strict request lengths apply to STAMP; TWAMP-Light drops short requests");
+        }
+        if (light && memberLink != 0) {
+            throw new IllegalArgumentException("a member link identifier applies to STAMP (RFC 9534), not TWAMP-Light");
+        }
         if ((asymmetric || reflectOctets != 0) && !light) {
             throw new IllegalArgumentException("reply size options apply to TWAMP-Light (STAMP replies have the "
                     + "request's size, RFC 8762 section 4.3)");
@@ -57,6 +68,10 @@ public record StampReflectorSpec(boolean light, boolean authenticated, byte[] ke
         if (reflectOctets < 0 || reflectOctets > MAX_REFLECT_OCTETS) {
             throw new IllegalArgumentException("reflect octets out of range (0.." + MAX_REFLECT_OCTETS + "): "
                     + reflectOctets);
+        }
+        if (memberLink < 0 || memberLink > MAX_MEMBER_LINK) {
+            throw new IllegalArgumentException("member link identifier out of range (1.." + MAX_MEMBER_LINK + "): "
+                    + memberLink);
         }
         key = key == null ? null : key.clone();
         allowed = List.copyOf(allowed);
@@ -78,10 +93,33 @@ public record StampReflectorSpec(boolean light, boolean authenticated, byte[] ke
     /** Largest {@code reflectOctets}: the padding of a TWAMP-Light reply inside one datagram. */
     public static final int MAX_REFLECT_OCTETS = 65_000;
 
+    /** Largest member link identifier (a 16-bit field, RFC 9534 §3.1). */
+    public static final int MAX_MEMBER_LINK = 0xFFFF;
+
+    /** No member link identifier. */
+    public StampReflectorSpec(boolean light, boolean authenticated, byte[] key, boolean stateful,
+                              TimestampFormat format, List<SourceNetwork> allowed, int ratePerSource, int maxPeers,
+                              boolean asymmetric, int reflectOctets) {
+        this(light, authenticated, key, stateful, format, allowed, ratePerSource, maxPeers, asymmetric, reflectOctets,
+                0, false);
+    }
+
+    /** @return this spec with {@code memberLink} as the member link identifier (RFC 9534 §3.2) */
+    public StampReflectorSpec withMemberLink(int memberLink) {
+        return new StampReflectorSpec(light, authenticated, key, stateful, format, allowed, ratePerSource, maxPeers,
+                asymmetric, reflectOctets, memberLink, strict);
+    }
+
+    /** @return this spec with {@code strict} (see {@link #strict()}) */
+    public StampReflectorSpec withStrict(boolean strict) {
+        return new StampReflectorSpec(light, authenticated, key, stateful, format, allowed, ratePerSource, maxPeers,
+                asymmetric, reflectOctets, memberLink, strict);
+    }
+
     /** The symmetric reply size, no octets to reflect beyond it. */
     public StampReflectorSpec(boolean light, boolean authenticated, byte[] key, boolean stateful,
                               TimestampFormat format, List<SourceNetwork> allowed, int ratePerSource, int maxPeers) {
-        this(light, authenticated, key, stateful, format, allowed, ratePerSource, maxPeers, false, 0);
+        this(light, authenticated, key, stateful, format, allowed, ratePerSource, maxPeers, false, 0, 0, false);
     }
 
     /** An unauthenticated stateless STAMP reflector with NTP timestamps, answering everyone. */

@@ -1,8 +1,16 @@
 package io.github.twping.stamp;
 
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.net.InetAddress;
+import java.util.List;
 
 import io.github.twping.crypto.TestPacketCipher;
+import io.github.twping.protocol.ReflectorPacket;
+import io.github.twping.protocol.SenderPacket;
+import io.github.twping.protocol.StampLayouts;
+import io.github.twping.protocol.StampTlvFlyweight;
+import io.github.twping.protocol.StampTlvLayout;
 import io.github.twping.protocol.TestPacketLayout;
 
 /**
@@ -13,7 +21,9 @@ import io.github.twping.protocol.TestPacketLayout;
  * header are written (RFC 8972 §3, §4.1), and the authenticated format carries HMAC-SHA-256/128 over bytes 0..95
  * (RFC 8762 §4.2.2, §4.3.2). The other TLVs of {@link StampTlvRequest} follow the Extra Padding TLV, every header
  * with U = 1 as RFC 8972 §4 asks of a Session-Sender, the HMAC TLV last (§4.8). On a reply, the TLVs are read into a
- * {@link StampTelemetry} (the receiving instance only) and an HMAC TLV is verified. The reflector-side operations
+ * {@link StampTelemetry} (the receiving instance only), an HMAC TLV is verified and a Micro-session ID checked (RFC
+ * 9534 §3.2). Every field is read and written through the {@code protocol} flyweights ({@link SenderPacket},
+ * {@link ReflectorPacket}, {@link StampTlvFlyweight}). The reflector-side operations
  * are those of {@link StampReflector} and are not offered here. One instance per thread; nothing is allocated per
  * packet.
  */
@@ -21,7 +31,10 @@ public final class StampSenderCodec implements TestPacketCipher {
     private final StampSenderSpec spec;
     private final TestPacketLayout senderLayout;
     private final TestPacketLayout reflectorLayout;
-    private final int ssidOffset;
+    private final SenderPacket sent;
+    private final ReflectorPacket received;
+    private final StampTlvFlyweight tlv = new StampTlvFlyweight();
+    private final StampTlvFlyweight sub = new StampTlvFlyweight();
     private final StampHmac hmac;
     private final StampTelemetry telemetry;
     private final int paddingAt;
@@ -31,7 +44,17 @@ public final class StampSenderCodec implements TestPacketCipher {
     private final int accessReportAt;
     private final int followUpAt;
     private final int locationAt;
+    private final int destinationNodeAt;
+    private final int returnPathAt;
+    private final int microSessionAt;
     private final int hmacTlvAt;
+    private final byte[] destinationNode;
+    private final byte[] returnAddress;
+    private final byte[][] srv6Segments;
+    /** Bit {@code 1 << type} for each TLV type our requests carry (all below 32). */
+    private final int sentTypes;
+    /** The Reflector Micro-session ID replies must carry: the one asked for, else the first seen (0: none yet). */
+    private int reflectorMicroSession;
 
     /** A sending codec (no telemetry). */
     public StampSenderCodec(StampSenderSpec spec) {
@@ -46,7 +69,8 @@ public final class StampSenderCodec implements TestPacketCipher {
         this.telemetry = telemetry;
         this.senderLayout = StampLayouts.sender(spec.authenticated());
         this.reflectorLayout = StampLayouts.reflector(spec.authenticated());
-        this.ssidOffset = StampLayouts.ssidOffset(spec.authenticated());
+        this.sent = new SenderPacket(senderLayout);
+        this.received = new ReflectorPacket(reflectorLayout);
         this.hmac = spec.authenticated()
                 ? new StampHmac(spec.key(), Math.max(StampLayouts.HMAC_COVERED, 4 + spec.tlvBytes())) : null;
         StampTlvRequest t = spec.tlvs();
@@ -54,18 +78,37 @@ public final class StampSenderCodec implements TestPacketCipher {
         paddingAt = spec.extraPadding() > 0 ? at : -1;
         at += spec.extraPadding() > 0 ? StampTlv.HEADER_LENGTH + spec.extraPadding() : 0;
         timestampInformationAt = t.timestampInformation() ? at : -1;
-        at += t.timestampInformation() ? StampTlv.HEADER_LENGTH + StampTlv.TIMESTAMP_INFORMATION_LENGTH : 0;
+        at += t.timestampInformation() ? StampTlvLayout.TIMESTAMP_INFORMATION.size() : 0;
         classOfServiceAt = t.classOfServiceDscp() >= 0 ? at : -1;
-        at += t.classOfServiceDscp() >= 0 ? StampTlv.HEADER_LENGTH + StampTlv.CLASS_OF_SERVICE_LENGTH : 0;
+        at += t.classOfServiceDscp() >= 0 ? StampTlvLayout.CLASS_OF_SERVICE.size() : 0;
         directMeasurementAt = t.directMeasurement() ? at : -1;
-        at += t.directMeasurement() ? StampTlv.HEADER_LENGTH + StampTlv.DIRECT_MEASUREMENT_LENGTH : 0;
+        at += t.directMeasurement() ? StampTlvLayout.DIRECT_MEASUREMENT.size() : 0;
         accessReportAt = t.accessId() >= 0 ? at : -1;
-        at += t.accessId() >= 0 ? StampTlv.HEADER_LENGTH + StampTlv.ACCESS_REPORT_LENGTH : 0;
+        at += t.accessId() >= 0 ? StampTlvLayout.ACCESS_REPORT.size() : 0;
         followUpAt = t.followUpTelemetry() ? at : -1;
-        at += t.followUpTelemetry() ? StampTlv.HEADER_LENGTH + StampTlv.FOLLOW_UP_TELEMETRY_LENGTH : 0;
+        at += t.followUpTelemetry() ? StampTlvLayout.FOLLOW_UP_TELEMETRY.size() : 0;
         locationAt = t.location() ? at : -1;
         at += t.location() ? StampTlv.HEADER_LENGTH + StampTlvRequest.LOCATION_VALUE_LENGTH : 0;
+        destinationNode = t.destinationNode() == null ? null : t.destinationNode().getAddress();
+        destinationNodeAt = destinationNode != null ? at : -1;
+        at += destinationNode != null ? StampTlv.HEADER_LENGTH + destinationNode.length : 0;
+        StampTlvRequest.ReturnPath rp = t.returnPath();
+        returnPathAt = rp != null ? at : -1;
+        at += rp != null ? StampTlv.HEADER_LENGTH + rp.valueLength() : 0;
+        returnAddress = rp == null || rp.returnAddress() == null ? null : rp.returnAddress().getAddress();
+        srv6Segments = rp == null ? new byte[0][] : rp.srv6Segments().stream().map(InetAddress::getAddress)
+                .toArray(byte[][]::new);
+        microSessionAt = t.microSession() ? at : -1;
+        at += t.microSession() ? StampTlvLayout.MICRO_SESSION_ID.size() : 0;
+        reflectorMicroSession = t.microSessionReflector();
         hmacTlvAt = t.hmac() ? at : -1;
+        int types = 0;
+        for (int type = StampTlv.EXTRA_PADDING; type <= StampTlv.MICRO_SESSION_ID; type++) {
+            if (tlvOffset(type) >= 0) {
+                types |= 1 << type;
+            }
+        }
+        sentTypes = types;
     }
 
     /** @return the offset of the TLV of {@code type} in our sender packets, -1 when not sent (for tests) */
@@ -78,6 +121,9 @@ public final class StampSenderCodec implements TestPacketCipher {
             case StampTlv.ACCESS_REPORT -> accessReportAt;
             case StampTlv.FOLLOW_UP_TELEMETRY -> followUpAt;
             case StampTlv.LOCATION -> locationAt;
+            case StampTlv.DESTINATION_NODE_ADDRESS -> destinationNodeAt;
+            case StampTlv.RETURN_PATH -> returnPathAt;
+            case StampTlv.MICRO_SESSION_ID -> microSessionAt;
             case StampTlv.HMAC -> hmacTlvAt;
             default -> -1;
         };
@@ -95,81 +141,119 @@ public final class StampSenderCodec implements TestPacketCipher {
 
     /**
      * Writes the SSID and the TLVs: the Extra Padding header (its value, the padding, is already filled) and the
-     * others' headers and sender fields, all with U = 1 (RFC 8972 §4).
+     * others' headers and sender fields, all with U = 1 (RFC 8972 §4); sub-TLVs with flags 0.
      */
     @Override
     public void sealSenderHead(MemorySegment packet) {
-        StampWire.uint16(packet, ssidOffset, spec.ssid());
+        sent.wrap(packet).ssid(spec.ssid());
         if (paddingAt >= 0) {
             header(packet, paddingAt, StampTlv.EXTRA_PADDING, spec.extraPadding());
         }
         StampTlvRequest t = spec.tlvs();
         if (timestampInformationAt >= 0) {
-            header(packet, timestampInformationAt, StampTlv.TIMESTAMP_INFORMATION,
-                    StampTlv.TIMESTAMP_INFORMATION_LENGTH);
-            StampWire.int32(packet, timestampInformationAt + StampTlv.HEADER_LENGTH, 0);
+            header(packet, timestampInformationAt, StampTlvLayout.TIMESTAMP_INFORMATION).zeroValue();
         }
         if (classOfServiceAt >= 0) {
-            header(packet, classOfServiceAt, StampTlv.CLASS_OF_SERVICE, StampTlv.CLASS_OF_SERVICE_LENGTH);
-            StampWire.int32(packet, classOfServiceAt + StampTlv.HEADER_LENGTH, t.classOfServiceDscp() << 26);
+            header(packet, classOfServiceAt, StampTlvLayout.CLASS_OF_SERVICE)
+                    .classOfService(t.classOfServiceDscp(), 0, 0, 0);
         }
         if (directMeasurementAt >= 0) {
-            int v = directMeasurementAt + StampTlv.HEADER_LENGTH;
-            header(packet, directMeasurementAt, StampTlv.DIRECT_MEASUREMENT, StampTlv.DIRECT_MEASUREMENT_LENGTH);
-            StampWire.int32(packet, v, (int) (StampWire.uint32(packet, 0) + 1));   // S_TxC, this packet included
-            StampWire.int64(packet, v + 4, 0);
+            header(packet, directMeasurementAt, StampTlvLayout.DIRECT_MEASUREMENT)
+                    .directMeasurementSender(sent.sequenceNumber() + 1);   // S_TxC, this packet included
         }
         if (accessReportAt >= 0) {
-            header(packet, accessReportAt, StampTlv.ACCESS_REPORT, StampTlv.ACCESS_REPORT_LENGTH);
-            StampWire.int32(packet, accessReportAt + StampTlv.HEADER_LENGTH,
-                    t.accessId() << 28 | t.accessReturnCode() << 16);
+            header(packet, accessReportAt, StampTlvLayout.ACCESS_REPORT)
+                    .accessReport(t.accessId(), t.accessReturnCode());
         }
         if (followUpAt >= 0) {
-            int v = followUpAt + StampTlv.HEADER_LENGTH;
-            header(packet, followUpAt, StampTlv.FOLLOW_UP_TELEMETRY, StampTlv.FOLLOW_UP_TELEMETRY_LENGTH);
-            StampWire.int64(packet, v, 0);
-            StampWire.int64(packet, v + 8, 0);
+            header(packet, followUpAt, StampTlvLayout.FOLLOW_UP_TELEMETRY).zeroValue();
         }
         if (locationAt >= 0) {
-            header(packet, locationAt, StampTlv.LOCATION, StampTlvRequest.LOCATION_VALUE_LENGTH);
-            int v = locationAt + StampTlv.HEADER_LENGTH;
-            StampWire.int32(packet, v, 0);                               // ports: the reflector fills them
-            v += StampTlv.LOCATION_LENGTH;
-            v = subTlv(packet, v, StampTlv.SUB_DESTINATION_IPV4, 4);
-            v = subTlv(packet, v, StampTlv.SUB_SOURCE_IPV4, 4);
-            v = subTlv(packet, v, StampTlv.SUB_DESTINATION_IPV6, 16);
-            subTlv(packet, v, StampTlv.SUB_SOURCE_IPV6, 16);
+            header(packet, locationAt, StampTlv.LOCATION, StampTlvRequest.LOCATION_VALUE_LENGTH)
+                    .locationPorts(0, 0);                                   // the reflector fills them
+            long v = tlv.subTlvsOffset();
+            v = subTlv(packet, v, StampTlv.SUB_DESTINATION_IPV4, StampTlvLayout.IPV4_LENGTH);
+            v = subTlv(packet, v, StampTlv.SUB_SOURCE_IPV4, StampTlvLayout.IPV4_LENGTH);
+            v = subTlv(packet, v, StampTlv.SUB_DESTINATION_IPV6, StampTlvLayout.IPV6_LENGTH);
+            subTlv(packet, v, StampTlv.SUB_SOURCE_IPV6, StampTlvLayout.IPV6_LENGTH);
+        }
+        if (destinationNodeAt >= 0) {
+            header(packet, destinationNodeAt, StampTlv.DESTINATION_NODE_ADDRESS, destinationNode.length)
+                    .writeValue(destinationNode, destinationNode.length);
+        }
+        if (returnPathAt >= 0) {
+            returnPath(packet, t.returnPath());
+        }
+        if (microSessionAt >= 0) {
+            header(packet, microSessionAt, StampTlvLayout.MICRO_SESSION_ID)
+                    .microSession(t.microSessionSender(), t.microSessionReflector());
         }
         if (hmacTlvAt >= 0) {
             header(packet, hmacTlvAt, StampTlv.HMAC, StampTlv.HMAC_LENGTH);
         }
     }
 
-    /** A Location sub-TLV with a zero value of {@code length} octets; @return the offset after it. */
-    private static int subTlv(MemorySegment packet, int at, int type, int length) {
-        StampWire.uint8(packet, at, 0);
-        StampWire.uint8(packet, at + 1, type);
-        StampWire.uint16(packet, at + 2, length);
-        for (int i = 0; i < length; i += 4) {
-            StampWire.int32(packet, at + StampTlv.HEADER_LENGTH + i, 0);
+    /** The Return Path TLV and its sub-TLVs (RFC 9503 §4.1), in the order of the RFC's figures. */
+    private void returnPath(MemorySegment packet, StampTlvRequest.ReturnPath rp) {
+        header(packet, returnPathAt, StampTlv.RETURN_PATH, rp.valueLength());
+        long at = tlv.valueOffset();
+        if (rp.controlCode() >= 0) {
+            sub.wrap(packet, at).header(0, StampTlvLayout.SUB_RETURN_CONTROL_CODE, StampTlvLayout.CONTROL_CODE_LENGTH)
+                    .controlCodeFlags(rp.controlCode());
+            at = sub.next();
         }
-        return at + StampTlv.HEADER_LENGTH + length;
+        if (returnAddress != null) {
+            sub.wrap(packet, at).header(0, StampTlvLayout.SUB_RETURN_ADDRESS, returnAddress.length)
+                    .writeValue(returnAddress, returnAddress.length);
+            at = sub.next();
+        }
+        List<Integer> labels = rp.mplsLabels();
+        if (!labels.isEmpty()) {
+            sub.wrap(packet, at).header(0, StampTlvLayout.SUB_RETURN_SR_MPLS,
+                    labels.size() * StampTlvLayout.MPLS_ENTRY_LENGTH);
+            for (int i = 0; i < labels.size(); i++) {
+                sub.valueWord(i, mplsEntry(labels.get(i), i == labels.size() - 1));
+            }
+            at = sub.next();
+        }
+        if (srv6Segments.length > 0) {
+            sub.wrap(packet, at).header(0, StampTlvLayout.SUB_RETURN_SRV6,
+                    srv6Segments.length * StampTlvLayout.SRV6_SEGMENT_LENGTH);
+            for (int i = 0; i < srv6Segments.length; i++) {
+                MemorySegment.copy(srv6Segments[i], 0, packet, ValueLayout.JAVA_BYTE,
+                        sub.valueOffset() + (long) i * StampTlvLayout.SRV6_SEGMENT_LENGTH,
+                        StampTlvLayout.SRV6_SEGMENT_LENGTH);
+            }
+        }
     }
 
-    private static void header(MemorySegment packet, int at, int type, int length) {
-        StampWire.uint8(packet, at, StampTlv.FLAG_U);
-        StampWire.uint8(packet, at + 1, type);
-        StampWire.uint16(packet, at + 2, length);
+    /**
+     * An SR-MPLS label stack entry (RFC 3032 §2.1): Label(20) TC(3) = 0, S(1) on the bottom entry, TTL(8) = 255.
+     */
+    static long mplsEntry(int label, boolean bottom) {
+        return (long) label << 12 | (bottom ? 1 << 8 : 0) | 0xFF;
+    }
+
+    /** A sub-TLV with a zero value of {@code length} octets; @return the offset after it. */
+    private long subTlv(MemorySegment packet, long at, int type, int length) {
+        return sub.wrap(packet, at).header(0, type, length).zeroValue().next();
+    }
+
+    private StampTlvFlyweight header(MemorySegment packet, int at, int type, int length) {
+        return tlv.wrap(packet, at).header(StampTlv.FLAG_U, type, length);
+    }
+
+    private StampTlvFlyweight header(MemorySegment packet, int at, StampTlvLayout layout) {
+        return header(packet, at, layout.type(), layout.valueLength());
     }
 
     /** Puts the timestamp into the wire format, marks Z and signs (authenticated). */
     @Override
     public void sealSenderTail(MemorySegment packet) {
-        int ts = senderLayout.timestampOffset();
-        int ee = senderLayout.errorEstimateOffset();
         TimestampFormat format = spec.format();
-        StampWire.int64(packet, ts, format.fromNtp(StampWire.int64(packet, ts)));
-        StampWire.uint16(packet, ee, format.markErrorEstimate(StampWire.uint16(packet, ee)));
+        sent.wrap(packet);
+        sent.timestampNtp(format.fromNtp(sent.timestampNtp()))
+                .errorEstimate(format.markErrorEstimate(sent.errorEstimate()));
         if (hmac != null) {
             hmac.sign(packet, 0, StampLayouts.HMAC_COVERED, senderLayout.hmacOffset());
         }
@@ -200,36 +284,54 @@ public final class StampSenderCodec implements TestPacketCipher {
         if (hmac != null && !hmac.verify(packet, 0, StampLayouts.HMAC_COVERED, reflectorLayout.hmacOffset())) {
             return false;
         }
-        if (length > reflectorLayout.length() && !readTlvs(packet, Math.min(length, (int) packet.byteSize()))) {
-            return false;
+        if (length > reflectorLayout.length()) {
+            if (!readTlvs(packet, Math.min(length, (int) packet.byteSize()))) {
+                return false;
+            }
+        } else if (sentTypes != 0 && telemetry != null) {
+            telemetry.missing++;                          // a base-size reply to a request with TLVs
         }
-        normalise(packet, reflectorLayout.errorEstimateOffset(), reflectorLayout.timestampOffset(),
-                reflectorLayout.receiveTimestampOffset());
-        normalise(packet, reflectorLayout.senderErrorEstimateOffset(), reflectorLayout.senderTimestampOffset(), -1);
+        received.wrap(packet);
+        int field = received.errorEstimate();
+        TimestampFormat format = TimestampFormat.ofErrorEstimate(field);
+        if (format != TimestampFormat.NTP) {
+            received.timestampNtp(format.toNtp(received.timestampNtp()))
+                    .receiveTimestampNtp(format.toNtp(received.receiveTimestampNtp()))
+                    .errorEstimate(field & ~TimestampFormat.Z_BIT);
+        }
+        field = received.senderErrorEstimate();
+        format = TimestampFormat.ofErrorEstimate(field);
+        if (format != TimestampFormat.NTP) {
+            received.senderTimestampNtp(format.toNtp(received.senderTimestampNtp()))
+                    .senderErrorEstimate(field & ~TimestampFormat.Z_BIT);
+        }
         return true;
     }
 
     /**
      * Reads the reply's TLVs (before the timestamps are normalised: the Follow-Up stamp is in the reflector's
      * format); @return false when an HMAC TLV we sent comes back recognised (U = 0) but does not verify, or is
-     * missing.
+     * missing, or when the reply's Micro-session ID is not ours (RFC 9534 §3.2: such replies are discarded).
      */
     private boolean readTlvs(MemorySegment packet, int end) {
         int from = reflectorLayout.length();
-        long seq = StampWire.uint32(packet, reflectorLayout.senderSequenceOffset());
+        received.wrap(packet);
+        long seq = received.senderSequenceNumber();
         boolean keep = telemetry != null && telemetry.kept(seq);
         int s = (int) seq;
-        TimestampFormat reflectorFormat = TimestampFormat.ofErrorEstimate(
-                StampWire.uint16(packet, reflectorLayout.errorEstimateOffset()));
+        TimestampFormat reflectorFormat = TimestampFormat.ofErrorEstimate(received.errorEstimate());
         boolean hmacSeen = false;
-        int at = from;
-        while (end - at >= StampTlv.HEADER_LENGTH) {
-            int flags = StampWire.uint8(packet, at);
-            int type = StampWire.uint8(packet, at + 1);
-            int length = StampWire.uint16(packet, at + 2);
-            int value = at + StampTlv.HEADER_LENGTH;
-            if (value + length > end) {
+        int seenTypes = 0;
+        for (int at = from; StampTlvFlyweight.headerFits(at, end); at = (int) tlv.next()) {
+            tlv.wrap(packet, at);
+            if (!tlv.fits(end)) {
                 break;
+            }
+            int flags = tlv.flags();
+            int type = tlv.type();
+            int length = tlv.length();
+            if (type < Integer.SIZE) {
+                seenTypes |= 1 << type;
             }
             if (telemetry != null) {
                 if ((flags & StampTlv.FLAG_U) != 0) {
@@ -252,81 +354,105 @@ public final class StampSenderCodec implements TestPacketCipher {
             if (type == StampTlv.HMAC && hmacTlvAt >= 0) {
                 // U: the reflector does not support the HMAC TLV and copied ours (the base HMAC still holds)
                 if ((flags & StampTlv.FLAG_U) == 0
-                        && (length != StampTlv.HMAC_LENGTH || !hmac.verifyTlvs(packet, from, at, value))) {
+                        && (length != StampTlv.HMAC_LENGTH
+                        || !hmac.verifyTlvs(packet, from, at, (int) tlv.valueOffset()))) {
                     return false;
                 }
                 hmacSeen = true;
-            } else if (answered && telemetry != null) {
-                read(packet, type, value, length, keep, s, reflectorFormat);
+            } else if (type == StampTlv.MICRO_SESSION_ID && microSessionAt >= 0 && answered
+                    && !microSessionMatches()) {
+                if (telemetry != null) {
+                    telemetry.microSessionDiscarded++;
+                }
+                return false;
+            } else if (telemetry != null && tlvOffset(type) >= 0) {
+                // a TLV we did not send (a faulty or hostile reflector) has no place in the telemetry
+                read(type, flags, answered, keep, s, reflectorFormat);
             }
-            at = value + length;
         }
         if (telemetry != null) {
             telemetry.replies++;
+            if ((seenTypes & sentTypes) != sentTypes) {
+                telemetry.missing++;                      // a TLV we sent did not come back (dropped or zeroed)
+            }
             if (keep) {
-                telemetry.reply(s, StampWire.uint32(packet, reflectorLayout.sequenceOffset()),
-                        reflectorFormat.toNtp(StampWire.int64(packet, reflectorLayout.timestampOffset())));
+                telemetry.reply(s, received.sequenceNumber(), reflectorFormat.toNtp(received.timestampNtp()));
             }
         }
         return hmacTlvAt < 0 || hmacSeen;
     }
 
-    private void read(MemorySegment packet, int type, int value, int length, boolean keep, int seq,
-                      TimestampFormat format) {
+    /**
+     * RFC 9534 §3.2: the reply's Sender Micro-session ID must be ours, and its Reflector Micro-session ID the one we
+     * asked for, else the first one a reply carried.
+     */
+    private boolean microSessionMatches() {
+        if (tlv.senderMicroSessionId() != spec.tlvs().microSessionSender()) {
+            return false;
+        }
+        int reflector = tlv.reflectorMicroSessionId();
+        if (reflectorMicroSession == 0) {
+            reflectorMicroSession = reflector;
+            return true;
+        }
+        return reflector == reflectorMicroSession;
+    }
+
+    private void read(int type, int flags, boolean answered, boolean keep, int seq, TimestampFormat format) {
+        switch (type) {
+            case StampTlv.DESTINATION_NODE_ADDRESS -> telemetry.destinationNode((flags & StampTlv.FLAG_U) != 0);
+            case StampTlv.RETURN_PATH -> telemetry.returnPath(flags);
+            case StampTlv.MICRO_SESSION_ID -> {
+                if (answered) {
+                    telemetry.microSession(tlv.reflectorMicroSessionId());
+                } else {
+                    telemetry.microSessionUnanswered++;
+                }
+            }
+            default -> {
+                if (answered) {
+                    readAnswered(type, keep, seq, format);
+                }
+            }
+        }
+    }
+
+    private void readAnswered(int type, boolean keep, int seq, TimestampFormat format) {
         switch (type) {
             case StampTlv.TIMESTAMP_INFORMATION -> {
                 int subTlvs = 0;
-                int end = value + length;
-                for (int at = value + StampTlv.TIMESTAMP_INFORMATION_LENGTH; end - at >= StampTlv.HEADER_LENGTH; ) {
-                    int n = StampWire.uint16(packet, at + 2);
-                    if (at + StampTlv.HEADER_LENGTH + n > end) {
+                long end = tlv.next();
+                for (long at = tlv.subTlvsOffset(); StampTlvFlyweight.headerFits(at, end); at = sub.next()) {
+                    if (!sub.wrap(received.segment(), at).fits(end)) {
                         break;
                     }
                     subTlvs++;
-                    at += StampTlv.HEADER_LENGTH + n;
                 }
-                telemetry.timestampInformationSeen(StampWire.uint8(packet, value), StampWire.uint8(packet, value + 1),
-                        StampWire.uint8(packet, value + 2), StampWire.uint8(packet, value + 3), subTlvs);
+                telemetry.timestampInformationSeen(tlv.syncIn(), tlv.methodIn(), tlv.syncOut(), tlv.methodOut(),
+                        subTlvs);
                 if (keep) {
-                    telemetry.timestampInformation(seq, StampWire.uint8(packet, value),
-                            StampWire.uint8(packet, value + 1), StampWire.uint8(packet, value + 2),
-                            StampWire.uint8(packet, value + 3));
+                    telemetry.timestampInformation(seq, tlv.syncIn(), tlv.methodIn(), tlv.syncOut(), tlv.methodOut());
                 }
             }
             case StampTlv.CLASS_OF_SERVICE -> {
                 if (keep) {
-                    telemetry.classOfService(seq, StampWire.uint16(packet, value));
+                    telemetry.classOfService(seq, tlv.classOfServiceWord());
                 }
             }
             case StampTlv.DIRECT_MEASUREMENT -> {
                 if (keep) {
-                    telemetry.directMeasurement(seq, (int) StampWire.uint32(packet, value + 4),
-                            (int) StampWire.uint32(packet, value + 8));
+                    telemetry.directMeasurement(seq, (int) tlv.reflectorRxCount(), (int) tlv.reflectorTxCount());
                 }
             }
-            case StampTlv.ACCESS_REPORT -> telemetry.lastAccessReport = StampWire.uint16(packet, value);
-            case StampTlv.LOCATION -> telemetry.location(packet, value, StampWire.uint16(packet, value - 2));
+            case StampTlv.ACCESS_REPORT -> telemetry.lastAccessReport = tlv.accessReportWord();
+            case StampTlv.LOCATION -> telemetry.location(tlv, sub);
             case StampTlv.FOLLOW_UP_TELEMETRY -> {
-                long wire = StampWire.int64(packet, value + 4);
-                telemetry.followUp(StampWire.uint32(packet, value), wire == 0 ? 0 : format.toNtp(wire),
-                        StampWire.uint8(packet, value + 12));
+                long wire = tlv.followUpTimestamp();
+                telemetry.followUp(tlv.followUpSequence(), wire == 0 ? 0 : format.toNtp(wire), tlv.followUpMode());
             }
             default -> {
                 // Extra Padding: nothing to read
             }
         }
-    }
-
-    private static void normalise(MemorySegment packet, int errorOffset, int timestampOffset, int secondOffset) {
-        int field = StampWire.uint16(packet, errorOffset);
-        TimestampFormat format = TimestampFormat.ofErrorEstimate(field);
-        if (format == TimestampFormat.NTP) {
-            return;
-        }
-        StampWire.int64(packet, timestampOffset, format.toNtp(StampWire.int64(packet, timestampOffset)));
-        if (secondOffset >= 0) {
-            StampWire.int64(packet, secondOffset, format.toNtp(StampWire.int64(packet, secondOffset)));
-        }
-        StampWire.uint16(packet, errorOffset, field & ~TimestampFormat.Z_BIT);
     }
 }

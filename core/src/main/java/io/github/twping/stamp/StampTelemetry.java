@@ -1,10 +1,10 @@
 package io.github.twping.stamp;
 
 import java.util.Arrays;
-import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
+
+import io.github.twping.protocol.StampTlvFlyweight;
 
 /**
  * What the replies' RFC 8972 TLVs told the Session-Sender, per sender sequence number: the reflector's
@@ -47,6 +47,7 @@ public final class StampTelemetry {
     long unrecognised;
     long malformed;
     long integrityFailed;
+    long missing;
     long followUps;
     long followUpsUnmatched;
     int lastAccessReport = -1;
@@ -65,6 +66,15 @@ public final class StampTelemetry {
     int locationSourceLength;
     final byte[] locationDestination = new byte[16];
     int locationDestinationLength;
+    // RFC 9503 and RFC 9534 TLVs
+    long destinationNodeReplies;
+    long destinationNotLocal;
+    long returnPathReplies;
+    long returnPathNotUsed;
+    long microSessionReplies;
+    int microSessionReflector = -1;
+    long microSessionDiscarded;
+    long microSessionUnanswered;
 
     /**
      * @param packetCount packets the session sends
@@ -163,38 +173,97 @@ public final class StampTelemetry {
     }
 
     /**
-     * A Location TLV whose value ({@code length} octets) starts at {@code value}: the ports and the address
-     * sub-TLVs the reflector filled (U and M clear); the others are left as they were.
+     * A Location TLV, {@code tlv} on it: the ports and the address sub-TLVs the reflector filled (U and M clear); the
+     * others are left as they were. {@code sub} is the caller's spare flyweight.
      */
-    void location(MemorySegment packet, int value, int length) {
+    void location(StampTlvFlyweight tlv, StampTlvFlyweight sub) {
         locations++;
-        locationDestinationPort = StampWire.uint16(packet, value);
-        locationSourcePort = StampWire.uint16(packet, value + 2);
-        int end = value + length;
-        int at = value + StampTlv.LOCATION_LENGTH;
-        while (end - at >= StampTlv.HEADER_LENGTH) {
-            int flags = StampWire.uint8(packet, at);
-            int type = StampWire.uint8(packet, at + 1);
-            int n = StampWire.uint16(packet, at + 2);
-            int sub = at + StampTlv.HEADER_LENGTH;
-            if (sub + n > end) {
+        locationDestinationPort = tlv.locationDestinationPort();
+        locationSourcePort = tlv.locationSourcePort();
+        long end = tlv.next();
+        for (long at = tlv.subTlvsOffset(); StampTlvFlyweight.headerFits(at, end); at = sub.next()) {
+            sub.wrap(tlv.segment(), at);
+            if (!sub.fits(end)) {
                 return;
             }
+            int flags = sub.flags();
+            int type = sub.type();
+            int n = sub.length();
             boolean filled = (flags & (StampTlv.FLAG_U | StampTlv.FLAG_M)) == 0;
             boolean v4 = type == StampTlv.SUB_SOURCE_IPV4 || type == StampTlv.SUB_DESTINATION_IPV4;
             boolean v6 = type == StampTlv.SUB_SOURCE_IPV6 || type == StampTlv.SUB_DESTINATION_IPV6;
             if (filled && ((v4 && n == 4) || (v6 && n == 16))) {
                 boolean source = type == StampTlv.SUB_SOURCE_IPV4 || type == StampTlv.SUB_SOURCE_IPV6;
-                MemorySegment.copy(packet, ValueLayout.JAVA_BYTE, sub,
-                        source ? locationSource : locationDestination, 0, n);
+                sub.readValue(source ? locationSource : locationDestination, n);
                 if (source) {
                     locationSourceLength = n;
                 } else {
                     locationDestinationLength = n;
                 }
             }
-            at = sub + n;
         }
+    }
+
+    /** A Destination Node Address TLV came back, with U set ({@code notLocal}: not the reflector's) or not. */
+    void destinationNode(boolean notLocal) {
+        destinationNodeReplies++;
+        if (notLocal) {
+            destinationNotLocal++;
+        }
+    }
+
+    /** A Return Path TLV came back with {@code flags}: U means the reflector did not follow it. */
+    void returnPath(int flags) {
+        returnPathReplies++;
+        if ((flags & (StampTlv.FLAG_U | StampTlv.FLAG_M)) != 0) {
+            returnPathNotUsed++;
+        }
+    }
+
+    /** A Micro-session ID TLV came back answered, with the reflector's member link {@code reflectorId}. */
+    void microSession(int reflectorId) {
+        microSessionReplies++;
+        microSessionReflector = reflectorId;
+    }
+
+    /** @return replies that carried the Destination Node Address TLV */
+    public long destinationNodeReplies() {
+        return destinationNodeReplies;
+    }
+
+    /** @return of them, those whose U flag said the address is not the reflector's (RFC 9503 §3) */
+    public long destinationNotLocal() {
+        return destinationNotLocal;
+    }
+
+    /** @return replies that carried the Return Path TLV */
+    public long returnPathReplies() {
+        return returnPathReplies;
+    }
+
+    /** @return of them, those whose U or M flag said the reflector did not use the return path (RFC 9503 §4) */
+    public long returnPathNotUsed() {
+        return returnPathNotUsed;
+    }
+
+    /** @return replies whose Micro-session ID TLV the reflector answered (RFC 9534 §3.2) */
+    public long microSessionReplies() {
+        return microSessionReplies;
+    }
+
+    /** @return the reflector's member link identifier of the last answered reply, -1 when none */
+    public int microSessionReflector() {
+        return microSessionReflector;
+    }
+
+    /** @return replies discarded because their Micro-session ID was not ours (RFC 9534 §3.2) */
+    public long microSessionDiscarded() {
+        return microSessionDiscarded;
+    }
+
+    /** @return replies whose Micro-session ID TLV came back with U or M (no micro-session reflector) */
+    public long microSessionUnanswered() {
+        return microSessionUnanswered;
     }
 
     /** @return replies that carried a Location TLV */
@@ -376,6 +445,14 @@ public final class StampTelemetry {
     /** @return TLVs the reflector reflected with I (our HMAC TLV failed its check) */
     public long integrityFailed() {
         return integrityFailed;
+    }
+
+    /**
+     * @return replies that lacked at least one TLV we sent (the reflector dropped, truncated or zeroed it), replies
+     * of the base size to requests with TLVs included
+     */
+    public long missing() {
+        return missing;
     }
 
     /** @return Follow-Up Telemetry stamps matched to an earlier reply */

@@ -1,62 +1,71 @@
 package io.github.twping.stamp;
 
+import io.github.twping.protocol.StampTlvLayout;
+
 /**
- * The STAMP TLV header (RFC 8972 §4): {@code Flags(1) | Type(1) | Length(2)}, Length counting the value octets
- * only, and the type codes of the IANA "STAMP TLV Types" registry that this implementation knows.
+ * The STAMP TLV codes this implementation knows, as the sender, the reflector and the reports name them: the wire
+ * layout (header, type codes, value fields) is {@code protocol.StampTlvLayout}, whose constants these are; the
+ * synchronization source and timestamping method codes of RFC 8972 §4.3 and their report names are here.
  */
 public final class StampTlv {
     /** Bytes of a TLV header. */
-    public static final int HEADER_LENGTH = 4;
+    public static final int HEADER_LENGTH = StampTlvLayout.HEADER_LENGTH;
     /** U flag: the Session-Reflector did not recognise the TLV (most significant bit of Flags). */
-    public static final int FLAG_U = 0x80;
+    public static final int FLAG_U = StampTlvLayout.FLAG_U;
     /** M flag: the TLV was malformed. */
-    public static final int FLAG_M = 0x40;
+    public static final int FLAG_M = StampTlvLayout.FLAG_M;
     /** I flag: integrity check of the TLVs failed (HMAC TLV). */
-    public static final int FLAG_I = 0x20;
+    public static final int FLAG_I = StampTlvLayout.FLAG_I;
 
     /** Extra Padding (RFC 8972 §4.1). */
-    public static final int EXTRA_PADDING = 1;
+    public static final int EXTRA_PADDING = StampTlvLayout.TYPE_EXTRA_PADDING;
     /** Location (RFC 8972 §4.2). */
-    public static final int LOCATION = 2;
+    public static final int LOCATION = StampTlvLayout.TYPE_LOCATION;
     /** Timestamp Information (RFC 8972 §4.3). */
-    public static final int TIMESTAMP_INFORMATION = 3;
+    public static final int TIMESTAMP_INFORMATION = StampTlvLayout.TYPE_TIMESTAMP_INFORMATION;
     /** Class of Service (RFC 8972 §4.4). */
-    public static final int CLASS_OF_SERVICE = 4;
+    public static final int CLASS_OF_SERVICE = StampTlvLayout.TYPE_CLASS_OF_SERVICE;
     /** Direct Measurement (RFC 8972 §4.5). */
-    public static final int DIRECT_MEASUREMENT = 5;
+    public static final int DIRECT_MEASUREMENT = StampTlvLayout.TYPE_DIRECT_MEASUREMENT;
     /** Access Report (RFC 8972 §4.6). */
-    public static final int ACCESS_REPORT = 6;
+    public static final int ACCESS_REPORT = StampTlvLayout.TYPE_ACCESS_REPORT;
     /** Follow-Up Telemetry (RFC 8972 §4.7). */
-    public static final int FOLLOW_UP_TELEMETRY = 7;
+    public static final int FOLLOW_UP_TELEMETRY = StampTlvLayout.TYPE_FOLLOW_UP_TELEMETRY;
     /** HMAC (RFC 8972 §4.8). */
-    public static final int HMAC = 8;
+    public static final int HMAC = StampTlvLayout.TYPE_HMAC;
+    /** Destination Node Address (RFC 9503 §3). */
+    public static final int DESTINATION_NODE_ADDRESS = StampTlvLayout.TYPE_DESTINATION_NODE_ADDRESS;
+    /** Return Path (RFC 9503 §4). */
+    public static final int RETURN_PATH = StampTlvLayout.TYPE_RETURN_PATH;
+    /** Micro-session ID (RFC 9534 §3.1). */
+    public static final int MICRO_SESSION_ID = StampTlvLayout.TYPE_MICRO_SESSION_ID;
 
-    /** Value length of Timestamp Information without sub-TLVs (RFC 8972 §4.3): Sync Src In, Timestamp In, Sync Src Out, Timestamp Out. */
-    public static final int TIMESTAMP_INFORMATION_LENGTH = 4;
-    /** Value length of Class of Service (RFC 8972 §4.4): DSCP1(6 bits) DSCP2(6) ECN(2) RP(2) Reserved(16). */
-    public static final int CLASS_OF_SERVICE_LENGTH = 4;
-    /** Value length of Direct Measurement (RFC 8972 §4.5): S_TxC, R_RxC, R_TxC, four octets each. */
-    public static final int DIRECT_MEASUREMENT_LENGTH = 12;
-    /** Value length of Access Report (RFC 8972 §4.6): ID(4 bits) Resv(4) Return Code(8) Reserved(16). */
-    public static final int ACCESS_REPORT_LENGTH = 4;
-    /** Value length of Follow-Up Telemetry (RFC 8972 §4.7): Sequence Number(4) Timestamp(8) Mode(1) Reserved(3). */
-    public static final int FOLLOW_UP_TELEMETRY_LENGTH = 16;
-    /** Least value length of Location (RFC 8972 §4.2): Destination Port(2) Source Port(2), sub-TLVs after. */
-    public static final int LOCATION_LENGTH = 4;
+    /** Value length of Timestamp Information without sub-TLVs (RFC 8972 §4.3). */
+    public static final int TIMESTAMP_INFORMATION_LENGTH = StampTlvLayout.TIMESTAMP_INFORMATION_LENGTH;
+    /** Value length of Class of Service (RFC 8972 §4.4). */
+    public static final int CLASS_OF_SERVICE_LENGTH = StampTlvLayout.CLASS_OF_SERVICE_LENGTH;
+    /** Value length of Direct Measurement (RFC 8972 §4.5). */
+    public static final int DIRECT_MEASUREMENT_LENGTH = StampTlvLayout.DIRECT_MEASUREMENT_LENGTH;
+    /** Value length of Access Report (RFC 8972 §4.6). */
+    public static final int ACCESS_REPORT_LENGTH = StampTlvLayout.ACCESS_REPORT_LENGTH;
+    /** Value length of Follow-Up Telemetry (RFC 8972 §4.7). */
+    public static final int FOLLOW_UP_TELEMETRY_LENGTH = StampTlvLayout.FOLLOW_UP_TELEMETRY_LENGTH;
+    /** Least value length of Location (RFC 8972 §4.2): the two ports, sub-TLVs after. */
+    public static final int LOCATION_LENGTH = StampTlvLayout.LOCATION_LENGTH;
     /** Location sub-TLV type "Source MAC Address" (RFC 8972 §4.2, IANA STAMP Sub-TLV Types). */
-    public static final int SUB_SOURCE_MAC = 1;
+    public static final int SUB_SOURCE_MAC = StampTlvLayout.SUB_SOURCE_MAC;
     /** Location sub-TLV type "Source EUI-64 Address". */
-    public static final int SUB_SOURCE_EUI64 = 2;
+    public static final int SUB_SOURCE_EUI64 = StampTlvLayout.SUB_SOURCE_EUI64;
     /** Location sub-TLV type "Destination IPv4 Address" (value: 4 octets). */
-    public static final int SUB_DESTINATION_IPV4 = 3;
+    public static final int SUB_DESTINATION_IPV4 = StampTlvLayout.SUB_DESTINATION_IPV4;
     /** Location sub-TLV type "Source IPv4 Address" (value: 4 octets). */
-    public static final int SUB_SOURCE_IPV4 = 4;
+    public static final int SUB_SOURCE_IPV4 = StampTlvLayout.SUB_SOURCE_IPV4;
     /** Location sub-TLV type "Destination IPv6 Address" (value: 16 octets). */
-    public static final int SUB_DESTINATION_IPV6 = 5;
+    public static final int SUB_DESTINATION_IPV6 = StampTlvLayout.SUB_DESTINATION_IPV6;
     /** Location sub-TLV type "Source IPv6 Address" (value: 16 octets). */
-    public static final int SUB_SOURCE_IPV6 = 6;
+    public static final int SUB_SOURCE_IPV6 = StampTlvLayout.SUB_SOURCE_IPV6;
     /** Value length of the HMAC TLV (RFC 8972 §4.8). */
-    public static final int HMAC_LENGTH = 16;
+    public static final int HMAC_LENGTH = StampTlvLayout.HMAC_LENGTH;
 
     /** Synchronization source "NTP" (RFC 8972 §4.3, IANA STAMP registry). */
     public static final int SYNC_NTP = 1;
@@ -80,35 +89,24 @@ public final class StampTlv {
     private StampTlv() {
     }
 
-    /** @return true for the types this reflector recognises (it clears U on them). */
+    /** @return true for the types this reflector recognises (it clears U on them): {@link StampTlvLayout#known}. */
     public static boolean recognised(int type) {
-        return type >= EXTRA_PADDING && type <= HMAC;
+        return StampTlvLayout.known(type);
     }
 
     /**
-     * @return the value length a recognised type must have (-1: any length; for Timestamp Information the least,
-     * sub-TLVs may follow)
+     * @return the value length a recognised type must have (-1: any length; for Timestamp Information, Location and
+     * Return Path the least, sub-TLVs may follow; for Destination Node Address 4, or 16)
      */
     public static int valueLength(int type) {
-        return switch (type) {
-            case TIMESTAMP_INFORMATION -> TIMESTAMP_INFORMATION_LENGTH;
-            case LOCATION -> LOCATION_LENGTH;
-            case CLASS_OF_SERVICE -> CLASS_OF_SERVICE_LENGTH;
-            case DIRECT_MEASUREMENT -> DIRECT_MEASUREMENT_LENGTH;
-            case ACCESS_REPORT -> ACCESS_REPORT_LENGTH;
-            case FOLLOW_UP_TELEMETRY -> FOLLOW_UP_TELEMETRY_LENGTH;
-            case HMAC -> HMAC_LENGTH;
-            default -> -1;
-        };
+        StampTlvLayout layout = StampTlvLayout.of(type);
+        return layout == null ? -1 : layout.valueLength();
     }
 
     /** @return true when {@code length} is a valid value length for the recognised {@code type}. */
     public static boolean validLength(int type, int length) {
-        int want = valueLength(type);
-        if (type == TIMESTAMP_INFORMATION || type == LOCATION) {
-            return length >= want;
-        }
-        return want < 0 || length == want;
+        StampTlvLayout layout = StampTlvLayout.of(type);
+        return layout == null || layout.validLength(length);
     }
 
     /** @return the name of a timestamping method code, as the sender reports it */

@@ -6,9 +6,14 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.twping.protocol.Mode;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import io.github.twping.stamp.StampTlvRequest;
@@ -311,6 +316,37 @@ class AgentConfigLoaderTest {
         assertEquals(none + ":1: cannot read: No such file or directory", e.getMessage());
         AgentConfigException d = assertThrows(AgentConfigException.class, () -> loader.load(dir));
         assertEquals(dir + ":1: is a directory", d.getMessage());
+    }
+
+    /** An endless device (size 0 in its attributes) is read up to the limit, not into memory (issue 26, item 2). */
+    @Test
+    void shouldRefuseAnEndlessFileAtTheSizeLimit() {
+        AgentConfigException e = assertThrows(AgentConfigException.class, () -> loader.load(Path.of("/dev/zero")));
+        assertEquals("/dev/zero:1: larger than 8 MiB", e.getMessage());
+        ByteArrayOutputStream log = new ByteArrayOutputStream();
+        AgentCommand check = new AgentCommand("twping", new PrintStream(log, true,
+                StandardCharsets.UTF_8));
+        assertEquals(1, check.execute(List.of("--agent", "/dev/zero", "--check")));
+        assertEquals("twping: /dev/zero:1: larger than 8 MiB\n", log.toString(StandardCharsets.UTF_8));
+    }
+
+    /** A key file that others may read: one warning at start however many targets use it (issue 26, item 7). */
+    @Test
+    void shouldWarnOnceAboutAKeyFileOthersCanRead() throws Exception {
+        Path keys = dir.resolve("k.pfs");
+        Files.writeString(keys, "alice 7333637265742d6c61622d6b6579\n");
+        Files.setPosixFilePermissions(keys, PosixFilePermissions.fromString("rw-r--r--"));
+        Path config = dir.resolve("agent.yaml");
+        Files.writeString(config, """
+                targets:
+                  - {name: a, host: "192.0.2.7", protocol: stamp, rate: 1, session: 1, mode: A, identity: alice, key_file: k.pfs}
+                  - {name: b, host: "192.0.2.8", protocol: stamp, rate: 1, session: 1, mode: A, identity: alice, key_file: k.pfs}
+                """);
+        ByteArrayOutputStream log = new ByteArrayOutputStream();
+        AgentCommand check = new AgentCommand("twping", new PrintStream(log, true, StandardCharsets.UTF_8));
+        assertEquals(0, check.execute(List.of("--agent", config.toString(), "--check")));
+        assertEquals("twping: WARNING: pass-phrase file " + keys + " can be read or written by group or others (mode 0644);"
+                + " chmod go-rw " + keys + "\n" + config + ": 2 targets, valid\n", log.toString(StandardCharsets.UTF_8));
     }
 
     @Test

@@ -150,7 +150,7 @@ class AgentLoopbackTest {
                     targets:
                       - {name: good, host: "127.0.0.1:%d"}
                       - {name: refused, host: "127.0.0.1:%d"}
-                      - {name: nodns, host: "no-such-host.invalid:862"}
+                      - {name: nodns, host: "[::g]:862"}
                     """.formatted(server.port(), freePort));
             AgentCommand command = new AgentCommand("twping", new PrintStream(log, true, StandardCharsets.UTF_8));
             int[] status = {-1};

@@ -378,7 +378,7 @@ class AgentProtocolsTest {
                   - {name: badkey, mode: A, host: "127.0.0.1:%d", key_file: wrong.pfs}
                   - {name: sauth, protocol: stamp, mode: A, host: "127.0.0.1:%d"}
                   - {name: sbadkey, protocol: stamp, mode: A, host: "127.0.0.1:%d", key_file: wrong.pfs}
-                  - {name: lnodns, protocol: light, host: "no-such-host.invalid"}
+                  - {name: lnodns, protocol: light, host: "[::g]"}
                 """.formatted(twamp.port(), twamp.port(), twamp.port(), twamp.port(), sp, sp));
         waitFor("wrong keys and the unknown host failed twice each", () -> failures(agent, "badkey", "auth") >= 2
                 && failures(agent, "sbadkey", "no_reply") >= 2 && failures(agent, "lnodns", "dns") >= 2);

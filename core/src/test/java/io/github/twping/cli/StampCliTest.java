@@ -9,6 +9,7 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
 import java.util.Map;
 
@@ -108,6 +109,7 @@ class StampCliTest {
         Path keys = dir.resolve("light.pfs");
         String hex = "00112233445566778899aabbccddeeff".repeat(3);
         Files.writeString(keys, "carol " + hex + "\nalice 73656372657421\n");
+        Files.setPosixFilePermissions(keys, PosixFilePermissions.fromString("rw-------"));  // no permission warning
         StampCliExchange.Result r = exchange(List.of("--light", "127.0.0.1:0", "-a", "A", "-u", "carol", "-k", keys.toString(), "-v"),
                 List.of("-c", "10", "-i", "0.005f", "-M", "-A", "A", "-u", "carol", "-k", keys.toString()), "--light");
         assertEquals(0, r.status(), r.err());

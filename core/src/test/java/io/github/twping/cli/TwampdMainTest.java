@@ -21,6 +21,7 @@ import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.HexFormat;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -90,6 +91,7 @@ class TwampdMainTest {
         Files.writeString(dir.resolve("twamp-server.conf"), conf);
         Files.copy(source.resolve("twamp-server.limits"), dir.resolve("twamp-server.limits"));
         Files.copy(source.resolve("twamp-server.pfs"), dir.resolve("twamp-server.pfs"));
+        Files.setPosixFilePermissions(dir.resolve("twamp-server.pfs"), PosixFilePermissions.fromString("rw-rw----"));
         int port;
         try (ServerSocket probe = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             port = probe.getLocalPort();
@@ -123,5 +125,9 @@ class TwampdMainTest {
         assertEquals(0, status.get(60, TimeUnit.SECONDS));
         assertFalse(Files.exists(dir.resolve("twamp-server.pid")), "pid file removed on exit");
         assertTrue(err().contains("twampd: exited."), err());
+        // a pass-phrase file the group may read and write: one warning at start (issue 26, item 7)
+        String warning = "WARNING: pass-phrase file " + dir.resolve("twamp-server.pfs")
+                + " can be read or written by group or others (mode 0660); chmod go-rw " + dir.resolve("twamp-server.pfs");
+        assertEquals(1, err().lines().filter(l -> l.contains(warning)).count(), err());
     }
 }

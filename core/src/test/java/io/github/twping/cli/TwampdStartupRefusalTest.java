@@ -45,7 +45,7 @@ class TwampdStartupRefusalTest {
     void shouldRefuseAMissingConfigurationDirectory() {
         Path missing = dir.resolve("no-such-dir");
         assertEquals(1, run(args(missing)));
-        assertEquals("Unable to open " + missing.resolve("twamp-server.conf") + "\n", err());
+        assertEquals("Unable to open " + missing.resolve("twamp-server.conf") + ": No such file or directory\n", err());
     }
 
     @Test

@@ -6,6 +6,7 @@ import org.junit.jupiter.api.io.TempDir;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -106,6 +107,33 @@ class PassphraseStoreTest {
         assertEquals(2, all.size());
         assertEquals("b", all.get(1).identity());
         assertArrayEquals(new byte[] {2, 3}, all.get(1).passphrase());
+    }
+
+    /** A key file that group or others may read or write gets one warning, as ssh does for keys (issue 26, item 7). */
+    @Test
+    void shouldWarnAboutAFileOthersCanReadOrWrite(@TempDir Path dir) throws Exception {
+        Path pfs = dir.resolve("k.pfs");
+        Files.writeString(pfs, "alice 7333\n");
+        for (String mode : List.of("rw-------", "r--------", "rwx--x--x")) {
+            Files.setPosixFilePermissions(pfs, PosixFilePermissions.fromString(mode));
+            assertNull(PassphraseStore.exposureWarning(pfs, "k.pfs"), mode);
+        }
+        for (String mode : List.of("rw-r-----", "rw--w----", "rw----r--", "rw-----w-", "rw-rw-rw-")) {
+            Files.setPosixFilePermissions(pfs, PosixFilePermissions.fromString(mode));
+            String octal = String.format("%04o", octal(mode));
+            assertEquals("WARNING: pass-phrase file k.pfs can be read or written by group or others (mode " + octal
+                    + "); chmod go-rw k.pfs", PassphraseStore.exposureWarning(pfs, "k.pfs"), mode);
+        }
+        assertNull(PassphraseStore.exposureWarning(dir.resolve("missing.pfs"), "missing.pfs"));
+        assertNull(PassphraseStore.exposureWarning(Path.of("/dev/null"), "/dev/null"), "not a regular file");
+    }
+
+    private static int octal(String mode) {
+        int v = 0;
+        for (int i = 0; i < 9; i++) {
+            v = v << 1 | (mode.charAt(i) == '-' ? 0 : 1);
+        }
+        return v;
     }
 
     @Test

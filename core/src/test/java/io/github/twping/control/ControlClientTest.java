@@ -278,17 +278,6 @@ class ControlClientTest {
     }
 
     @Test
-    void shouldFormatNumericHostsLikeInetNtop() throws Exception {
-        assertEquals("::1", ControlClient.numericHost(InetAddress.getByName("::1")));
-        assertEquals("fe80::1:0:0:2", ControlClient.numericHost(InetAddress.getByName("fe80:0:0:0:1:0:0:2")));
-        assertEquals("2001:db8:0:1:1:1:1:1", ControlClient.numericHost(InetAddress.getByName("2001:db8:0:1:1:1:1:1")));
-        assertEquals("127.0.0.1", ControlClient.numericHost(InetAddress.getByName("127.0.0.1")));
-        assertEquals("::", ControlClient.numericHost(InetAddress.getByName("::")));
-        assertEquals("unknown", ControlClient.numericHost(null));
-        assertArrayEquals(new byte[16], InetAddress.getByName("::").getAddress());
-    }
-
-    @Test
     void shouldSendNothingToRecordedEncryptedOnlyServerWhenOpenIsRequested() throws Exception {
         List<Segment> segs = ControlVectors.segments("error-no-common-modes");
         try (FakeServer server = FakeServer.of(new Send(segs.get(0).bytes()), new AwaitClose())) {

@@ -14,18 +14,31 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 class AddressTextTest {
 
+    /** One formatter, glibc's {@code inet_ntop} (issue 26, item 9): C prints addresses with it. */
     @ParameterizedTest
     @CsvSource({
         "0:0:0:0:0:0:0:1, ::1",
         "fe80:0:0:0:1:0:0:2, fe80::1:0:0:2",
         "1:0:2:0:0:0:3:0, 1:0:2::3:0",
         "1:0:2:3:4:5:6:7, 1:0:2:3:4:5:6:7",
+        "2001:db8:0:1:1:1:1:1, 2001:db8:0:1:1:1:1:1",
+        "1:0:0:2:0:0:3:4, 1::2:0:0:3:4",
         "0:0:0:0:0:0:0:0, ::",
         "2001:db8::1, 2001:db8::1",
+        "::c000:201, ::192.0.2.1",
+        "::2, ::2",
+        "::1:c000:201, ::1:c000:201",
         "192.0.2.7, 192.0.2.7",
     })
-    void shouldCompressTheLongestRunOfZeroGroups(String text, String expected) {
-        assertEquals(expected, AddressText.compressIpv6(text));
+    void shouldPrintLikeGlibcInetNtop(String text, String expected) throws UnknownHostException {
+        assertEquals(expected, AddressText.numeric(InetAddress.getByName(text)));
+    }
+
+    @Test
+    void shouldPrintMappedAddressesLikeGlibc() throws UnknownHostException {
+        byte[] mapped = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, (byte) 0xff, (byte) 0xff, (byte) 192, 0, 2, 1};
+        assertEquals("::ffff:192.0.2.1", AddressText.numeric(Inet6Address.getByAddress(null, mapped, -1)));
+        assertEquals("unknown", AddressText.numeric(null));
     }
 
     @Test

@@ -17,6 +17,7 @@ import io.github.twping.session.HandBuiltSender;
 import io.github.twping.time.NtpTime;
 import io.github.twping.time.WallClock;
 import java.io.ByteArrayOutputStream;
+import java.net.DatagramSocket;
 import java.io.InputStream;
 import java.io.PrintStream;
 import java.net.InetAddress;
@@ -235,6 +236,69 @@ class TwampServerTest {
         SessionAcceptance outside = c.requestSession(SessionRequest.forTwping(4, LOOPBACK,
                 sender.address().getPort(), LOOPBACK, 5000, 0, now, NtpTime.ONE_SECOND, 0));
         assertTrue(outside.port() >= 28760 && outside.port() <= 28799, "port " + outside.port());
+    }
+
+    /** Binds every port of [base, base + count) on loopback, or returns null when one of them is taken. */
+    private static List<DatagramSocket> holdPorts(int base, int count) {
+        List<DatagramSocket> held = new ArrayList<>();
+        try {
+            for (int p = base; p < base + count; p++) {
+                held.add(new DatagramSocket(new InetSocketAddress(LOOPBACK, p)));
+            }
+            return held;
+        } catch (SocketException e) {
+            held.forEach(DatagramSocket::close);
+            return null;
+        }
+    }
+
+    /** A free block of {@code count} ports from a few candidates, held by the test (closed after it). */
+    private List<DatagramSocket> freeBlock(int count) {
+        for (int base = 28900; base < 29900; base += 50) {
+            List<DatagramSocket> held = holdPorts(base, count);
+            if (held != null) {
+                held.forEach(toClose::add);
+                return held;
+            }
+        }
+        throw new AssertionError("no free block of " + count + " loopback UDP ports in 28900-29900");
+    }
+
+    /** No free test port: Accept-Session 5 (temporary resource limit), and the connection stays up (issue 26, item 6). */
+    @Test
+    void shouldAnswerAccept5WhenNoTestPortIsFree() throws Exception {
+        List<DatagramSocket> held = freeBlock(4);
+        int low = held.get(0).getLocalPort();
+        EmbeddedServer s = server(EmbeddedServer.options().testPorts(low, low + 3));
+        ControlClient c = client(s, Mode.OPEN.bits(), null, null);
+        HandBuiltSender sender = sender(1);
+        for (int i = 0; i < 2; i++) {
+            ControlException e = assertThrows(ControlException.class, () -> c.requestSession(request(sender.address(), 0)));
+            assertEquals(AcceptCode.UNAVAILABLE_TEMP.code(), e.acceptCode());
+        }
+        assertTrue(logBytes.toString(StandardCharsets.UTF_8).contains("refused: no free test port"), logBytes::toString);
+        held.get(2).close();
+        SessionAcceptance a = c.requestSession(request(sender.address(), 0));
+        assertEquals(0, a.acceptCode(), "a port freed is used again");
+        assertEquals(low + 2, a.port());
+    }
+
+    /** One connection holds at most a quarter of testports; another connection still gets ports (issue 26, item 6). */
+    @Test
+    void shouldCapTheTestPortsOneConnectionHolds() throws Exception {
+        List<DatagramSocket> held = freeBlock(8);
+        int low = held.get(0).getLocalPort();
+        held.forEach(DatagramSocket::close);
+        EmbeddedServer s = server(EmbeddedServer.options().testPorts(low, low + 7));
+        HandBuiltSender sender = sender(1);
+        ControlClient greedy = client(s, Mode.OPEN.bits(), null, null);
+        assertEquals(0, greedy.requestSession(request(sender.address(), 0)).acceptCode());
+        assertEquals(0, greedy.requestSession(request(sender.address(), 0)).acceptCode());
+        ControlException e = assertThrows(ControlException.class,
+                () -> greedy.requestSession(request(sender.address(), 0)));
+        assertEquals(AcceptCode.UNAVAILABLE_TEMP.code(), e.acceptCode());
+        ControlClient other = client(s, Mode.OPEN.bits(), null, null);
+        assertEquals(0, other.requestSession(request(sender.address(), 0)).acceptCode());
     }
 
     @Test

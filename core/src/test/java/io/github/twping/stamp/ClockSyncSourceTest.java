@@ -1,5 +1,6 @@
 package io.github.twping.stamp;
 
+import io.github.twping.protocol.StampLayouts;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;

@@ -1,5 +1,6 @@
 package io.github.twping.stamp;
 
+import io.github.twping.protocol.StampLayouts;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -33,10 +34,11 @@ class StampLayoutsTest {
         assertEquals(12, l.errorEstimateOffset());
         assertEquals(TestPacketLayout.ABSENT, l.hmacOffset());
         assertEquals(14, StampLayouts.SSID_UNAUTHENTICATED);
-        // SSID (14..15) and MBZ (16..43) are one derived zero range; the SSID is written after clearMbz()
+        assertEquals(14, l.ssidOffset());
+        // the SSID (14..15) is a field; MBZ is 16..43
         assertEquals(1, l.mbzRanges());
-        assertEquals(14, l.mbzOffset(0));
-        assertEquals(30, l.mbzLength(0));
+        assertEquals(16, l.mbzOffset(0));
+        assertEquals(28, l.mbzLength(0));
     }
 
     @Test
@@ -48,11 +50,12 @@ class StampLayoutsTest {
         assertEquals(24, l.errorEstimateOffset());
         assertEquals(96, l.hmacOffset());
         assertEquals(26, StampLayouts.SSID_AUTHENTICATED);
+        assertEquals(26, l.ssidOffset());
         assertEquals(2, l.mbzRanges());
         assertEquals(4, l.mbzOffset(0));
         assertEquals(12, l.mbzLength(0));
-        assertEquals(26, l.mbzOffset(1));
-        assertEquals(70, l.mbzLength(1));
+        assertEquals(28, l.mbzOffset(1));
+        assertEquals(68, l.mbzLength(1));
         TestPacketLayout.Protection p = l.protection(Mode.AUTHENTICATED);
         assertEquals(0, p.encryptedTo() - p.encryptedFrom(), "STAMP encrypts nothing");
         assertEquals(0, p.hmacFrom());
@@ -71,7 +74,8 @@ class StampLayoutsTest {
         assertEquals(28, l.senderTimestampOffset());
         assertEquals(36, l.senderErrorEstimateOffset());
         assertEquals(40, l.senderTtlOffset());
-        int[][] mbz = {{14, 2}, {38, 2}, {41, 3}};
+        assertEquals(14, l.ssidOffset());
+        int[][] mbz = {{38, 2}, {41, 3}};
         assertEquals(mbz.length, l.mbzRanges());
         for (int i = 0; i < mbz.length; i++) {
             assertEquals(mbz[i][0], l.mbzOffset(i));
@@ -92,7 +96,8 @@ class StampLayoutsTest {
         assertEquals(72, l.senderErrorEstimateOffset());
         assertEquals(80, l.senderTtlOffset());
         assertEquals(96, l.hmacOffset());
-        int[][] mbz = {{4, 12}, {26, 6}, {40, 8}, {52, 12}, {74, 6}, {81, 15}};
+        assertEquals(26, l.ssidOffset());
+        int[][] mbz = {{4, 12}, {28, 4}, {40, 8}, {52, 12}, {74, 6}, {81, 15}};
         assertEquals(mbz.length, l.mbzRanges());
         for (int i = 0; i < mbz.length; i++) {
             assertEquals(mbz[i][0], l.mbzOffset(i), "range " + i);

@@ -1,5 +1,7 @@
 package io.github.twping.stamp;
 
+import io.github.twping.protocol.StampLayouts;
+import io.github.twping.protocol.StampTlvFlyweight;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -46,6 +48,7 @@ class StampSenderCodecAllocationTest {
         long now = WallClock.system().nowNtp();
         long best = Long.MAX_VALUE;
         long seq = 0;
+        StampTlvFlyweight tlv = new StampTlvFlyweight();
         for (int w = 0; w < WINDOWS && best > 0; w++) {
             long allocated = 0;
             for (int i = 0; i < WINDOW; i++, seq++) {
@@ -57,15 +60,13 @@ class StampSenderCodecAllocationTest {
                 allocated += threads.getCurrentThreadAllocatedBytes() - before;
                 // a reply as our reflector builds it: the request's TLVs, U cleared, the fields filled
                 MemorySegment.copy(request, base, reply, base, length - base);
-                for (int at = base; at < length; at += 4 + (reply.get(StampWire.SHORT_BE, at + 2) & 0xFFFF)) {
-                    reply.set(ValueLayout.JAVA_BYTE, at, (byte) 0);
+                for (long at = base; at < length; at = tlv.next()) {
+                    tlv.wrap(reply, at).flags(0);
                 }
                 in.clearMbz().sequenceNumber(seq).timestampNtp(now).errorEstimate(0x0001).receiveTimestampNtp(now)
                         .senderSequenceNumber(seq).senderTimestampNtp(now).senderErrorEstimate(0x0001).senderTtl(64);
-                int fut = sender.tlvOffset(StampTlv.FOLLOW_UP_TELEMETRY) + 4;
-                StampWire.int32(reply, fut, (int) Math.max(0, seq - 1));
-                StampWire.int64(reply, fut + 4, seq == 0 ? 0 : now);
-                StampWire.uint8(reply, fut + 12, StampTlv.METHOD_SW_LOCAL);
+                tlv.wrap(reply, sender.tlvOffset(StampTlv.FOLLOW_UP_TELEMETRY))
+                        .followUp(Math.max(0, seq - 1), seq == 0 ? 0 : now, StampTlv.METHOD_SW_LOCAL);
                 if (auth) {
                     hmac.signTlvs(reply, base, hmacAt, hmacAt + 4);
                     hmac.sign(reply, 0, StampLayouts.HMAC_COVERED, receiver.reflectorLayout().hmacOffset());

@@ -37,8 +37,15 @@ class ClockPairingTest {
     }
 
     @Test
-    void shouldPairTheRealClocksWithinAFewMicroseconds() {
+    void shouldPairTheRealClocksWithinTheTimeThePairingTook() {
+        // the window is the narrowest attempt's monotonic span, so it lies within the call; how narrow it is
+        // depends on the machine's load (a figure for a benchmark, not a unit test)
+        long before = System.nanoTime();
         ClockPairing p = ClockPairing.of(WallClock.system());
-        assertTrue(p.windowNs() >= 0 && p.windowNs() < 1_000_000_000L, "window " + p.windowNs());
+        long after = System.nanoTime();
+        assertTrue(p.windowNs() >= 0 && p.windowNs() <= after - before, "window " + p.windowNs() + " in a call of "
+                + (after - before) + " ns");
+        assertTrue(p.monoNs() >= before && p.monoNs() <= after, "the pair's monotonic reading is within the call");
+        assertEquals(p.monoNs(), p.monoNsOf(p.ntp()));
     }
 }

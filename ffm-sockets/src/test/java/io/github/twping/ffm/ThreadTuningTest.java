@@ -35,6 +35,10 @@ class ThreadTuningTest {
             }
         });
         t.join(60_000);
+        if (t.isAlive()) {
+            t.interrupt();
+            throw new AssertionError("the test body did not end within 60 s");
+        }
         if (failure.get() instanceof Exception e) {
             throw e;
         }

@@ -305,7 +305,8 @@ public final class HtmlReport {
             row(sb, "location", "reflector saw source " + orUnknown(l.sourceAddress()) + " port " + l.sourcePort()
                     + ", destination " + orUnknown(l.destinationAddress()) + " port " + l.destinationPort());
         }
-        row(sb, "TLV flags", "U " + t.unrecognised() + ", M " + t.malformed() + ", I " + t.integrityFailed());
+        row(sb, "TLV flags", "U " + t.unrecognised() + ", M " + t.malformed() + ", I " + t.integrityFailed()
+                + "; replies missing a TLV we sent " + t.missing());
         sb.append("</table></section>\n");
     }
 

@@ -1,5 +1,6 @@
 package io.github.twping.report.extended;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.channels.FileChannel;
@@ -44,6 +45,7 @@ public final class ResultOutputs {
     private String protocol;
     private PacketTimestampSources reflectorSources;
     private StampTlvResults stampTlvs;
+    private long senderSkips = -1;
 
     /**
      * @param humanSummary    the C human summary is printed (the {@code --exact} block goes under it)
@@ -78,6 +80,16 @@ public final class ResultOutputs {
     /** The STAMP TLV results for {@code --json}, the {@code end} event and {@code --html}; call before {@link #finish}. */
     public ResultOutputs stampTlvs(StampTlvResults results) {
         this.stampTlvs = results;
+        return this;
+    }
+
+    /**
+     * The packets the sender did not send because it was more than the loss timeout behind schedule (a fault of
+     * the measuring host, not network loss): a line of the {@code --exact} block and {@code sender_skips} in
+     * the JSON outputs; call before {@link #finish}. Unknown (no line, no field) for a re-reported file.
+     */
+    public ResultOutputs senderSkips(long count) {
+        this.senderSkips = count;
         return this;
     }
 
@@ -163,8 +175,13 @@ public final class ResultOutputs {
                 bucketWidthSeconds);
         if (options.exact() && humanSummary) {
             PrintStream text = options.jsonToStdout() ? err : out;          // under the summary, wherever it went
-            byte[] block = bytes(ExactBlockWriter.write(new StringBuilder(), results.exact(), language, units).toString());
-            text.write(block, 0, block.length);
+            StringBuilder block = ExactBlockWriter.write(new StringBuilder(), results.exact(), language, units);
+            if (senderSkips >= 0) {
+                block.append(language == Language.RU ? "пропущено отправителем (отставание от расписания больше L): "
+                        : "sender skips (more than L behind schedule, not sent): ").append(senderSkips).append('\n');
+            }
+            byte[] bytes = bytes(block.toString());
+            text.write(bytes, 0, bytes.length);
             text.flush();
         }
         if (options.jsonStream() != null) {
@@ -185,8 +202,11 @@ public final class ResultOutputs {
             OutputTarget t = OutputTarget.open(options.json(), out);
             if (!t.failed()) {
                 try {
-                    byte[] doc = ResultJson.MAPPER.writerWithDefaultPrettyPrinter()
-                            .writeValueAsBytes(ResultJson.document(results, protocol, stampTlvs));
+                    ObjectNode document = ResultJson.document(results, protocol, stampTlvs);
+                    if (senderSkips >= 0) {
+                        document.put("sender_skips", senderSkips);
+                    }
+                    byte[] doc = ResultJson.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsBytes(document);
                     t.write(doc, false);
                     t.write(new byte[] {'\n'}, true);
                 } catch (IOException e) {

@@ -64,6 +64,15 @@ public final class StampTlvAnalysis {
         if (tlvs.followUpTelemetry()) {
             names.add("follow_up_telemetry");
         }
+        if (tlvs.destinationNode() != null) {
+            names.add("destination_node_address");
+        }
+        if (tlvs.returnPath() != null) {
+            names.add("return_path");
+        }
+        if (tlvs.microSession()) {
+            names.add("micro_session_id");
+        }
         if (tlvs.hmac()) {
             names.add("hmac");
         }
@@ -221,10 +230,21 @@ public final class StampTlvAnalysis {
                     telemetry.locationSourcePort(), destination == null ? null : destination.getHostAddress(),
                     telemetry.locationDestinationPort(), telemetry.locations());
         }
+        StampTlvResults.DestinationNode destinationNode = tlvs.destinationNode() == null ? null
+                : new StampTlvResults.DestinationNode(tlvs.destinationNode().getHostAddress(),
+                telemetry.destinationNodeReplies(), telemetry.destinationNotLocal());
+        StampTlvResults.ReturnPath returnPath = tlvs.returnPath() == null ? null
+                : new StampTlvResults.ReturnPath(tlvs.returnPath().names(), telemetry.returnPathReplies(),
+                telemetry.returnPathNotUsed());
+        StampTlvResults.MicroSession microSession = !tlvs.microSession() ? null
+                : new StampTlvResults.MicroSession(tlvs.microSessionSender(), telemetry.microSessionReflector(),
+                telemetry.microSessionReplies(), telemetry.microSessionUnanswered(),
+                telemetry.microSessionDiscarded());
         String senderSync = senderError < 0 ? null
                 : StampTlv.syncName(ClockSyncSource.syncSource(senderPtp, senderError));
         return new StampTlvResults(requested(tlvs), replies, kernel[0], kernel[1], kernel[2], kernel[3], allFour,
-                senderSync, timestamps, followUp, cos, direct, location, telemetry.unrecognised(),
-                telemetry.malformed(), telemetry.integrityFailed());
+                senderSync, timestamps, followUp, cos, direct, location, destinationNode, returnPath, microSession,
+                telemetry.unrecognised(),
+                telemetry.malformed(), telemetry.integrityFailed(), telemetry.missing());
     }
 }

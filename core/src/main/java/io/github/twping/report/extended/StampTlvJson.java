@@ -34,10 +34,14 @@ final class StampTlvJson {
         o.set("class_of_service", classOfService(r.classOfService()));
         o.set("direct_measurement", direct(r.direct()));
         o.set("location", location(r.location()));
+        o.set("destination_node_address", destinationNode(r.destinationNode()));
+        o.set("return_path", returnPath(r.returnPath()));
+        o.set("micro_session_id", microSession(r.microSession()));
         ObjectNode flags = o.putObject("flags");
         flags.put("unrecognised", r.unrecognised());
         flags.put("malformed", r.malformed());
         flags.put("integrity_failed", r.integrityFailed());
+        flags.put("missing", r.missing());
         return o;
     }
 
@@ -117,6 +121,41 @@ final class StampTlvJson {
         nullable(o, "destination_address", l.destinationAddress());
         nullablePort(o, "destination_port", l.destinationPort());
         o.put("replies", l.replies());
+        return o;
+    }
+
+    private static JsonNode destinationNode(StampTlvResults.DestinationNode d) {
+        if (d == null) {
+            return NODES.nullNode();
+        }
+        ObjectNode o = NODES.objectNode();
+        o.put("address", d.address());
+        o.put("replies", d.replies());
+        o.put("not_local", d.notLocal());
+        return o;
+    }
+
+    private static JsonNode returnPath(StampTlvResults.ReturnPath p) {
+        if (p == null) {
+            return NODES.nullNode();
+        }
+        ObjectNode o = NODES.objectNode();
+        p.subTlvs().forEach(o.putArray("sub_tlvs")::add);
+        o.put("replies", p.replies());
+        o.put("not_used", p.notUsed());
+        return o;
+    }
+
+    private static JsonNode microSession(StampTlvResults.MicroSession m) {
+        if (m == null) {
+            return NODES.nullNode();
+        }
+        ObjectNode o = NODES.objectNode();
+        o.put("sender_id", m.senderId());
+        nullablePort(o, "reflector_id", m.reflectorId());
+        o.put("replies", m.replies());
+        o.put("unanswered", m.unanswered());
+        o.put("discarded", m.discarded());
         return o;
     }
 

@@ -22,14 +22,19 @@ import java.util.List;
  * @param classOfService  Class of Service (§4.4)
  * @param direct          Direct Measurement (§4.5), also null when no reply carried it
  * @param location        Location (§4.2)
+ * @param destinationNode Destination Node Address (RFC 9503 §3)
+ * @param returnPath      Return Path (RFC 9503 §4)
+ * @param microSession    Micro-session ID (RFC 9534 §3)
  * @param unrecognised    TLVs reflected with the U flag
  * @param malformed       TLVs reflected with the M flag
  * @param integrityFailed TLVs reflected with the I flag
+ * @param missing         replies that lacked a TLV we sent (dropped, truncated or zeroed by the reflector)
  */
 public record StampTlvResults(List<String> requested, long replies, long kernelT1, long kernelT2, long kernelT3,
                               long kernelT4, long allFourKernel, String senderSync, Timestamps timestamps,
                               FollowUp followUp, ClassOfService classOfService, Direct direct, Location location,
-                              long unrecognised, long malformed, long integrityFailed) {
+                              DestinationNode destinationNode, ReturnPath returnPath, MicroSession microSession,
+                              long unrecognised, long malformed, long integrityFailed, long missing) {
     public StampTlvResults {
         requested = List.copyOf(requested);
     }
@@ -97,5 +102,35 @@ public record StampTlvResults(List<String> requested, long replies, long kernelT
      */
     public record Location(String sourceAddress, int sourcePort, String destinationAddress, int destinationPort,
                            long replies) {
+    }
+
+    /**
+     * @param address  the address the TLV named
+     * @param replies  replies that carried the TLV
+     * @param notLocal of them, those with U set: the reflector said the address is not one of its own
+     */
+    public record DestinationNode(String address, long replies, long notLocal) {
+    }
+
+    /**
+     * @param subTlvs the sub-TLVs sent, by their JSON names ({@code control_code_no_reply}, {@code return_address},
+     *                ...)
+     * @param replies replies that carried the TLV (none when no reply was asked for)
+     * @param notUsed of them, those with U or M set: the reflector did not follow the return path
+     */
+    public record ReturnPath(List<String> subTlvs, long replies, long notUsed) {
+        public ReturnPath {
+            subTlvs = List.copyOf(subTlvs);
+        }
+    }
+
+    /**
+     * @param senderId    our Sender Micro-session ID
+     * @param reflectorId the reflector's member link identifier of the last answered reply, -1 when none
+     * @param replies     replies whose TLV the reflector answered
+     * @param unanswered  replies whose TLV came back with U or M (no micro-session reflector)
+     * @param discarded   replies discarded because their Micro-session IDs were not ours (RFC 9534 §3.2)
+     */
+    public record MicroSession(int senderId, int reflectorId, long replies, long unanswered, long discarded) {
     }
 }

@@ -45,6 +45,8 @@ public final class TwoWayStatistics {
 
     private SummaryResult result;
     private long last;
+    /** Reflect seqs from here on cannot be this session's (see {@link #fetch}). */
+    private long bckLimit;
     /** schedtime of the highest FWD node created so far (the BCK cursor), = StartTime + Σ consumed Δ. */
     private long schedCursor;
     /** Number of Δ_i taken from the generator since its last reset; -1 before the first summary. */
@@ -101,6 +103,10 @@ public final class TwoWayStatistics {
         fwdExhausted = false;
         bckExhausted = false;
 
+        // a reflector numbers the packets it received: at most the N scheduled plus the duplicates the network made,
+        // and each of those that reached us is a record; a larger reflect seq is garbage, whose nodes (every seq
+        // up to it) would cost memory and time linear in its value
+        bckLimit = header.packetCount() + reader.recordCount();
         long available = Math.max(0, reader.recordCount() - beginRecord);
         long count = recordLimit > 0 ? Math.min(available, recordLimit) : available;
         boolean nextSeen = false;
@@ -270,7 +276,7 @@ public final class TwoWayStatistics {
     /** Returns the ring index of the node for {@code seq}, creating nodes up to it; -1 if out of range. */
     private int fetch(PacketList list, int type, long seq) {
         boolean exhausted = list == fwd ? fwdExhausted : bckExhausted;
-        if (exhausted || seq < list.firstSeq() || (type == TYPE_FWD && seq > last)
+        if (exhausted || seq < list.firstSeq() || (type == TYPE_FWD && seq > last) || (type == TYPE_BCK && seq >= bckLimit)
             || seq - list.endSeq() > MAX_NODE_GAP) {
             diagnostics.add("Invalid type " + type + " seq number request (out of range)");
             return -1;

@@ -107,6 +107,27 @@ class TwoWayStatisticsTest {
         assertEquals(2, r.ttlCountFwd(255));
     }
 
+    /**
+     * A reflect seq no reflector of this session can have sent (at least N + records: it numbers the packets it
+     * received) is refused with C's out-of-range diagnostics instead of creating a node for every seq up to it;
+     * a fuzzed file of such records grew the BCK list to gigabytes and took 11 s (issue 26, item 17).
+     */
+    @Test
+    void shouldRefuseAReflectSeqBeyondWhatTheReflectorCanHaveNumbered() throws Exception {
+        SessionHeader h = TestData.header(2);
+        TwoWayRecord a = TestData.received(new TwoWayRecord(), 0, 1000, 100, 1000, 255);
+        TwoWayRecord far = TestData.received(new TwoWayRecord(), 1, 1000, 100, 1000, 255);
+        far.reflSeq = 4;  // N 2 + 2 records
+        try (SessionDataReader r = SessionDataReader.of(TestData.file(h, a, far))) {
+            TwoWayStatistics s = new TwoWayStatistics(r.header(), ScheduleDeltas.of(r.header()));
+            assertFalse(s.summarize(r, 0, 2, 0, 0, null, new SummaryResult(0.0001f), diagnostics));
+        }
+        assertEquals("Invalid type 1 seq number request (out of range)", diagnostics.get(0));
+        diagnostics.clear();
+        far.reflSeq = 3;  // the most a reflector can have numbered: a duplicate reached it and us
+        summarize(TestData.file(h, a, far), 0.0001f, 0, 2, 0);
+    }
+
     @Test
     void shouldApplyRecordLimitToStatistics() throws Exception {
         SessionHeader h = TestData.header(5);

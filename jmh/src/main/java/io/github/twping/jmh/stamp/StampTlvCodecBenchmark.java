@@ -9,7 +9,7 @@ import java.util.concurrent.TimeUnit;
 import io.github.twping.protocol.ReflectorPacket;
 import io.github.twping.protocol.SenderPacket;
 import io.github.twping.stamp.StampHmac;
-import io.github.twping.stamp.StampLayouts;
+import io.github.twping.protocol.StampLayouts;
 import io.github.twping.stamp.StampSenderCodec;
 import io.github.twping.stamp.StampSenderSpec;
 import io.github.twping.stamp.StampTelemetry;

@@ -1,7 +1,4 @@
-package io.github.twping.stamp;
-
-import io.github.twping.protocol.Mode;
-import io.github.twping.protocol.TestPacketLayout;
+package io.github.twping.protocol;
 
 /**
  * The STAMP test-packet layouts (RFC 8762 §4.2.1, §4.2.2, §4.3.1, §4.3.2, with the SSID of RFC 8972 §3) and the
@@ -10,7 +7,7 @@ import io.github.twping.protocol.TestPacketLayout;
  *
  * <p>The STAMP sender and reflector base packets have the same length (44 unauthenticated, 112 authenticated), so a
  * reply to an equal-sized request keeps the TLVs that follow the base packet at the same offsets (RFC 8972 §4).
- * The SSID (RFC 8972 §3) sits in bytes the layouts see as MBZ; it is written after {@code clearMbz()}. STAMP has no
+ * The SSID (RFC 8972 §3) is a field of every STAMP layout ({@link TestPacketLayout#ssidOffset()}). STAMP has no
  * encryption: the authenticated layouts carry an HMAC-SHA-256 truncated to 16 octets over bytes 0..95, described as
  * the {@link Mode#AUTHENTICATED} protection with an empty encrypted range.
  */
@@ -25,6 +22,8 @@ public final class StampLayouts {
     public static final int SSID_UNAUTHENTICATED = 14;
     /** SSID offset in an authenticated STAMP packet, both roles (RFC 8972 §3). */
     public static final int SSID_AUTHENTICATED = 26;
+    /** Sequence Number offset, every STAMP layout (the HMAC TLV of RFC 8972 §4.8 covers it). */
+    public static final int SEQUENCE = 0;
     /** The well-known STAMP port (RFC 8762 §4.1). */
     public static final int DEFAULT_PORT = 862;
 
@@ -34,7 +33,9 @@ public final class StampLayouts {
      */
     public static final TestPacketLayout UNAUTHENTICATED_SENDER =
             TestPacketLayout.builder("STAMP unauthenticated sender", TestPacketLayout.Role.SENDER)
-                    .sequence(0).timestamp(4).errorEstimate(12).length(UNAUTHENTICATED_LENGTH).build();
+                    .sequence(SEQUENCE).timestamp(4).errorEstimate(12).ssid(SSID_UNAUTHENTICATED)
+                    .length(UNAUTHENTICATED_LENGTH)
+                    .build();
 
     /**
      * Authenticated Session-Sender (RFC 8762 §4.2.2 Figure 2, RFC 8972 §3):
@@ -43,8 +44,8 @@ public final class StampLayouts {
      */
     public static final TestPacketLayout AUTHENTICATED_SENDER =
             TestPacketLayout.builder("STAMP authenticated sender", TestPacketLayout.Role.SENDER)
-                    .sequence(0).timestamp(16).errorEstimate(24).hmac(HMAC_COVERED).length(AUTHENTICATED_LENGTH)
-                    .protect(Mode.AUTHENTICATED, 0, 0, 0, HMAC_COVERED).build();
+                    .sequence(SEQUENCE).timestamp(16).errorEstimate(24).ssid(SSID_AUTHENTICATED).hmac(HMAC_COVERED)
+                    .length(AUTHENTICATED_LENGTH).protect(Mode.AUTHENTICATED, 0, 0, 0, HMAC_COVERED).build();
 
     /**
      * Unauthenticated Session-Reflector (RFC 8762 §4.3.1 Figure 4, RFC 8972 §3):
@@ -54,7 +55,8 @@ public final class StampLayouts {
      */
     public static final TestPacketLayout UNAUTHENTICATED_REFLECTOR =
             TestPacketLayout.builder("STAMP unauthenticated reflector", TestPacketLayout.Role.REFLECTOR)
-                    .sequence(0).timestamp(4).errorEstimate(12).receiveTimestamp(16).senderSequence(24)
+                    .sequence(SEQUENCE).timestamp(4).errorEstimate(12).ssid(SSID_UNAUTHENTICATED).receiveTimestamp(16)
+                    .senderSequence(24)
                     .senderTimestamp(28).senderErrorEstimate(36).senderTtl(40).length(UNAUTHENTICATED_LENGTH)
                     .build();
 
@@ -67,7 +69,8 @@ public final class StampLayouts {
      */
     public static final TestPacketLayout AUTHENTICATED_REFLECTOR =
             TestPacketLayout.builder("STAMP authenticated reflector", TestPacketLayout.Role.REFLECTOR)
-                    .sequence(0).timestamp(16).errorEstimate(24).receiveTimestamp(32).senderSequence(48)
+                    .sequence(SEQUENCE).timestamp(16).errorEstimate(24).ssid(SSID_AUTHENTICATED).receiveTimestamp(32)
+                    .senderSequence(48)
                     .senderTimestamp(64).senderErrorEstimate(72).senderTtl(80).hmac(HMAC_COVERED)
                     .length(AUTHENTICATED_LENGTH).protect(Mode.AUTHENTICATED, 0, 0, 0, HMAC_COVERED).build();
 
@@ -84,8 +87,13 @@ public final class StampLayouts {
         return authenticated ? AUTHENTICATED_REFLECTOR : UNAUTHENTICATED_REFLECTOR;
     }
 
-    /** @return the SSID offset of a STAMP packet, authenticated or not (same in both roles). */
-    public static int ssidOffset(boolean authenticated) {
-        return authenticated ? SSID_AUTHENTICATED : SSID_UNAUTHENTICATED;
+    /** @return the TWAMP-Light (RFC 5357 Appendix I) Session-Sender layout: TWAMP-Test's, authenticated or not. */
+    public static TestPacketLayout lightSender(boolean authenticated) {
+        return TestPacketLayout.senderFor(authenticated ? Mode.AUTHENTICATED : Mode.OPEN);
+    }
+
+    /** @return the TWAMP-Light Session-Reflector layout: TWAMP-Test's, authenticated or not. */
+    public static TestPacketLayout lightReflector(boolean authenticated) {
+        return TestPacketLayout.reflectorFor(authenticated ? Mode.AUTHENTICATED : Mode.OPEN);
     }
 }
