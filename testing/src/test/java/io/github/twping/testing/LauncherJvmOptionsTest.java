@@ -91,6 +91,20 @@ class LauncherJvmOptionsTest {
     }
 
     @Test
+    void theAgentAndTwampdGetTheirSmallHeaps() throws Exception {
+        Run agent = run(Map.of(), "--agent", "/nonexistent/agent.yaml");
+        assertEquals(1, agent.status(), "a missing file is one line and status 1: " + agent.output());
+        assertTrue(agent.output().contains(C1_ONLY), agent.output());
+        assertTrue(agent.output().contains("-XX:MaxNewSize=12582912"), "a 12 MB young generation: " + agent.output());
+        assertTrue(agent.output().contains("-XX:MaxHeapFreeRatio=30"), agent.output());
+        Run twampd = run(Map.of("TWPING_MAIN", "io.github.twping.cli.TwampdMain"), "-h");
+        assertTrue(twampd.output().contains("-XX:MaxNewSize=8388608"), "an 8 MB young generation: " + twampd.output());
+        assertFalse(twampd.output().contains("MaxHeapFreeRatio"), twampd.output());
+        Run client = run(Map.of(), "-c", "1", "127.0.0.1:1");
+        assertTrue(client.output().contains("-XX:MaxNewSize=100663296"), "the client keeps its 96 MB: " + client.output());
+    }
+
+    @Test
     void theAotCacheIsMappedWhenTheLauncherHasOne() throws Exception {
         Path root = NetnsStandSystemTest.repositoryRoot();
         Path aot = root.resolve("core/target/twping.aot");
