@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # From SIGINT to the printed partial summary: how long a running twping takes to answer Ctrl-C.
 #
-#   testing/signal-latency.sh [--runs N] [--twampd-port PORT] [--second-after MS]
+#   testing/signal-latency.sh [--runs N] [--twampd-port PORT] [--second-after MS] [--trace]
 #
 # Starts our twampd on 127.0.0.1 (open mode, foreground, stopped at the end), then N times (default 10) runs
 # `./twping -c 100000 -i 0.01 127.0.0.1:PORT`, waits until its session has run for 1 s, sends SIGINT and
@@ -10,6 +10,9 @@
 # --second-after MS a second SIGINT follows the first after MS milliseconds (two Ctrl-C presses): C twping
 # has printed its summary by then and exits 0; a client that has not exits 2 and loses the results. When
 # TWPING_C is set, the C client is measured the same way, alternating with ours, against the same server.
+# With --trace, our client runs with -Dtwping.stopTrace=true and each of its runs also prints, on stderr, the
+# steps it recorded from the signal to the exit (ms after the kill: the signal handler, the session's threads
+# leaving, Stop-Sessions, the statistics, the summary, ...; time.StopTrace) for attributing the time.
 # Prints a Markdown table (min / median / max per client and the exit statuses) and the load average before
 # and after. Exit 0, 1 when a run failed to start, 2 on bad arguments.
 set -euo pipefail
@@ -18,12 +21,14 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 runs=10
 port=18770
 second=""
+trace=""
 while [ $# -gt 0 ]; do
     case $1 in
         --runs) runs=${2:?--runs needs a value}; shift 2 ;;
         --twampd-port) port=${2:?--twampd-port needs a value}; shift 2 ;;
         --second-after) second=${2:?--second-after needs a value}; shift 2 ;;
-        *) echo "usage: testing/signal-latency.sh [--runs N] [--twampd-port PORT] [--second-after MS]" >&2; exit 2 ;;
+        --trace) trace=1; shift ;;
+        *) echo "usage: testing/signal-latency.sh [--runs N] [--twampd-port PORT] [--second-after MS] [--trace]" >&2; exit 2 ;;
     esac
 done
 case $runs in ''|*[!0-9]*|0) echo "signal-latency.sh: --runs: a positive integer expected" >&2; exit 2 ;; esac
@@ -37,8 +42,11 @@ local_twampd signal-latency "$port"
 # One run: prints "<ms to first summary byte> <ms to exit> <exit status>" (-1 when no summary came).
 cat >"$work/one.py" <<'PY'
 import os, select, signal, subprocess, sys, time
-argv, second = sys.argv[2:], sys.argv[1]
-p = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+argv, second, trace = sys.argv[3:], sys.argv[1], sys.argv[2] == "1"
+env = dict(os.environ)
+if trace:
+    env["TWPING_JAVA_OPTS"] = (env.get("TWPING_JAVA_OPTS", "") + " -Dtwping.stopTrace=true").strip()
+p = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE if trace else subprocess.DEVNULL, env=env)
 fd = p.stdout.fileno()
 buf = b""
 deadline = time.monotonic() + 5
@@ -58,6 +66,7 @@ while select.select([fd], [], [], 0)[0]:  # drain what came before the signal
     if not os.read(fd, 65536):
         break
 t0 = time.monotonic()
+t0ns = time.monotonic_ns()  # CLOCK_MONOTONIC, as Java's System.nanoTime() on Linux
 p.send_signal(signal.SIGINT)
 if second:
     time.sleep(int(second) / 1000)
@@ -74,6 +83,13 @@ while time.monotonic() - t0 < 10:
             first = time.monotonic()
 rc = p.wait(timeout=10)
 end = time.monotonic()
+if trace:
+    steps = []
+    for line in p.stderr.read().decode("utf-8", "replace").splitlines():
+        f = line.split()
+        if len(f) == 3 and f[0] == "stop-trace":
+            steps.append("%s %.1f" % (f[1], (int(f[2]) - t0ns) / 1e6))
+    print("trace (ms after the kill): " + ", ".join(steps), file=sys.stderr)
 print("%.1f %.1f %d" % (-1 if first is None else (first - t0) * 1000, (end - t0) * 1000, rc))
 PY
 
@@ -81,9 +97,9 @@ load_before=$(cut -d' ' -f1-3 /proc/loadavg)
 ours=()
 theirs=()
 for i in $(seq "$runs"); do
-    ours+=("$(python3 "$work/one.py" "$second" "$root/twping" -c 100000 -i 0.01 "127.0.0.1:$port")")
+    ours+=("$(python3 "$work/one.py" "$second" "$trace" "$root/twping" -c 100000 -i 0.01 "127.0.0.1:$port")")
     if [ -n "${TWPING_C:-}" ]; then
-        theirs+=("$(python3 "$work/one.py" "$second" "$TWPING_C" -c 100000 -i 0.01 "127.0.0.1:$port")")
+        theirs+=("$(python3 "$work/one.py" "$second" "" "$TWPING_C" -c 100000 -i 0.01 "127.0.0.1:$port")")
     fi
 done
 load_after=$(cut -d' ' -f1-3 /proc/loadavg)

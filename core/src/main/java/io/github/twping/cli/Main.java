@@ -9,6 +9,7 @@ import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import io.github.twping.ffm.ClockStatus;
+import io.github.twping.time.StopTrace;
 
 /**
  * The {@code twping} command: {@link Twping} plus process concerns (exit status, signals).
@@ -27,6 +28,8 @@ public final class Main {
         int status = run(args);
         System.out.flush();
         System.err.flush();
+        StopTrace.mark("exit");
+        StopTrace.print(System.err);
         // halt, not System.exit: this process has no shutdown hook left to run once run() has returned (the
         // pass-phrase prompt removes its echo-restoring hook before it returns; result files are closed), and
         // System.exit would first start the JDK's System.Logger machinery to log the exit (a service lookup
@@ -55,6 +58,7 @@ public final class Main {
         Twping twping = Twping.create(Arrays.asList(args), argv0, System.out, System.err, System.in, System.getenv());
         AtomicInteger signals = new AtomicInteger();
         Runnable stop = () -> {
+            StopTrace.mark("signal");
             if (signals.incrementAndGet() > 1) {
                 // C prints and exits within a millisecond of the first signal, so its second one finds either
                 // the test still stopping (exit 2) or the process gone with its results out (0): once ours has
@@ -62,6 +66,7 @@ public final class Main {
                 Runtime.getRuntime().halt(twping.summaryPrinted() ? 0 : 2);
             }
             twping.cancel();
+            StopTrace.mark("cancelled");
         };
         // C installs its handlers regardless of the inherited disposition: a script's background job (SIGINT
         // ignored at start) still stops on SIGINT.

@@ -5,6 +5,7 @@ import java.util.concurrent.TimeUnit;
 import io.github.twping.control.ControlActivity;
 import io.github.twping.control.ControlClient;
 import io.github.twping.session.ClientTestSession;
+import io.github.twping.time.StopTrace;
 
 /**
  * Waits for the test session while watching the control connection (docs/CLI.md, exit statuses): the server
@@ -43,7 +44,9 @@ final class ControlWatch {
                     session.cancel();
                 }
             }
+            StopTrace.mark("session-ended");
             session.join(JOIN_MILLIS);
+            StopTrace.mark("threads-joined");
             return false;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

@@ -43,10 +43,13 @@ import io.github.twping.session.ClockErrorEstimate;
 import io.github.twping.session.TwampSessionWarmUp;
 import io.github.twping.session.WarmUpPlan;
 import io.github.twping.session.SessionOutcome;
+import io.github.twping.datafile.DeltaSource;
 import io.github.twping.datafile.ScheduleDeltas;
+import io.github.twping.datafile.ScheduleEnd;
 import io.github.twping.datafile.SessionDataWriter;
 import io.github.twping.datafile.SessionHeader;
 import io.github.twping.time.NtpTime;
+import io.github.twping.time.StopTrace;
 import io.github.twping.time.WallClock;
 import io.github.twping.report.owamp.CFormat;
 
@@ -76,10 +79,18 @@ public final class TwampRun {
     private static final String TEST_FAILED = "Test session(s) Failed...";
     /** How long the session waits for a stopped warm-up to leave (one round trip, bounded by its receive timeout). */
     private static final long WARM_UP_STOP_MS = 400;
-    /** The longest schedule {@link #prepareReport} walks ahead (its pass is linear in the packet count). */
-    private static final long REPORT_PREPARE_MAX_PACKETS = 2_000_000;
-    /** How long the report waits for an unfinished preparation (it then does the work itself). */
-    private static final long REPORT_PREPARE_JOIN_MS = 2_000;
+    /** How long the report waits for the background lookup of the local name (it then looks it up itself). */
+    private static final long HOST_LOOKUP_JOIN_MS = 2_000;
+    /** Deltas of the schedule's end summed between two looks at the clock (about 0.1 ms compiled). */
+    private static final long SCHEDULE_END_STEP = 1024;
+    /** How long one step of the report's preparation sums the schedule before the control connection is looked at. */
+    private static final long PREPARE_SLICE_NS = TimeUnit.MILLISECONDS.toNanos(5);
+    /** The wait for the start time takes no step of the report's preparation this close to its end. */
+    private static final long PREPARE_RESERVE_NS = TimeUnit.MILLISECONDS.toNanos(100);
+    /** Nor begins the summary's warming pass (class loading and one interpreted pass: 30-400 ms) this close to it. */
+    private static final long WARM_SUMMARY_RESERVE_NS = TimeUnit.MILLISECONDS.toNanos(300);
+    /** The read timeout of one look at the control connection between two steps (ControlClient's shortest). */
+    private static final long PREPARE_POLL_NS = TimeUnit.MILLISECONDS.toNanos(1);
     /** How often the wait for the start time looks at the cancellation between control-connection polls. */
     private static final long START_WATCH_INTERVAL_NS = TimeUnit.MILLISECONDS.toNanos(50);
 
@@ -87,9 +98,15 @@ public final class TwampRun {
     private final ReportSink reportSink;
     private final Path tempDirectory;
     private volatile ClientTestSession session;
-    /** The thread of {@link #prepareReport}, and the hosts it looked up. */
-    private volatile Thread reportPreparation;
+    /** The thread of {@link #lookUpHostsInBackground}, and the hosts it looked up. */
+    private volatile Thread hostLookup;
     private volatile HostInfo preparedHosts;
+    /** The sum of the whole send schedule, walked during the wait for the start time; null when not needed. */
+    private ScheduleEnd scheduleEnd;
+    /** What the wait for the start time prepares the report from ({@link #prepareStep}); null when nothing. */
+    private SessionDataFile preparedFile;
+    private SessionHeader preparedHeader;
+    private boolean summaryWarmed;
     private volatile boolean summaryPrinted;
     /** The running session's receiving socket: a cancel wakes its receiver, which then ends at once. */
     private volatile UdpSocket receiving;
@@ -315,7 +332,8 @@ public final class TwampRun {
         control.endCancellableSetUp();
         printApproximately(slots, timing);  // first: the warm-up's threads would delay the line's "now"
         startWarmUp(control.mode(), slots, timing.startTimeNtp());
-        prepareReport(file, header, localAddress);
+        StopTrace.mark("start-wait");
+        planReport(file, header, localAddress);
 
         SessionOutcome outcome;
         results = ResultRun.create(run.options, run.program, run.stdout, run.err);
@@ -344,7 +362,9 @@ public final class TwampRun {
             file.discard();
             return run.cancelled() ? EXIT_INTERRUPTED : EXIT_FAILURE;
         }
+        StopTrace.mark("stop-sessions");
         control.close();
+        StopTrace.mark("control-closed");
         return report(file, header, localAddress) ? EXIT_OK : ResultOutputs.EXIT_OUTPUT_FAILED;
     }
 
@@ -416,7 +436,9 @@ public final class TwampRun {
             if (leftNs <= 0) {
                 break;
             }
-            ControlActivity activity = control.awaitActivity(Math.min(leftNs, START_WATCH_INTERVAL_NS));
+            boolean stepped = prepareStep(leftNs);
+            ControlActivity activity = control.awaitActivity(stepped ? PREPARE_POLL_NS
+                    : Math.min(leftNs, START_WATCH_INTERVAL_NS));
             if (activity != ControlActivity.QUIET && !run.cancelled()) {
                 result = StartWait.CONTROL_FAILED;
                 break;
@@ -513,11 +535,15 @@ public final class TwampRun {
     private boolean report(SessionDataFile file, SessionHeader header, InetAddress localAddress) {
         stopResults();                                  // the progress line is erased before the summary
         HostInfo hosts = preparedHosts(header, localAddress);
+        StopTrace.mark("hosts");
+        ScheduleEnd end = scheduleEnd;
         Reports.writeChannel(Outputs.of(run.options, run.program), file.channel(), hosts,
-                ScheduleDeltas.of(header), run.out, run.err);
+                ScheduleDeltas.of(header, end == null ? null : end.finish()), run.out, run.err);
         run.out.flush();
         summaryPrinted = true;
+        StopTrace.mark("summary");
         boolean written = ResultRun.finish(results, run.options, file.channel(), session, hosts, run.err, run.program);
+        StopTrace.mark("results");
         if (reportSink != null) {
             reportSink.onSummary(file.channel(), header);
         }
@@ -526,36 +552,94 @@ public final class TwampRun {
 
     /**
      * Gets the summary ready before the test ends, so that a Ctrl-C's partial results come as fast as C's
-     * (docs/CLI.md, signals; testing/signal-latency.sh): on a background thread started with the test, the
-     * reverse lookup of the local name, and one pass of the statistics and the summary over the data file as it
-     * is then (the header, no record) into a discarding stream. That pass walks the whole send schedule as the
-     * final one does and loads the summary's code; run cold after the signal, the two took 100-900 ms for
-     * {@code -c 100000}. Skipped for {@code -R}, {@code -Q}, per-file summaries and schedules over
-     * {@link #REPORT_PREPARE_MAX_PACKETS} packets.
+     * (docs/CLI.md, signals; testing/signal-latency.sh). The reverse lookup of the local name (a blocking call of
+     * unbounded length) runs on a background thread started now; the rest is done by the main thread in steps
+     * while it waits for the start time ({@link #prepareStep}), never beside the session's threads.
      */
-    private void prepareReport(SessionDataFile file, SessionHeader header, InetAddress localAddress) {
+    private void planReport(SessionDataFile file, SessionHeader header, InetAddress localAddress) {
+        lookUpHostsInBackground(header, localAddress);
         OutputOptions opts = Outputs.of(run.options, run.program);
-        boolean summarise = !opts.quiet() && !opts.raw() && !opts.perFile()
-                && header.packetCount() <= REPORT_PREPARE_MAX_PACKETS;
-        Thread t = Thread.ofPlatform().daemon(true).name("twping-report-prepare").unstarted(() -> {
-            HostInfo h = hostInfo(header, localAddress);
-            preparedHosts = h;
-            if (summarise) {
-                PrintStream discard = new PrintStream(OutputStream.nullOutputStream(), false, StandardCharsets.UTF_8);
-                Reports.writeChannel(opts, file.channel(), h, ScheduleDeltas.of(header), discard, discard);
+        if (opts.quiet() || opts.raw()) {
+            return;
+        }
+        long n = header.packetCount();
+        if (opts.subsession() == 0 || opts.subsession() >= n) {
+            scheduleEnd = ScheduleEnd.of(header);  // the summary ends at schedtime(N-1) however early the stop
+        }
+        if (!opts.perFile()) {
+            preparedFile = file;
+            preparedHeader = header;
+        }
+    }
+
+    /**
+     * One step of the report's preparation in the wait for the start time, when at least
+     * {@link #PREPARE_RESERVE_NS} of the wait is left. First, once, one pass of the statistics and the summary over
+     * the data file as it is (the header alone) into a discarding stream, with a schedule of zero deltas: it loads
+     * and links their code, which, run cold after the signal, took 30-450 ms on a loaded machine. Then, in slices of
+     * {@link #PREPARE_SLICE_NS}, the schedule's sum ({@link ScheduleEnd}): a Ctrl-C's
+     * summary then reads its end time instead of walking, for {@code -c 100000}, 100,000 exponential deltas (an
+     * AES block per four random words).
+     *
+     * @return true when a step was taken (more may follow)
+     */
+    private boolean prepareStep(long leftNs) {
+        if (leftNs < PREPARE_RESERVE_NS) {
+            return false;
+        }
+        if (!summaryWarmed && preparedFile != null && leftNs >= WARM_SUMMARY_RESERVE_NS) {
+            summaryWarmed = true;
+            PrintStream discard = new PrintStream(OutputStream.nullOutputStream(), false, StandardCharsets.UTF_8);
+            Reports.writeChannel(Outputs.of(run.options, run.program), preparedFile.channel(),
+                    HostInfo.numericFrom(preparedHeader), ZERO_DELTAS, discard, discard);
+            StopTrace.mark("summary-warmed");
+            return true;
+        }
+        ScheduleEnd end = scheduleEnd;
+        if (end != null && !end.isDone()) {
+            long sliceEndNs = System.nanoTime() + PREPARE_SLICE_NS;
+            while (!end.advance(SCHEDULE_END_STEP)) {
+                if (System.nanoTime() - sliceEndNs >= 0 || run.cancelled()) {
+                    return true;
+                }
             }
-        });
-        t.setPriority(Thread.MIN_PRIORITY);
-        reportPreparation = t;
+            StopTrace.mark("schedule-end-summed");
+            return true;
+        }
+        return false;
+    }
+
+    /** The schedule of {@link #prepareStep}'s discarded pass: its numbers do not matter, its code does. */
+    private static final DeltaSource ZERO_DELTAS = new DeltaSource() {
+        @Override
+        public void reset() {
+        }
+
+        @Override
+        public long nextDeltaNtp() {
+            return 0;
+        }
+
+        @Override
+        public long skipDeltasNtp(long count) {
+            return 0;
+        }
+    };
+
+    /** Starts the reverse lookup of the local name ({@link #hostInfo}) on a background thread. */
+    private void lookUpHostsInBackground(SessionHeader header, InetAddress localAddress) {
+        Thread t = Thread.ofPlatform().daemon(true).name("twping-host-lookup").unstarted(() ->
+                preparedHosts = hostInfo(header, localAddress));
+        hostLookup = t;
         t.start();
     }
 
-    /** The hosts {@link #prepareReport} looked up, after waiting (bounded) for it; else looked up now. */
+    /** The hosts {@link #lookUpHostsInBackground} looked up, after waiting (bounded) for it; else looked up now. */
     private HostInfo preparedHosts(SessionHeader header, InetAddress localAddress) {
-        Thread t = reportPreparation;
+        Thread t = hostLookup;
         if (t != null) {
             try {
-                t.join(REPORT_PREPARE_JOIN_MS);
+                t.join(HOST_LOOKUP_JOIN_MS);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }

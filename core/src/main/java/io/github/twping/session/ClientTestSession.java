@@ -14,6 +14,7 @@ import io.github.twping.protocol.Mode;
 import io.github.twping.schedule.SendSchedule;
 import io.github.twping.datafile.RecordSources;
 import io.github.twping.datafile.SessionDataWriter;
+import io.github.twping.time.StopTrace;
 import io.github.twping.time.WallClock;
 import org.HdrHistogram.Histogram;
 
@@ -123,8 +124,12 @@ public final class ClientTestSession {
         senderThread = Thread.ofPlatform().name("twping-sender").daemon(true).unstarted(() -> {
             preciseTimers();
             pinned(sender);
+            StopTrace.mark("sender-left");
         });
-        receiverThread = Thread.ofPlatform().name("twping-receiver").daemon(true).unstarted(() -> pinned(receiver));
+        receiverThread = Thread.ofPlatform().name("twping-receiver").daemon(true).unstarted(() -> {
+            pinned(receiver);
+            StopTrace.mark("receiver-left");
+        });
     }
 
     /**
@@ -211,9 +216,14 @@ public final class ClientTestSession {
         return control.isDone();
     }
 
-    /** Stops sending; the receiver flushes what is older than the loss timeout and ends. Any thread. */
+    /**
+     * Stops sending; the receiver flushes what is older than the loss timeout and ends. Any thread. The sender is
+     * interrupted out of its wait for the next send time (the pacer returns at once, the sender sees the stop and
+     * leaves), so that {@link #join} does not wait up to a whole send interval after a Ctrl-C.
+     */
     public void cancel() {
         control.cancel();
+        senderThread.interrupt();
     }
 
     /** Waits for both threads to leave (after {@link #await}). */

@@ -1,6 +1,7 @@
 package io.github.twping.session;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
@@ -45,6 +46,7 @@ import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
 import org.junit.jupiter.api.Assumptions;
+import io.github.twping.testsupport.Wait;
 
 /**
  * The client's test session against a scripted open-mode reflector that misbehaves on purpose: short,
@@ -275,6 +277,38 @@ class ClientTestSessionTest {
         assertEquals(ThreadPolicies.fifo(3), seen.get("twping-sender"), "sender policy/priority: " + seen);
         assertEquals(ThreadPolicies.fifo(3), seen.get("twping-receiver"), "receiver policy/priority: " + seen);
         assertTrue(diagnostics.isEmpty(), diagnostics.toString());
+    }
+
+    /**
+     * A Ctrl-C's partial results wait for the sender to leave (docs/CLI.md, signals): a cancel interrupts its wait
+     * for the next send time. One packet per 1000 s: without that interrupt, the sender stayed parked in the wait
+     * for its first send time long after the cancel, and the bounded join returned with it alive.
+     */
+    @Test
+    void shouldEndTheSenderAtOnceWhenCancelledInItsWaitForTheNextSendTime() throws Exception {
+        Thread[] sender = new Thread[1];
+        run((seq, request, reply, out) -> out.send(41), SessionOutcome.CANCELLED, 3, NtpTime.fromSeconds(1000),
+                NtpTime.fromSeconds(0.05), session -> {
+                    try {
+                        Wait.until(() -> {
+                            sender[0] = liveThread("twping-sender");
+                            return sender[0] != null && sender[0].getState() == Thread.State.TIMED_WAITING;
+                        }, "the sender waiting for its first send time");
+                    } catch (InterruptedException e) {
+                        throw new AssertionError(e);
+                    }
+                    session.cancel();
+                });
+        assertFalse(sender[0].isAlive(), "the sender is still waiting for its send time after the cancel");
+    }
+
+    private static Thread liveThread(String name) {
+        for (Thread t : Thread.getAllStackTraces().keySet()) {
+            if (t.getName().equals(name) && t.isAlive()) {
+                return t;
+            }
+        }
+        return null;
     }
 
     @Test

@@ -8,6 +8,7 @@ import io.github.twping.datafile.SessionHeader;
 import io.github.twping.stats.owamp.SummaryResult;
 import io.github.twping.datafile.TwoWayRecord;
 import io.github.twping.stats.owamp.TwoWayStatistics;
+import io.github.twping.time.StopTrace;
 
 import java.io.FileNotFoundException;
 import java.io.FileOutputStream;
@@ -153,6 +154,7 @@ public final class Reports {
             diagnostics.clear();
             boolean ok = engine.summarize(data, first, last, begin, opts.recordLimit(), perPacket, result,
                 diagnostics);
+            StopTrace.mark("statistics");
             if (perPacket != null) {
                 perPacket.flush();
             }

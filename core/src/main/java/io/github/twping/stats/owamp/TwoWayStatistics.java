@@ -135,13 +135,45 @@ public final class TwoWayStatistics {
                 diagnostics.add(BUCKET_ALLOCATION);
             }
         }
-        while (!fwdExhausted) {
-            flushFirst(fwd, true);
-        }
-        while (!bckExhausted) {
-            flushFirst(bck, false);
-        }
+        drainFwd();
+        drainBck();
         return true;
+    }
+
+    /**
+     * The final flush of the FWD list (docs/STATISTICS.md): its nodes, then, as C does, a node per scheduled packet
+     * up to {@code last - 1} that no record named. Such a node counts nothing, it only moves the end time to its
+     * schedtime, so once the records' nodes are flushed the rest is one jump: the end time becomes
+     * schedtime({@code last - 1}), with the deltas summed by {@link DeltaSource#skipDeltasNtp} (O(1) when the
+     * schedule's total is known, as after a Ctrl-C in a long session: docs/CLI.md, signals).
+     */
+    private void drainFwd() {
+        while (!fwdExhausted) {
+            long end = fwd.endSeq();
+            flushFirst(fwd, true);
+            if (!fwdExhausted && fwd.firstSeq() == end) {
+                // the list emptied and flushFirst appended node `end`, which no record named: jump to last - 1
+                long remaining = last - 1 - end;
+                schedCursor += schedule.skipDeltasNtp(remaining);
+                deltasConsumed += remaining;
+                result.endTimeNtp = schedCursor;
+                fwd.removeFirst();
+                fwdExhausted = true;
+            }
+        }
+    }
+
+    /** The final flush of the BCK list: as {@link #drainFwd}, its appended nodes all carry the cursor's schedtime. */
+    private void drainBck() {
+        while (!bckExhausted) {
+            long end = bck.endSeq();
+            flushFirst(bck, false);
+            if (!bckExhausted && bck.firstSeq() == end) {
+                result.endTimeNtp = schedCursor;
+                bck.removeFirst();
+                bckExhausted = true;
+            }
+        }
     }
 
     private boolean fail(String message) {

@@ -8,7 +8,10 @@ import java.util.List;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import io.github.twping.datafile.DeltaSource;
 import io.github.twping.datafile.ScheduleDeltas;
+import io.github.twping.datafile.ScheduleEnd;
+import io.github.twping.schedule.SendSchedule;
 import io.github.twping.datafile.SessionDataReader;
 import io.github.twping.datafile.SessionHeader;
 import io.github.twping.datafile.TestData;
@@ -50,6 +53,76 @@ class TwoWayStatisticsTest {
             assertTrue(fresh.summarize(r, 0, 100, 0, 0, null, b, diagnostics));
             assertEquals(b.startTimeNtp(), a.startTimeNtp());
             assertEquals(b.endTimeNtp(), a.endTimeNtp());
+        }
+    }
+
+    /** A DeltaSource that counts the deltas it hands out one by one. */
+    private static final class CountingDeltas implements DeltaSource {
+        private final DeltaSource inner;
+        long taken;
+
+        CountingDeltas(DeltaSource inner) {
+            this.inner = inner;
+        }
+
+        @Override
+        public void reset() {
+            inner.reset();
+        }
+
+        @Override
+        public long nextDeltaNtp() {
+            taken++;
+            return inner.nextDeltaNtp();
+        }
+
+        @Override
+        public long skipDeltasNtp(long count) {
+            return inner.skipDeltasNtp(count);
+        }
+    }
+
+    /**
+     * A session stopped early (Ctrl-C): 4 records of 100,000 scheduled packets. Its summary ends at schedtime(N-1)
+     * as C's does (docs/STATISTICS.md); with the schedule's sum known ({@link ScheduleEnd}) the final flush jumps
+     * there instead of taking the 99,996 other deltas one by one, and everything else is as with the walk.
+     */
+    @Test
+    void shouldEndAStoppedSessionAtTheLastScheduledPacketWithoutWalkingTheRestWhenTheSumIsKnown() throws Exception {
+        SessionHeader t = TestData.header(100_000);
+        SessionHeader h = new SessionHeader(t.sid(), 4, new byte[] {127, 0, 0, 1}, 9000, new byte[] {127, 0, 0, 1},
+            18000, 100_000, 27, TestData.START, 2 * TestData.SECOND, 0, new boolean[] {false},
+            new long[] {TestData.TEN_MS}, SessionHeader.FINISHED_INCOMPLETE);
+        long ms = TestData.SECOND / 1000;
+        byte[] file = TestData.file(h,
+            TestData.received(new TwoWayRecord(), 0, ms, ms / 10, ms, 64),
+            TestData.received(new TwoWayRecord(), 1, ms, ms / 10, ms, 64),
+            new TwoWayRecord().setLost(2, TestData.START + 3 * TestData.TEN_MS, 0x0001),
+            TestData.received(new TwoWayRecord(), 3, 2 * ms, ms / 10, ms, 64));
+        SendSchedule schedule = new SendSchedule(h.sid(), h.slots(), h.packetCount());
+        long end = TestData.START;
+        for (int i = 0; i < 100_000; i++) {
+            end += schedule.nextDeltaNtp();
+        }
+        try (SessionDataReader r = SessionDataReader.of(file)) {
+            SummaryResult walked = new SummaryResult(0.0001f);
+            CountingDeltas walking = new CountingDeltas(ScheduleDeltas.of(h));
+            assertTrue(new TwoWayStatistics(h, walking).summarize(r, 0, 100_000, 0, 0, null, walked, diagnostics),
+                diagnostics::toString);
+            SummaryResult jumped = new SummaryResult(0.0001f);
+            CountingDeltas jumping = new CountingDeltas(ScheduleDeltas.of(h, ScheduleEnd.of(h).finish()));
+            assertTrue(new TwoWayStatistics(h, jumping).summarize(r, 0, 100_000, 0, 0, null, jumped, diagnostics),
+                diagnostics::toString);
+
+            assertEquals(end, walked.endTimeNtp());
+            assertEquals(end, jumped.endTimeNtp());
+            assertEquals(walked.startTimeNtp(), jumped.startTimeNtp());
+            assertEquals(4, jumped.sent());
+            assertEquals(1, jumped.lost());
+            assertEquals(walked.sent(), jumped.sent());
+            assertEquals(walked.lost(), jumped.lost());
+            assertEquals(walked.median(SummaryResult.RT), jumped.median(SummaryResult.RT));
+            assertTrue(jumping.taken <= 5, "deltas taken one by one with the sum known: " + jumping.taken);
         }
     }
 
