@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # From SIGINT to the printed partial summary: how long a running twping takes to answer Ctrl-C.
 #
-#   testing/signal-latency.sh [--runs N] [--twampd-port PORT] [--second-after MS] [--trace]
+#   testing/signal-latency.sh [--runs N] [--twampd-port PORT] [--second-after MS] [--trace] [--fifo PRIO]
 #
 # Starts our twampd on 127.0.0.1 (open mode, foreground, stopped at the end), then N times (default 10) runs
 # `./twping -c 100000 -i 0.01 127.0.0.1:PORT`, waits until its session has run for 1 s, sends SIGINT and
@@ -13,6 +13,8 @@
 # With --trace, our client runs with -Dtwping.stopTrace=true and each of its runs also prints, on stderr, the
 # steps it recorded from the signal to the exit (ms after the kill: the signal handler, the session's threads
 # leaving, Stop-Sessions, the statistics, the summary, ...; time.StopTrace) for attributing the time.
+# With --fifo PRIO, both clients run under `chrt -f PRIO` (SCHED_FIFO; root or CAP_SYS_NICE): the other work of
+# a loaded machine then no longer delays them, which approximates a quiet machine (the server stays time-shared).
 # Prints a Markdown table (min / median / max per client and the exit statuses) and the load average before
 # and after. Exit 0, 1 when a run failed to start, 2 on bad arguments.
 set -euo pipefail
@@ -22,18 +24,26 @@ runs=10
 port=18770
 second=""
 trace=""
+fifo=""
 while [ $# -gt 0 ]; do
     case $1 in
         --runs) runs=${2:?--runs needs a value}; shift 2 ;;
         --twampd-port) port=${2:?--twampd-port needs a value}; shift 2 ;;
         --second-after) second=${2:?--second-after needs a value}; shift 2 ;;
         --trace) trace=1; shift ;;
-        *) echo "usage: testing/signal-latency.sh [--runs N] [--twampd-port PORT] [--second-after MS] [--trace]" >&2; exit 2 ;;
+        --fifo) fifo=${2:?--fifo needs a value}; shift 2 ;;
+        *) echo "usage: testing/signal-latency.sh [--runs N] [--twampd-port PORT] [--second-after MS] [--trace] [--fifo PRIO]" >&2; exit 2 ;;
     esac
 done
 case $runs in ''|*[!0-9]*|0) echo "signal-latency.sh: --runs: a positive integer expected" >&2; exit 2 ;; esac
 case $port in ''|*[!0-9]*) echo "signal-latency.sh: --twampd-port: a port number expected" >&2; exit 2 ;; esac
 case $second in *[!0-9]*) echo "signal-latency.sh: --second-after: milliseconds expected" >&2; exit 2 ;; esac
+case $fifo in *[!0-9]*) echo "signal-latency.sh: --fifo: a priority 1-99 expected" >&2; exit 2 ;; esac
+wrap=()
+if [ -n "$fifo" ]; then
+    chrt -f "$fifo" true 2>/dev/null || { echo "signal-latency.sh: --fifo: chrt -f $fifo is not permitted here" >&2; exit 1; }
+    wrap=(chrt -f "$fifo")
+fi
 command -v python3 >/dev/null || { echo "signal-latency.sh: python3 is needed for the timing" >&2; exit 1; }
 
 . "$root/testing/lib/local-twampd.sh"
@@ -97,9 +107,9 @@ load_before=$(cut -d' ' -f1-3 /proc/loadavg)
 ours=()
 theirs=()
 for i in $(seq "$runs"); do
-    ours+=("$(python3 "$work/one.py" "$second" "$trace" "$root/twping" -c 100000 -i 0.01 "127.0.0.1:$port")")
+    ours+=("$(python3 "$work/one.py" "$second" "$trace" ${wrap[@]+"${wrap[@]}"} "$root/twping" -c 100000 -i 0.01 "127.0.0.1:$port")")
     if [ -n "${TWPING_C:-}" ]; then
-        theirs+=("$(python3 "$work/one.py" "$second" "" "$TWPING_C" -c 100000 -i 0.01 "127.0.0.1:$port")")
+        theirs+=("$(python3 "$work/one.py" "$second" "" ${wrap[@]+"${wrap[@]}"} "$TWPING_C" -c 100000 -i 0.01 "127.0.0.1:$port")")
     fi
 done
 load_after=$(cut -d' ' -f1-3 /proc/loadavg)
@@ -118,7 +128,7 @@ codes = ",".join(r[2] for r in rows)
 print("| %s | %s | %s | %s |" % (label, col(0), col(1), codes))
 ' "$label"
 }
-echo "SIGINT after 1 s of a session, ${runs} runs${second:+, a second SIGINT ${second} ms after the first}; $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) CPUs"
+echo "SIGINT after 1 s of a session, ${runs} runs${second:+, a second SIGINT ${second} ms after the first}${fifo:+, clients under SCHED_FIFO $fifo}; $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) CPUs"
 echo
 echo "| client | to summary ms (min / median / max) | to exit ms | exit statuses |"
 echo "|---|---|---|---|"

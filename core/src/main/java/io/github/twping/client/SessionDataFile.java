@@ -78,7 +78,9 @@ final class SessionDataFile implements AutoCloseable {
             return null;
         }
         try {
-            return SessionDataWriter.onChannel(channel, header, SessionDataWriter.DEFAULT_BATCH_RECORDS);
+            // -F's file is synced at the end; the anonymous one is deleted at the end, a sync would only cost time
+            return SessionDataWriter.onChannel(channel, header, SessionDataWriter.DEFAULT_BATCH_RECORDS)
+                    .syncOnFinish(isSaved());
         } catch (IOException e) {
             // C's texts for a failed write (e.g. -F /dev/full) are not recorded: the nearest C-style line first
             run.diag("OWPWriteDataHeader: fwrite(): " + TwampRun.strerror(e));

@@ -16,6 +16,7 @@ import io.github.twping.datafile.SessionDataWriter;
 import io.github.twping.datafile.TwoWayRecord;
 import io.github.twping.time.ErrorEstimate;
 import io.github.twping.time.NtpTime;
+import io.github.twping.time.StopTrace;
 import io.github.twping.time.WallClock;
 
 /**
@@ -99,8 +100,10 @@ final class ReplyReceiver implements Runnable {
     public void run() {
         try {
             receiveAll();
+            StopTrace.mark("receiver-stopped");
             // Final flush with the current time: only nodes older than L get a record (docs/CLIENT.md).
             flush(clock.nowNtp());
+            StopTrace.mark("records-flushed");
             writer.finish(true);
         } catch (SocketException e) {
             control.fail(SessionOutcome.RECEIVE_FAILED, "recvfromttl(): " + e.getMessage());

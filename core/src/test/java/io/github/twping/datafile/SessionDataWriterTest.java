@@ -68,6 +68,22 @@ class SessionDataWriterTest {
         }
     }
 
+    /** Without the sync (the anonymous file of a run, docs/CLI.md, signals) the finished file is the same. */
+    @Test
+    void shouldFinishTheSameFileWithoutTheSync(@TempDir Path dir) throws IOException {
+        byte[] original = TestData.vectorBytes("datafile-loss.owp");
+        Path copy = dir.resolve("unsynced.owp");
+        try (SessionDataReader r = SessionDataReader.of(original);
+             SessionDataWriter w = SessionDataWriter.create(copy, r.header()).syncOnFinish(false)) {
+            TwoWayRecord rec = new TwoWayRecord();
+            for (long i = 0; i < r.recordCount(); i++) {
+                w.append(r.read(i, rec));
+            }
+            w.finish(true);
+        }
+        assertArrayEquals(original, Files.readAllBytes(copy));
+    }
+
     @Test
     void shouldEncodeLostRecordLayoutOfSpec55() throws IOException {
         TwoWayRecord lost = new TwoWayRecord().setLost(63, TestData.START + 64 * TestData.TEN_MS, 0x0001);
