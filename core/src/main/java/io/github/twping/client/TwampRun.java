@@ -108,6 +108,8 @@ public final class TwampRun {
     private SessionHeader preparedHeader;
     private boolean summaryWarmed;
     private volatile boolean summaryPrinted;
+    /** Sets {@link #summaryPrinted}; made with the run, so that no lambda is linked between the signal and the summary. */
+    private final Runnable markSummaryPrinted = () -> summaryPrinted = true;
     /** The running session's receiving socket: a cancel wakes its receiver, which then ends at once. */
     private volatile UdpSocket receiving;
     private final ControlCancellation controlCancellation = new ControlCancellation();
@@ -538,7 +540,8 @@ public final class TwampRun {
         StopTrace.mark("hosts");
         ScheduleEnd end = scheduleEnd;
         Reports.writeChannel(Outputs.of(run.options, run.program), file.channel(), hosts,
-                ScheduleDeltas.of(header, end == null ? null : end.finish()), run.out, run.err);
+                ScheduleDeltas.of(header, end == null ? null : end.finish()), run.out, run.err,
+                markSummaryPrinted);  // before the data file's mapping is released (milliseconds)
         run.out.flush();
         summaryPrinted = true;
         StopTrace.mark("summary");

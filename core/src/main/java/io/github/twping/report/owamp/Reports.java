@@ -61,7 +61,7 @@ public final class Reports {
      */
     public static boolean writeFile(OutputOptions opts, Path file, HostInfo hosts, DeltaSource schedule,
                                     PrintStream out, PrintStream err) {
-        return writeOpened(opts, () -> SessionDataReader.open(file), hosts, schedule, out, err);
+        return writeOpened(opts, () -> SessionDataReader.open(file), hosts, schedule, out, err, null);
     }
 
     /**
@@ -70,7 +70,18 @@ public final class Reports {
      */
     public static boolean writeChannel(OutputOptions opts, FileChannel channel, HostInfo hosts, DeltaSource schedule,
                                        PrintStream out, PrintStream err) {
-        return writeOpened(opts, () -> SessionDataReader.open(channel), hosts, schedule, out, err);
+        return writeChannel(opts, channel, hosts, schedule, out, err, null);
+    }
+
+    /**
+     * As {@link #writeChannel(OutputOptions, FileChannel, HostInfo, DeltaSource, PrintStream, PrintStream)};
+     * {@code written} (may be null) runs once the results are written and flushed, before the data file's mapping
+     * is released (a shared arena's close, which can take milliseconds): twping's second Ctrl-C exits 0 from then
+     * on (docs/CLI.md, signals). It does not run when the file could not be opened.
+     */
+    public static boolean writeChannel(OutputOptions opts, FileChannel channel, HostInfo hosts, DeltaSource schedule,
+                                       PrintStream out, PrintStream err, Runnable written) {
+        return writeOpened(opts, () -> SessionDataReader.open(channel), hosts, schedule, out, err, written);
     }
 
     /** Opens a data file. */
@@ -81,12 +92,17 @@ public final class Reports {
 
     /** Opens the data file and prints it; an unreadable file prints the C messages of docs/CLI.md, exit statuses. */
     private static boolean writeOpened(OutputOptions opts, ReaderSource source, HostInfo hosts, DeltaSource schedule,
-                                       PrintStream out, PrintStream err) {
+                                       PrintStream out, PrintStream err, Runnable written) {
         if (opts.quiet()) {
             return true;
         }
         try (SessionDataReader reader = source.open()) {
-            return write(opts, reader, hosts, schedule, out, err);
+            boolean ok = write(opts, reader, hosts, schedule, out, err);
+            out.flush();
+            if (written != null) {
+                written.run();
+            }
+            return ok;
         } catch (InvalidDataFileException e) {
             for (String line : e.diagnostics()) {
                 diag(err, opts, line);
