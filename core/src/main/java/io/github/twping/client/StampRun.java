@@ -260,7 +260,11 @@ public final class StampRun {
                 run.diag("TLV results: " + Reports.strerror(e));
             }
         }
-        if (results != null && spec != null && spec.format() == TimestampFormat.PTP) {
+        boolean ptpReplies = spec != null && s.counters().ptpReplies() > 0;
+        if (spec != null && spec.format() != TimestampFormat.PTP && ptpReplies && spec.taiSeconds() == 0) {
+            run.err.print(run.program + ": " + TaiOffset.REPLY_NOTE + "\n");
+        }
+        if (results != null && spec != null && (spec.format() == TimestampFormat.PTP || ptpReplies)) {
             results.ptpTaiOffset(spec.taiSeconds());
         }
         boolean written = ResultRun.finish(results, run.options, file.channel(), s, hosts, run.err, run.program);

@@ -87,4 +87,9 @@ public interface TestPacketCipher {
     default long malformedReplies() {
         return 0;
     }
+
+    /** @return accepted replies whose reflector timestamps were in the PTP format (STAMP: Z set); 0 otherwise */
+    default long ptpReplies() {
+        return 0;
+    }
 }

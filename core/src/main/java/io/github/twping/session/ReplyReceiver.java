@@ -99,7 +99,7 @@ final class ReplyReceiver implements Runnable {
 
     ReceiverCounters counters() {
         return new ReceiverCounters(received, duplicates, badHmac, tooShort, late, kernelRxStamps, kernelTxStamps,
-                foreign, cipher.malformedReplies());
+                foreign, cipher.malformedReplies(), cipher.ptpReplies());
     }
 
     @Override

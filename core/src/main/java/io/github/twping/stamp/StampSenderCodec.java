@@ -59,6 +59,8 @@ public final class StampSenderCodec implements TestPacketCipher {
     private int rejection = REJECTED_HMAC;
     /** Replies whose TLV area did not parse (used all the same: the base packet is whole). */
     private long malformedReplies;
+    /** Accepted replies whose reflector timestamps were in the PTP format. */
+    private long ptpReplies;
 
     /** A sending codec (no telemetry). */
     public StampSenderCodec(StampSenderSpec spec) {
@@ -291,6 +293,11 @@ public final class StampSenderCodec implements TestPacketCipher {
     }
 
     @Override
+    public long ptpReplies() {
+        return ptpReplies;
+    }
+
+    @Override
     public boolean openReflector(MemorySegment packet, int length) {
         rejection = REJECTED_HMAC;
         if (length < reflectorLayout.length() || packet.byteSize() < reflectorLayout.length()) {
@@ -310,6 +317,7 @@ public final class StampSenderCodec implements TestPacketCipher {
         int field = received.errorEstimate();
         TimestampFormat format = TimestampFormat.ofErrorEstimate(field);
         if (format != TimestampFormat.NTP) {
+            ptpReplies++;
             received.timestampNtp(format.toNtp(received.timestampNtp(), spec.taiSeconds()))
                     .receiveTimestampNtp(format.toNtp(received.receiveTimestampNtp(), spec.taiSeconds()))
                     .errorEstimate(field & ~TimestampFormat.Z_BIT);

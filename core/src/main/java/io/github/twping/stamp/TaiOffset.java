@@ -12,6 +12,9 @@ public final class TaiOffset {
     /** The note printed when PTP timestamps are in use and the offset is unknown. */
     public static final String UNKNOWN_NOTE = "PTP timestamps: the kernel's TAI-UTC offset is unknown (0);"
             + " PTP seconds are taken as UTC, 37 s off against a peer that uses TAI";
+    /** The note printed after an NTP-format session whose reflector answered in PTP format, the offset unknown. */
+    public static final String REPLY_NOTE = "the reflector sent PTP timestamps and the kernel's TAI-UTC offset is"
+            + " unknown (0): they were taken as UTC, one-way delays 37 s off if the reflector uses TAI";
 
     private TaiOffset() {
     }

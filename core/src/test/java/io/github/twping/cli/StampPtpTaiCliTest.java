@@ -48,6 +48,26 @@ class StampPtpTaiCliTest {
     }
 
     @Test
+    void ntpSenderSaysWhenThePtpRepliesOffsetIsUnknown() throws Exception {
+        Path json = dir.resolve("m.json");
+        StampCliExchange.Result r = StampCliExchange.run(dir, List.of("--stamp", "127.0.0.1:0", "--ptp"),
+                List.of("-c", "3", "-i", "0.01f", "--json", json.toString()), "--stamp");
+        assertEquals(0, r.status(), r.err());
+        assertTrue(r.out().contains("3 sent, 0 lost (0.000%)"), r.out());
+        assertFalse(r.err().contains(TaiOffset.UNKNOWN_NOTE), "we send NTP: " + r.err());
+        JsonNode tai = new ObjectMapper().readTree(Files.readString(json)).get("ptp_tai_offset_s");
+        int kernel = TaiOffset.kernel();
+        if (kernel == 0) {
+            int summary = r.err().indexOf("twping: " + TaiOffset.REPLY_NOTE + "\n");
+            assertTrue(summary >= 0, r.err());
+            assertTrue(tai != null && tai.isNull(), String.valueOf(tai));
+        } else {
+            assertFalse(r.err().contains(TaiOffset.REPLY_NOTE), r.err());
+            assertEquals(kernel, tai.asInt());
+        }
+    }
+
+    @Test
     void ntpRunSaysNothingOfTai() throws Exception {
         Path json = dir.resolve("n.json");
         StampCliExchange.Result r = StampCliExchange.run(dir, List.of("--stamp", "127.0.0.1:0"),
