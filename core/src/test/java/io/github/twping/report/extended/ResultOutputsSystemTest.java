@@ -137,6 +137,13 @@ class ResultOutputsSystemTest {
         assertEquals("end", events.get(events.size() - 1).get("event").asText());
         assertValid(lines.get(lines.size() - 1));
         ResultRuns.assertValidStream(ResultRuns.streamSchema(), lines);
+        // the schema does check the breakdown of a packet event: an invented reason or a value without its stamps
+        String packet = lines.stream().filter(l -> l.contains("\"breakdown\"")).findFirst().orElseThrow();
+        for (String broken : List.of(packet.replace("\"no_follow_up_telemetry\"", "\"guessed\""),
+                packet.replaceFirst("\"from\":\"schedule\",\"to\":\"user\"", "\"reason\":\"lost\""))) {
+            assertTrue(!broken.equals(packet), "mutated: " + packet);
+            assertFalse(ResultRuns.streamSchema().validate(broken, InputFormat.JSON).isEmpty(), broken);
+        }
         long packetEvents = events.stream().filter(e -> e.get("event").asText().equals("packet")).count();
         long records = events.get(events.size() - 1).at("/exact/packets/records").asLong();
         assertEquals(records, packetEvents, "one packet event per record");
