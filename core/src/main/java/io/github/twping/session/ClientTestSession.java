@@ -14,6 +14,7 @@ import io.github.twping.pacing.ParkThenSpinPacer;
 import io.github.twping.protocol.Mode;
 import io.github.twping.schedule.SendSchedule;
 import io.github.twping.datafile.RecordSources;
+import io.github.twping.datafile.RecordStamps;
 import io.github.twping.datafile.SessionDataWriter;
 import io.github.twping.time.WallClock;
 import org.HdrHistogram.Histogram;
@@ -37,6 +38,8 @@ public final class ClientTestSession {
     private final ReplyReceiver receiver;
     private final SendLog log;
     private final RecordSources sources;
+    private RecordStamps stamps;
+    private final long packetCountForStamps;
     /**
      * Significant digits of the send-lateness histogram: 2 (1 % resolution) keeps its counts array at 28 KB where
      * 3 digits took 200 KB per session, a fifth of a running agent's live heap with 100 targets (docs/PERFORMANCE.md,
@@ -109,6 +112,7 @@ public final class ClientTestSession {
         int packetLength = senderCipher.senderLayout().packetLength(parameters.paddingBytes());
         log = new SendLog(parameters.packetCount(), MAX_IN_FLIGHT);
         sources = RecordSources.forPacketCount(parameters.packetCount());
+        packetCountForStamps = parameters.packetCount();
         control = new SessionControl(diagnostics);
         boolean txStamps = parameters.kernelTxTimestamps() && sending.capabilities().txTimestamps();
         sender = new SessionSender(sending, senderCipher, packetLength, parameters.reflector(),
@@ -245,6 +249,27 @@ public final class ClientTestSession {
      */
     public RecordSources recordSources() {
         return sources;
+    }
+
+    /**
+     * Keeps the client's extra stamps of every reply record ({@link RecordStamps}: the scheduled time, the user-space
+     * send stamp, the kernel TX stamp, the receiver's receipt) for the delay breakdown (docs/STATISTICS.md); call
+     * before {@link #start()}. Off by default: the table takes 33 bytes per packet.
+     */
+    public ClientTestSession keepStamps() {
+        if (stamps == null) {
+            stamps = RecordStamps.forPacketCount(packetCountForStamps);
+            receiver.keepStamps(stamps);
+        }
+        return this;
+    }
+
+    /**
+     * @return the client's extra stamps per data-file record, or null when not kept ({@link #keepStamps()});
+     * entries below the writer's {@code visibleRecords()} may be read from any thread
+     */
+    public RecordStamps recordStamps() {
+        return stamps;
     }
 
     /** @return sequence numbers the sender has handled so far (sent or skipped); any thread, a volatile read */
