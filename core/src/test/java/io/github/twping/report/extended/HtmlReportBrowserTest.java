@@ -180,21 +180,18 @@ class HtmlReportBrowserTest {
         Path file = dir.resolve("breakdown.owp");
         SyntheticSessions.write(file, 500, 2_000_000, 0, 0);
         Path page = dir.resolve("breakdown.html");
+        int gaps = 0;
         try (SessionDataReader reader = SessionDataReader.open(file)) {
             SessionResults r = SessionResults.compute(reader, null, null, SessionResults.FILE, null, "twping", "test",
                     0.0001f);
-            int intervals = HtmlReportData.build(r, reader, null).json().at("/intervals/start_s").size();
-            List<Long[]> parts = new ArrayList<>();
-            for (long base : new long[] {2_000, 5_000, 12_000, 6_000}) {
-                Long[] v = new Long[intervals];
-                for (int i = 0; i < intervals; i++) {
-                    v[i] = base + 100L * (i % 7);
-                }
-                parts.add(v);
+            JsonNode data = HtmlReportData.build(r, reader, HtmlReportTest.madeUpParts()).json();
+            for (int i = 0; i < data.at("/intervals/received").size(); i++) {
+                boolean gap = data.at("/breakdown/median_ns/1/" + i).isNull();
+                gaps += gap && data.at("/intervals/received/" + i).asLong() > 0 ? 1 : 0;
             }
+            assertTrue(gaps > 0, "the first packets lack the forward part");
             StringWriter w = new StringWriter();
-            HtmlReport.write(w, r, reader, null, null,
-                    new DelayBreakdown(List.of("sender stack", "forward", "reflector residence", "back"), parts));
+            HtmlReport.write(w, r, reader, null, null, HtmlReportTest.madeUpParts());
             Files.writeString(page, w.toString());
         }
         Browser b = browse("--dump-dom", page.toUri().toString());
@@ -204,6 +201,17 @@ class HtmlReportBrowserTest {
         assertEquals("yes", c.get("data-drawn"));
         assertLabelled("breakdown", ticks(c, "y"), DURATION);
         assertLabelled("breakdown", ticks(c, "x"), Pattern.compile("\\d+(\\.\\d+)? m?s"));
+        // the series are the parts, each with the source of its stamps in the legend
+        assertEquals("sender stack|forward|receiver wake-up", c.get("data-parts"));
+        assertEquals("kernel 450, user 50|kernel|unknown", c.get("data-sources"));
+        assertTrue(b.stdout().contains("sender stack \u00b7 kernel 450, user 50"), "legend of the sender stack");
+        assertTrue(b.stdout().contains("forward \u00b7 kernel"), "legend of the forward part");
+        // the part unknown for every packet is labelled so and not drawn (no area of zero height either)
+        assertEquals("receiver wake-up", c.get("data-unknown-parts"));
+        assertTrue(b.stdout().contains("receiver wake-up \u00b7 unknown, not drawn"), "legend of the unknown part");
+        assertEquals("sender stack|forward", c.get("data-drawn-parts"));
+        // the first intervals, whose packets lack the forward part, are marked instead of drawn as zero
+        assertEquals(Integer.toString(gaps), c.get("data-marked-unknown"));
     }
 
     @Test
