@@ -36,7 +36,7 @@ public final class ResultRun {
         if (r.reportFile() == null) {
             outputs.protocol(protocolName(options), null);
         }
-        return r.exact() || r.anyWriter() || outputs.progressEnabled() ? outputs : null;
+        return r.exact() || r.explain() || r.anyWriter() || outputs.progressEnabled() ? outputs : null;
     }
 
     /** @return the {@code protocol} of the JSON outputs: {@code twamp}, {@code stamp} or {@code light} */
@@ -46,6 +46,16 @@ public final class ResultRun {
             case LIGHT -> "light";
             case TWAMP -> "twamp";
         };
+    }
+
+    /**
+     * Before the session starts: when an output shows the delay breakdown, the session keeps the client's extra
+     * stamps of each record and the outputs read them (docs/STATISTICS.md, delay breakdown).
+     */
+    static void prepare(ResultOutputs outputs, ClientTestSession session) {
+        if (outputs != null && outputs.showsBreakdown()) {
+            outputs.recordStamps(session.keepStamps().recordStamps());
+        }
     }
 
     /** Starts the writer thread for a running session. */

@@ -18,6 +18,7 @@ import io.github.twping.net.AddressText;
 import io.github.twping.report.owamp.HostInfo;
 import io.github.twping.report.owamp.Reports;
 import io.github.twping.report.extended.ResultOutputs;
+import io.github.twping.report.extended.StampReflectorStamps;
 import io.github.twping.report.extended.StampTlvAnalysis;
 import io.github.twping.schedule.ScheduleSlot;
 import io.github.twping.schedule.SendSchedule;
@@ -190,6 +191,8 @@ public final class StampRun {
         run.progressLine(results);
         if (results != null) {
             results.protocol(ResultRun.protocolName(run.options), StampTlvReport.packetSources(telemetry, stamp.tlvs()));
+            results.reflectorStamps(StampReflectorStamps.of(telemetry, stamp.tlvs(), false),
+                    StampReflectorStamps.of(telemetry, stamp.tlvs(), true));
         }
         TwpingOptions.Extras extras = run.options.extras();
         ClockErrorEstimate errors = ClockErrorEstimate.of(extras.assumeSynchronised(), extras.esterrorMicros());
@@ -211,6 +214,7 @@ public final class StampRun {
         long startNanos = System.nanoTime() + NtpTime.signedDurationToNanos(startTimeNtp - run.clock.nowNtp());
         StampSenderWarmUp.beforeSession(warm, reflector.getAddress(), spinNs, run.options.extras().kernelSendStamps(),
                 WarmUpPlan.packets(test.packetCount(), slots), startNanos, run::cancelled).awaitStart();
+        ResultRun.prepare(results, s);
         s.start();
         ResultRun.startLive(results, file.channel(), header, writer, s, run.clock,
                 StartTimes.sessionDurationSeconds(test.packetCount(), slots, NtpTime.toDouble(lossTimeoutNtp), 0));

@@ -14,6 +14,9 @@ import java.util.function.LongSupplier;
 import io.github.twping.report.owamp.HostInfo;
 import io.github.twping.report.owamp.Language;
 import io.github.twping.datafile.RecordSources;
+import io.github.twping.datafile.RecordStamps;
+import io.github.twping.stats.breakdown.BreakdownSummary;
+import io.github.twping.stats.breakdown.ReflectorStamps;
 import io.github.twping.datafile.SessionDataReader;
 import io.github.twping.datafile.SessionHeader;
 import io.github.twping.datafile.TwoWayRecord;
@@ -46,6 +49,11 @@ public final class ResultOutputs {
     private PacketTimestampSources reflectorSources;
     private StampTlvResults stampTlvs;
     private long senderSkips = -1;
+    private RecordStamps recordStamps;
+    private ReflectorStamps reflectorStamps = ReflectorStamps.NONE;
+    private ReflectorStamps liveReflectorStamps = ReflectorStamps.NONE;
+    /** The slowest packets {@code --explain} prints. */
+    static final int EXPLAINED_PACKETS = 3;
 
     /**
      * @param humanSummary    the C human summary is printed (the {@code --exact} block goes under it)
@@ -93,6 +101,32 @@ public final class ResultOutputs {
         return this;
     }
 
+    /** @return true when an output shows the delay breakdown (the session should keep its extra stamps) */
+    public boolean showsBreakdown() {
+        return options.showsBreakdown();
+    }
+
+    /**
+     * The client's extra stamps of the measured session ({@code ClientTestSession.recordStamps()}) for the delay
+     * breakdown; call before {@link #startLive}. Without them (a re-reported file) the client's parts are unknown.
+     */
+    public ResultOutputs recordStamps(RecordStamps stamps) {
+        this.recordStamps = stamps;
+        return this;
+    }
+
+    /**
+     * What the protocol tells about the reflector's stamps (STAMP's TLVs); call before {@link #startLive}.
+     *
+     * @param atEnd the stamps for the end-of-session outputs
+     * @param live  the stamps the {@code packet} events may read while the session runs
+     */
+    public ResultOutputs reflectorStamps(ReflectorStamps atEnd, ReflectorStamps live) {
+        this.reflectorStamps = atEnd;
+        this.liveReflectorStamps = live;
+        return this;
+    }
+
     /** @return true when {@code --json}, {@code --json-stream} or {@code --html} is written (they show the TLVs) */
     public boolean showsStampTlvs() {
         return options.json() != null || options.jsonStream() != null || options.html() != null;
@@ -132,6 +166,7 @@ public final class ResultOutputs {
         }
         stream = new StreamState(header, streamTarget, options.streamPackets(), options.intervalSeconds(), protocol,
                 reflectorSources);
+        stream.breakdown(recordStamps, liveReflectorStamps);
         stream.start(program, version, options.intervalSeconds());
     }
 
@@ -173,14 +208,23 @@ public final class ResultOutputs {
         }
         SessionResults results = SessionResults.compute(reader, sources, hosts, origin, dataFile, program, version,
                 bucketWidthSeconds);
+        BreakdownSummary breakdown = options.exact() || options.explain() || options.json() != null
+                || options.jsonStream() != null
+                ? BreakdownSummary.of(reader, sources, recordStamps, reflectorStamps, EXPLAINED_PACKETS) : null;
+        PrintStream text = options.jsonToStdout() ? err : out;              // under the summary, wherever it went
         if (options.exact() && humanSummary) {
-            PrintStream text = options.jsonToStdout() ? err : out;          // under the summary, wherever it went
             StringBuilder block = ExactBlockWriter.write(new StringBuilder(), results.exact(), language, units);
             if (senderSkips >= 0) {
                 block.append(language == Language.RU ? "пропущено отправителем (отставание от расписания больше L): "
                         : "sender skips (more than L behind schedule, not sent): ").append(senderSkips).append('\n');
             }
+            BreakdownText.exactSection(block, breakdown, language, units);
             byte[] bytes = bytes(block.toString());
+            text.write(bytes, 0, bytes.length);
+            text.flush();
+        }
+        if (options.explain()) {
+            byte[] bytes = bytes(BreakdownText.explain(new StringBuilder(), breakdown, language, units).toString());
             text.write(bytes, 0, bytes.length);
             text.flush();
         }
@@ -194,7 +238,7 @@ public final class ResultOutputs {
                 }
             }
             stream.emitInterval();
-            stream.end(results, stampTlvs);
+            stream.end(results, stampTlvs, breakdown);
             streamTarget.close();
             addFailure(failures, streamTarget);
         }
@@ -202,7 +246,7 @@ public final class ResultOutputs {
             OutputTarget t = OutputTarget.open(options.json(), out);
             if (!t.failed()) {
                 try {
-                    ObjectNode document = ResultJson.document(results, protocol, stampTlvs);
+                    ObjectNode document = ResultJson.document(results, protocol, stampTlvs, breakdown);
                     if (senderSkips >= 0) {
                         document.put("sender_skips", senderSkips);
                     }
@@ -220,7 +264,7 @@ public final class ResultOutputs {
             OutputTarget t = OutputTarget.open(options.csv(), out);
             if (!t.failed()) {
                 try (Writer w = t.writer()) {
-                    CsvWriter.write(w, reader, sources);
+                    CsvWriter.write(w, reader, sources, recordStamps, reflectorStamps);
                 } catch (IOException e) {
                     throw new IllegalStateException(e);             // the writer records failures, never throws
                 }
