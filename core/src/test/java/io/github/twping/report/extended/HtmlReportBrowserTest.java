@@ -150,15 +150,30 @@ class HtmlReportBrowserTest {
     void everyChartDrawsWithLabelledTicks() throws Exception {
         Browser b = browse("--dump-dom", html.toUri().toString());
         assertEquals(List.of(), consoleLines(b.stderr()), "console messages of the report");
-        assertBody(b.stdout(), CHARTS.size());
+        List<String> all = new ArrayList<>(CHARTS);
+        all.add("breakdown");
+        assertBody(b.stdout(), all.size());
         Map<String, Map<String, String>> charts = charts(b.stdout());
-        assertEquals(CHARTS, List.copyOf(charts.keySet()));
-        for (String name : CHARTS) {
+        assertEquals(all, List.copyOf(charts.keySet()));
+        for (String name : all) {
             Map<String, String> c = charts.get(name);
             assertEquals("yes", c.get("data-drawn"), name);
             assertLabelled(name, ticks(c, "y"), DURATION);
             assertLabelled(name, ticks(c, "x"), name.startsWith("pct-") ? PERCENT : Pattern.compile("\\d+(\\.\\d+)? m?s"));
         }
+        // the measurement's delay breakdown: every part in the legend with its stamps' source; TWAMP reports no
+        // reflector TX stamp, so the reflector stack is unknown (labelled, not drawn) and its time is inside back
+        Map<String, String> bd = charts.get("breakdown");
+        assertEquals("pacing lateness|sender stack|forward|reflector residence|reflector stack|back|receiver wake-up",
+                bd.get("data-parts"), bd.toString());
+        List<String> sources = Arrays.asList(bd.get("data-sources").split("\\|"));
+        assertEquals("reflector", sources.get(3), "t2 and t3 of a TWAMP reflector: " + sources);
+        assertEquals("unknown", sources.get(4), sources.toString());
+        assertTrue(sources.get(2).endsWith("\u2192 reflector"), "forward: our send stamp to t2: " + sources);
+        assertEquals("reflector stack", bd.get("data-unknown-parts"));
+        assertTrue(Arrays.asList(bd.get("data-drawn-parts").split("\\|")).containsAll(
+                List.of("pacing lateness", "forward", "reflector residence", "back")), bd.toString());
+        System.out.println("HtmlReportBrowserTest: breakdown of the measurement: " + bd);
         assertEquals("0%", ticks(charts.get("pct-rtt"), "x").getFirst());
         assertTrue(ticks(charts.get("pct-rtt"), "x").contains("99%"), ticks(charts.get("pct-rtt"), "x").toString());
         // every lost packet and duplicate reply is marked on the round-trip chart
