@@ -45,7 +45,7 @@ public final class HtmlReportData {
     static final int PACKETS_PER_INTERVAL = 5;
     /** Points per decade of 1/(1-p) in the percentile curves. */
     static final int STEPS_PER_DECADE = 20;
-    /** Values kept per part and interval for the breakdown's medians (6 parts x 400 intervals: at most 10 MB). */
+    /** Values kept per part and interval for the breakdown's medians (7 parts x 400 intervals: at most 12 MB). */
     static final int BREAKDOWN_SAMPLE = 512;
     private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
     private static final String[] DIRECTIONS = {"rtt", "forward", "back", "lateness"};

@@ -268,6 +268,18 @@ class HtmlReportTest {
     }
 
     @Test
+    void shouldStayUnderOneMegabyteWithABreakdownToo() throws IOException {
+        try (SessionDataReader reader = SessionDataReader.open(dir.resolve("big.owp"))) {
+            String withBreakdown = page(results, reader, madeUpParts());
+            int bytes = withBreakdown.getBytes(StandardCharsets.UTF_8).length;
+            System.out.println("HtmlReportTest: the page of " + PACKETS + " packets with a breakdown is " + bytes + " bytes");
+            assertTrue(bytes < 1_000_000, bytes + " bytes");
+            JsonNode bd = data(withBreakdown).get("breakdown");
+            assertEquals(PACKETS - written.lost(), bd.at("/parts/0/known").asLong(), "every first reply counted once");
+        }
+    }
+
+    @Test
     void shouldNameEachSourceOfAPart() {
         PacketDelayParts parts = madeUpParts();
         assertEquals("unknown", DelayBreakdown.sourceLabel(new long[] {5, 0, 0}, parts));
