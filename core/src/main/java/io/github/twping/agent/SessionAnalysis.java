@@ -106,7 +106,7 @@ final class SessionAnalysis {
                 recorder.accept(packet.compute(i, r, b.sources() == null ? 0 : b.sources().get(i), b.stamps(),
                         reflector));
             }
-        } catch (IOException | RuntimeException e) {
+        } catch (IOException e) {
             return;
         }
         recorder.finish();
