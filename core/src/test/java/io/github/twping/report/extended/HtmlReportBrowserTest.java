@@ -239,7 +239,7 @@ class HtmlReportBrowserTest {
                 SessionResults r = SessionResults.compute(reader, null, null, SessionResults.FILE, null, "twping",
                         "test", 0.0001f);
                 StringWriter w = new StringWriter();
-                HtmlReport.write(w, r, reader);
+                HtmlReport.write(w, r, reader, null, null, HtmlReportTest.madeUpParts());
                 Files.writeString(page, w.toString());
             }
             Browser b = browse("--dump-dom", page.toUri().toString());
@@ -249,8 +249,10 @@ class HtmlReportBrowserTest {
                 // no replies: the round-trip chart still draws its axes and the 50 loss markers
                 assertEquals("50", charts.get("ts-rtt").get("data-marked-lost"));
                 assertTrue(b.stdout().contains("<p class=\"note\">no replies</p>"), "the percentile charts say so");
+                // and the breakdown, without a packet that has a part, says each is unknown and draws nothing
+                assertEquals("sender stack|forward|receiver wake-up", charts.get("breakdown").get("data-unknown-parts"));
             } else {
-                assertBody(b.stdout(), CHARTS.size());
+                assertBody(b.stdout(), CHARTS.size() + 1);
             }
         }
     }
