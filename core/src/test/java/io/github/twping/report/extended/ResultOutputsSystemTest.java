@@ -43,7 +43,7 @@ class ResultOutputsSystemTest {
         measured = ResultRuns.run("--loopback", "-c", "40", "-i", "0.002f", "-L", "3", "--exact",
                 "--json", dir.resolve("r.json").toString(), "--json-stream", dir.resolve("s.ndjson").toString(),
                 "--json-stream-packets", "--interval", "0.02", "--csv", dir.resolve("r.csv").toString(),
-                "--html", dir.resolve("r.html").toString(), "-F", dir.resolve("r.owp").toString());
+                "--html", dir.resolve("r.html").toString(), "-F", dir.resolve("r.owp").toString(), "--explain");
     }
 
     private static void assertValid(String json) {
@@ -109,6 +109,21 @@ class ResultOutputsSystemTest {
             assertTrue(block.contains(label), label + " in " + block);
         }
         assertTrue(block.contains(" p99.999 "), block);
+        int breakdown = out.indexOf("--- delay breakdown (docs/STATISTICS.md; p50 p99 p99.9 max, ms) ---\n");
+        int explain = out.indexOf("--- explain: the slowest packets (span from the send stamp to the receiver thread,"
+                + " ms) ---\n");
+        assertTrue(breakdown > exact && explain > breakdown, "the breakdown ends the --exact block, --explain follows: "
+                + out);
+        for (String label : List.of("\npacing lateness: p50 ", "\nsender stack: ", "\nforward: p50 ",
+                "\nreflector residence: p50 ", "\nreflector stack: not known: no_follow_up_telemetry ",
+                "\nback: p50 ", "\nreceiver wake-up: ", "\ndominant component of the p99: ")) {
+            assertTrue(out.substring(breakdown, explain).contains(label), label + " in " + out.substring(breakdown));
+        }
+        String explained = out.substring(explain);
+        assertEquals(3, explained.split("\npacket ", -1).length - 1, "three slowest packets: " + explained);
+        assertEquals(3, explained.split("\n  reflector stack: unknown \\(no_follow_up_telemetry\\)", -1).length - 1,
+                explained);
+        assertTrue(explained.contains("\ndominant component of the p99: "), explained);
     }
 
     @Test
@@ -122,6 +137,13 @@ class ResultOutputsSystemTest {
         assertEquals("end", events.get(events.size() - 1).get("event").asText());
         assertValid(lines.get(lines.size() - 1));
         ResultRuns.assertValidStream(ResultRuns.streamSchema(), lines);
+        // the schema does check the breakdown of a packet event: an invented reason or a value without its stamps
+        String packet = lines.stream().filter(l -> l.contains("\"breakdown\"")).findFirst().orElseThrow();
+        for (String broken : List.of(packet.replace("\"no_follow_up_telemetry\"", "\"guessed\""),
+                packet.replaceFirst("\"from\":\"schedule\",\"to\":\"user\"", "\"reason\":\"lost\""))) {
+            assertTrue(!broken.equals(packet), "mutated: " + packet);
+            assertFalse(ResultRuns.streamSchema().validate(broken, InputFormat.JSON).isEmpty(), broken);
+        }
         long packetEvents = events.stream().filter(e -> e.get("event").asText().equals("packet")).count();
         long records = events.get(events.size() - 1).at("/exact/packets/records").asLong();
         assertEquals(records, packetEvents, "one packet event per record");
