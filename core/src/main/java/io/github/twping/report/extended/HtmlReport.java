@@ -135,7 +135,8 @@ public final class HtmlReport {
     private static void breakdown(StringBuilder sb, DelayBreakdown bd, long intervalNs) {
         sb.append("<p class=\"note\">Per interval of ").append(esc(duration(intervalNs))).append(" of scheduled send"
                 + " time, the median of each part over the answered packets that had it, stacked (the first part at"
-                + " the bottom). The legend gives the source of each part's stamps. A part a packet lacks the stamps"
+                + " the bottom; a negative part, such as a one-way delay between unsynchronised clocks, goes down from"
+                + " the parts below it). The legend gives the source of each part's stamps. A part a packet lacks the stamps"
                 + " for is unknown: it is left out of that packet, never counted as zero; a part unknown in an"
                 + " interval leaves a gap there and is marked (grey) at the top of the chart.</p>\n");
         StringBuilder unknown = new StringBuilder();

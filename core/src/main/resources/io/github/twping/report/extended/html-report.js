@@ -283,6 +283,52 @@
     }, series, [{series: [1, 4], fill: alpha(colour, 0.12)}, {series: [2, 3], fill: alpha(colour, 0.25)}], cols);
   }
 
+  /** the path of a stacked part: its top line, and the area between its top and its base (the parts below it in
+   * that interval), so that a negative part (a one-way delay between unsynchronised clocks) goes down from its
+   * base; broken where the part is unknown */
+  function bandPaths(top, base) {
+    return function (u, si, i0, i1) {
+      var stroke = new Path2D();
+      var fill = new Path2D();
+      var xs = u.data[0];
+      for (var i = i0; i <= i1; i++) {
+        if (top[i] == null) {
+          continue;
+        }
+        var j = i;
+        while (j < i1 && top[j + 1] != null) {
+          j++;
+        }
+        if (i === j) {                          // one interval alone: a narrow bar, not an invisible point
+          var cx = u.valToPos(xs[i], 'x', true);
+          var yt = u.valToPos(top[i], 'y', true);
+          var yb = u.valToPos(base[i], 'y', true);
+          stroke.moveTo(cx - 3, yt);
+          stroke.lineTo(cx + 3, yt);
+          fill.rect(cx - 3, Math.min(yt, yb), 6, Math.abs(yb - yt));
+          continue;
+        }
+        for (var k = i; k <= j; k++) {
+          var x = u.valToPos(xs[k], 'x', true);
+          var y = u.valToPos(top[k], 'y', true);
+          if (k === i) {
+            stroke.moveTo(x, y);
+            fill.moveTo(x, y);
+          } else {
+            stroke.lineTo(x, y);
+            fill.lineTo(x, y);
+          }
+        }
+        for (var b = j; b >= i; b--) {
+          fill.lineTo(u.valToPos(xs[b], 'x', true), u.valToPos(base[b], 'y', true));
+        }
+        fill.closePath();
+        i = j;
+      }
+      return {stroke: stroke, fill: fill};
+    };
+  }
+
   /** the stacked medians of the delay's parts: a part that is unknown in an interval leaves a gap there (never
    * a zero) and is marked at the top; a part unknown for every packet is in the legend as such and not drawn.
    * Sets on the chart data-parts, data-sources, data-unknown-parts (unknown for every packet),
@@ -299,12 +345,13 @@
     var UNKNOWN = '#7f8591';
     var series = [{label: 'send time', value: val(function (v) { return fmtSec(v, spanS); })}];
     var cols = [iv.start_s];
-    var stacked = [];
-    var base = iv.start_s.map(function () { return 0; });
+    var sum = iv.start_s.map(function () { return 0; });
     var unknownAt = iv.start_s.map(function () { return []; });
     var lowest = 0;
+    var highest = 0;
     bd.parts.forEach(function (part, k) {
       var raw = bd.median_ns[k];
+      var base = sum.slice();
       var top = raw.map(function (v, i) {
         if (v == null) {
           if (part.known > 0 && iv.received[i] > 0) {
@@ -312,21 +359,17 @@
           }
           return null;
         }
-        base[i] += v;
-        lowest = Math.min(lowest, base[i], v);
-        return base[i];
+        sum[i] += v;
+        lowest = Math.min(lowest, sum[i]);
+        highest = Math.max(highest, sum[i]);
+        return sum[i];
       });
       var colour = part.known > 0 ? palette[k % palette.length] : UNKNOWN;
       var label = part.name + ' \u00b7 ' + (part.known > 0 ? part.source : 'unknown, not drawn');
-      stacked.push([{label: label, part: part.name, stroke: colour, width: 1, dash: part.known > 0 ? [] : [4, 3],
-        fill: part.known > 0 ? colour : 'transparent',
-        points: {show: false}, fillTo: 0,
-        value: val(function (v, idx) { return raw[idx] == null ? 'unknown' : fmtNs(raw[idx]); })}, top]);
-    });
-    // the top of the stack first: each part's area is filled down to 0 and drawn over the ones above it
-    stacked.reverse().forEach(function (sc) {
-      series.push(sc[0]);
-      cols.push(sc[1]);
+      series.push({label: label, part: part.name, stroke: colour, width: 1, dash: part.known > 0 ? [] : [4, 3],
+        fill: part.known > 0 ? alpha(colour, 0.8) : 'transparent', points: {show: false}, paths: bandPaths(top, base),
+        value: val(function (v, idx) { return raw[idx] == null ? 'unknown' : fmtNs(raw[idx]); })});
+      cols.push(top);
     });
     var marked = unknownAt.filter(function (u) { return u.length > 0; }).length;
     series.push({label: 'part unknown (' + marked + ' intervals)', scale: 'mk', marker: true, stroke: UNKNOWN, width: 2,
@@ -343,7 +386,7 @@
       legend: {live: true},
       cursor: {sync: {key: 'time'}},
       scales: {x: {time: false, range: function () { return [0, spanS > 0 ? spanS : 1]; }},
-        y: {range: function (u, min, max) { return [lowest < 0 ? lowest * 1.08 : 0, (max || 1) * 1.08]; }},
+        y: {range: function () { return [lowest * 1.08, highest > lowest ? highest * 1.08 : 1]; }},
         mk: {range: [0, 1]}},
       axes: [Object.assign({}, AXIS, {label: 'scheduled send time since the session start', labelSize: 18, space: 64,
         values: function (u, splits) { return splits.map(function (v) { return fmtSec(v, spanS); }); }}),
@@ -353,7 +396,7 @@
       var drawn = [];
       for (var si = 1; si < u.series.length; si++) {
         if (u.series[si].part && drawnSeries[si] && u.data[si].some(function (v) { return v != null; })) {
-          drawn.unshift(u.series[si].part);
+          drawn.push(u.series[si].part);
         }
       }
       el.setAttribute('data-drawn-parts', drawn.join('|'));

@@ -266,12 +266,17 @@ class HtmlReportBrowserTest {
                     0.0001f);
             assertTrue(r.exact().total().back().max() < 0, "the vector's back delays are negative");
             StringWriter w = new StringWriter();
-            HtmlReport.write(w, r, reader);
+            // as --report gives it: the client's stamps of the file were not kept
+            HtmlReport.write(w, r, reader, null, null, new BreakdownParts(null, null, null));
             Files.writeString(page, w.toString());
         }
         Browser b = browse("--dump-dom", page.toUri().toString());
         assertEquals(List.of(), consoleLines(b.stderr()), "console messages of the report");
-        assertBody(b.stdout(), CHARTS.size());
+        assertBody(b.stdout(), CHARTS.size() + 1);
+        // the breakdown stacks the negative back part down from forward; the client's parts are unknown
+        Map<String, String> bd = charts(b.stdout()).get("breakdown");
+        assertEquals("forward|reflector residence|back", bd.get("data-drawn-parts"), bd.toString());
+        assertEquals("pacing lateness|sender stack|reflector stack|receiver wake-up", bd.get("data-unknown-parts"));
         for (String name : List.of("pct-back", "ts-back")) {
             List<String> y = ticks(charts(b.stdout()).get(name), "y");
             assertLabelled(name, y, DURATION);
