@@ -17,6 +17,7 @@ import io.github.twping.session.SplitTestSocket;
 import io.github.twping.stamp.StampReflectorSpec;
 import io.github.twping.stamp.StampSenderSession;
 import io.github.twping.stamp.StampSenderSpec;
+import io.github.twping.stamp.TaiOffset;
 import io.github.twping.stamp.StampTelemetry;
 import io.github.twping.datafile.SessionDataWriter;
 import io.github.twping.datafile.SessionHeader;
@@ -188,7 +189,7 @@ final class StampTargetRunner extends TargetLoop {
         StampOptions options = cfg.stamp();
         if (cfg.protocol() == Protocol.STAMP) {
             spec = new StampSenderSpec(key != null, key, options.format(), options.ssid(),
-                    Math.max(0, cfg.paddingBytes()), options.tlvs());
+                    Math.max(0, cfg.paddingBytes()), options.tlvs(), 0, TaiOffset.kernel());
             padding = spec.tlvBytes();
             // the end line reads it, and the delay breakdown the reflector's stamp methods and Follow-Up stamps
             if (stream != null && options.tlvs().any() || options.tlvs().timestampInformation()

@@ -128,8 +128,11 @@ final class StreamState {
         return s.roundTrip().count() > 0 ? s.roundTrip().percentile(99) : lastP99;
     }
 
-    void end(SessionResults results, StampTlvResults stamp, BreakdownSummary summary) {
-        emit(ResultJson.endEvent(results, protocol, stamp, summary));
+    void end(SessionResults results, StampTlvResults stamp, BreakdownSummary summary,
+             java.util.function.Consumer<ObjectNode> fields) {
+        ObjectNode event = ResultJson.endEvent(results, protocol, stamp, summary);
+        fields.accept(event);
+        emit(event);
     }
 
     private void emit(ObjectNode event) {

@@ -1,5 +1,7 @@
 package io.github.twping.stats.breakdown;
 
+import java.util.Arrays;
+
 import io.github.twping.stats.exact.DelayDistribution;
 
 /**
@@ -52,8 +54,8 @@ public final class BreakdownStatistics {
         span.reset();
         for (int i = 0; i < components.length; i++) {
             components[i].reset();
-            java.util.Arrays.fill(absent[i], 0);
-            java.util.Arrays.fill(provenance[i], 0);
+            Arrays.fill(absent[i], 0);
+            Arrays.fill(provenance[i], 0);
         }
     }
 

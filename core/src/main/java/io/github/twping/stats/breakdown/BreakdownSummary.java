@@ -2,6 +2,7 @@ package io.github.twping.stats.breakdown;
 
 import java.util.ArrayList;
 import java.util.BitSet;
+import java.util.Arrays;
 import java.util.List;
 
 import io.github.twping.datafile.RecordSources;
@@ -28,10 +29,16 @@ import io.github.twping.datafile.TwoWayRecord;
  */
 public record BreakdownSummary(BreakdownStatistics statistics, List<PacketBreakdown> slowest, long tailFromNs,
                                long tailPackets, double[] tailMeanNs, Component dominant) {
-    /** Copies the lists. */
+    /** Copies the list and the array. */
     public BreakdownSummary {
         slowest = List.copyOf(slowest);
         tailMeanNs = tailMeanNs.clone();
+    }
+
+    /** @return a copy of the tail means, by component ordinal */
+    @Override
+    public double[] tailMeanNs() {
+        return tailMeanNs.clone();
     }
 
     /** @return the tail mean of {@code c} (ns), NaN when not known in the tail */
@@ -64,7 +71,7 @@ public record BreakdownSummary(BreakdownStatistics statistics, List<PacketBreakd
             keepSlowest(slowest, b, slowestCount);
         }
         double[] tailMean = new double[Component.COUNT];
-        java.util.Arrays.fill(tailMean, Double.NaN);
+        Arrays.fill(tailMean, Double.NaN);
         if (statistics.packets() == 0) {
             return new BreakdownSummary(statistics, slowest, 0, 0, tailMean, null);
         }
