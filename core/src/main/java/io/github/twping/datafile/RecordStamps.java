@@ -95,4 +95,17 @@ public final class RecordStamps {
     public int capacity() {
         return flags.length;
     }
+
+    /**
+     * @return true when this table holds every record of a session of {@code packetCount} packets as
+     *         {@link #forPacketCount} would, so that it can be {@link #clear}ed and used again
+     */
+    public boolean holds(long packetCount) {
+        return flags.length >= Math.min(packetCount + (packetCount >> 3) + 1024, MAX_CAPACITY);
+    }
+
+    /** Forgets every entry (for the next session; not while a receiver writes). */
+    public void clear() {
+        java.util.Arrays.fill(flags, (byte) 0);
+    }
 }

@@ -265,6 +265,19 @@ public final class ClientTestSession {
     }
 
     /**
+     * As {@link #keepStamps()}, into {@code reuse} (cleared) when it holds this session's records, so that a caller
+     * running sessions back to back (the agent) allocates the table once; else into a new table.
+     */
+    public ClientTestSession keepStamps(RecordStamps reuse) {
+        if (stamps == null && reuse != null && reuse.holds(packetCountForStamps)) {
+            reuse.clear();
+            stamps = reuse;
+            receiver.keepStamps(stamps);
+        }
+        return keepStamps();
+    }
+
+    /**
      * @return the client's extra stamps per data-file record, or null when not kept ({@link #keepStamps()});
      * entries below the writer's {@code visibleRecords()} may be read from any thread
      */

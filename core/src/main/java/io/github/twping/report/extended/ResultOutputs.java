@@ -334,7 +334,8 @@ public final class ResultOutputs {
             OutputTarget t = OutputTarget.open(options.html(), out);
             if (!t.failed()) {
                 try (Writer w = t.writer()) {
-                    HtmlReport.write(w, results, reader, protocol, stampTlvs);
+                    HtmlReport.write(w, results, reader, protocol, stampTlvs,
+                            new BreakdownParts(sources, recordStamps, reflectorStamps));
                 } catch (IOException e) {
                     throw new IllegalStateException(e);
                 }
