@@ -1,6 +1,11 @@
 package io.github.twping.agent;
 
+import io.github.twping.metrics.AgentMetrics;
 import io.github.twping.metrics.SessionSample;
+import io.github.twping.datafile.RecordSources;
+import io.github.twping.datafile.RecordStamps;
+import io.github.twping.stats.breakdown.PacketBreakdown;
+import io.github.twping.stats.breakdown.ReflectorStamps;
 import io.github.twping.session.ReceiverCounters;
 import io.github.twping.datafile.ScheduleDeltas;
 import io.github.twping.datafile.SessionDataReader;
@@ -20,13 +25,24 @@ import io.github.twping.stats.owamp.RecordListener;
  * Turns one session's data file into a {@link SessionSample}: loss, duplicates, error sums, sync and TTLs from
  * the owamp-compatible statistics engine ({@link TwoWayStatistics}, the one twping prints from), the delays of
  * every distinct answered packet (sorted, for the histograms and the exact quantiles) from the same pass, and
- * reordering from the records' sequence numbers and arrival stamps. Runs once per session, off the packet path.
+ * reordering from the records' sequence numbers and arrival stamps; and ({@link #breakdown}) each answered
+ * packet's delay breakdown for the component histograms. Runs once per session, off the packet path.
  */
 final class SessionAnalysis {
     /** Bucket width of the engine's histogram; the agent takes its quantiles from the exact delays instead. */
     private static final float BUCKET_WIDTH = 0.0001f;
 
     private SessionAnalysis() {
+    }
+
+    /**
+     * What the delay breakdown of a session is computed from, and where it goes.
+     *
+     * @param sources   the session's timestamp sources per record
+     * @param stamps    the client's extra stamps per record, or null (the client's parts are then unknown)
+     * @param reflector what the protocol said about the reflector's stamps
+     */
+    record Breakdown(RecordSources sources, RecordStamps stamps, ReflectorStamps reflector) {
     }
 
     /**
@@ -64,6 +80,36 @@ final class SessionAnalysis {
                     Math.max(0, rxAll - counters.kernelRxStamps()), Math.min(sent, counters.kernelTxStamps()),
                     Math.max(0, sent - counters.kernelTxStamps()), System.currentTimeMillis() / 1000.0, completed);
         }
+    }
+
+    /**
+     * Feeds the breakdown ({@link PacketBreakdown}) of the first reply to each sequence number the statistics
+     * count (as {@link #analyse}) to {@code recorder}, in one more pass over the records of {@code data}, then
+     * finishes it. Called by {@link AgentMetrics#recordSession} so that a session's metrics change together; a file
+     * that cannot be read (it was just analysed) leaves the breakdown out.
+     */
+    static void breakdown(FileChannel data, long sent, long skipped, Breakdown b, AgentMetrics.ComponentRecorder recorder) {
+        try (SessionDataReader reader = SessionDataReader.open(data)) {
+            long last = Math.min(reader.header().packetCount(), sent + skipped);
+            BitSet seen = new BitSet((int) Math.min(Integer.MAX_VALUE, Math.max(64, last)));
+            TwoWayRecord r = new TwoWayRecord();
+            PacketBreakdown packet = new PacketBreakdown();
+            ReflectorStamps reflector = b.reflector() == null ? ReflectorStamps.NONE : b.reflector();
+            long count = reader.recordCount();
+            for (long i = 0; i < count; i++) {
+                reader.read(i, r);
+                if (r.isLost() || r.sentSeq < 0 || r.sentSeq >= last || r.sentSeq > Integer.MAX_VALUE
+                        || seen.get((int) r.sentSeq)) {
+                    continue;
+                }
+                seen.set((int) r.sentSeq);
+                recorder.accept(packet.compute(i, r, b.sources() == null ? 0 : b.sources().get(i), b.stamps(),
+                        reflector));
+            }
+        } catch (IOException e) {
+            return;
+        }
+        recorder.finish();
     }
 
     /** The hop count seen most often (255 - TTL), or -1 when no TTL was reported. */

@@ -5,6 +5,7 @@ import io.github.twping.ffm.UdpSocket;
 import io.github.twping.metrics.AgentMetrics;
 import io.github.twping.metrics.FailureReason;
 import io.github.twping.metrics.SessionSample;
+import io.github.twping.report.extended.StampReflectorStamps;
 import io.github.twping.protocol.Mode;
 import io.github.twping.schedule.ScheduleSlot;
 import io.github.twping.schedule.SendSchedule;
@@ -16,6 +17,7 @@ import io.github.twping.session.SplitTestSocket;
 import io.github.twping.stamp.StampReflectorSpec;
 import io.github.twping.stamp.StampSenderSession;
 import io.github.twping.stamp.StampSenderSpec;
+import io.github.twping.stamp.TaiOffset;
 import io.github.twping.stamp.StampTelemetry;
 import io.github.twping.datafile.SessionDataWriter;
 import io.github.twping.datafile.SessionHeader;
@@ -187,10 +189,12 @@ final class StampTargetRunner extends TargetLoop {
         StampOptions options = cfg.stamp();
         if (cfg.protocol() == Protocol.STAMP) {
             spec = new StampSenderSpec(key != null, key, options.format(), options.ssid(),
-                    Math.max(0, cfg.paddingBytes()), options.tlvs());
+                    Math.max(0, cfg.paddingBytes()), options.tlvs(), 0, TaiOffset.kernel());
             padding = spec.tlvBytes();
-            if (stream != null && options.tlvs().any()) {
-                telemetry = new StampTelemetry(count, options.tlvs());   // only the end line reads it
+            // the end line reads it, and the delay breakdown the reflector's stamp methods and Follow-Up stamps
+            if (stream != null && options.tlvs().any() || options.tlvs().timestampInformation()
+                    || options.tlvs().followUpTelemetry()) {
+                telemetry = new StampTelemetry(count, options.tlvs());
             }
         } else {
             padding = cfg.paddingBytes() >= 0 ? cfg.paddingBytes() : lightDefaultPadding(options, key != null);
@@ -222,6 +226,8 @@ final class StampTargetRunner extends TargetLoop {
                 : StampSenderSession.createLight(socket, reflector, padding, schedule, count, startNtp, lossNtp,
                 spinNs, writer, clock, ClockErrorEstimate.fromKernel(), diag, key);
         running = s;
+        s.keepStamps(stampTable);
+        stampTable = s.recordStamps();
         s.start();
         SessionIntervals intervals = intervals(cfg, data, writer, header, s);
         if (stopping) {
@@ -259,7 +265,10 @@ final class StampTargetRunner extends TargetLoop {
         if (unanswered) {
             metrics.recordUnansweredSession(cfg.name(), sample);
         } else {
-            metrics.recordSession(cfg.name(), sample);
+            SessionAnalysis.Breakdown inputs = new SessionAnalysis.Breakdown(s.recordSources(), s.recordStamps(),
+                    StampReflectorStamps.of(telemetry, options.tlvs(), false));
+            metrics.recordSession(cfg.name(), sample, rec -> SessionAnalysis.breakdown(data, s.sentCount(),
+                    s.skippedCount(), inputs, rec));
         }
         if (intervals != null) {
             intervals.finish();

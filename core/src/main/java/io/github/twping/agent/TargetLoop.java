@@ -2,6 +2,7 @@ package io.github.twping.agent;
 
 import io.github.twping.metrics.AgentMetrics;
 import io.github.twping.metrics.FailureReason;
+import io.github.twping.datafile.RecordStamps;
 import io.github.twping.session.ClientTestSession;
 import io.github.twping.session.SessionOutcome;
 import io.github.twping.time.WallClock;
@@ -45,6 +46,8 @@ abstract class TargetLoop implements Runner {
     volatile boolean stopping;
     /** The session running now, or null (cancelled by {@link #stopNow}). */
     volatile ClientTestSession running;
+    /** The client's extra stamps of the last session, reused by the next one (the runner's thread only). */
+    RecordStamps stampTable;
     volatile long sessionsDone;
     volatile long failuresSeen;
 

@@ -14,6 +14,7 @@ import io.github.twping.ffm.UdpSocketOptions;
 import io.github.twping.metrics.AgentMetrics;
 import io.github.twping.metrics.FailureReason;
 import io.github.twping.metrics.SessionSample;
+import io.github.twping.stats.breakdown.ReflectorStamps;
 import io.github.twping.protocol.Mode;
 import io.github.twping.schedule.ScheduleSlot;
 import io.github.twping.schedule.SendSchedule;
@@ -271,6 +272,8 @@ final class TwampTargetRunner extends TargetLoop {
                         }
                     });
             running = s;
+            s.keepStamps(stampTable);
+            stampTable = s.recordStamps();
             s.start();
             SessionIntervals intervals = intervals(cfg, data, writer, header, s);
             // The next start leaves twice this session's set-up time (request to threads started) plus 0.5 s;
@@ -302,7 +305,10 @@ final class TwampTargetRunner extends TargetLoop {
             } catch (IOException e) {
                 return new Failure(FailureReason.TEST, "statistics: " + e.getMessage(), false);
             }
-            metrics.recordSession(cfg.name(), sample);
+            SessionAnalysis.Breakdown inputs = new SessionAnalysis.Breakdown(s.recordSources(), s.recordStamps(),
+                    ReflectorStamps.NONE);
+            metrics.recordSession(cfg.name(), sample, rec -> SessionAnalysis.breakdown(data, s.sentCount(),
+                    s.skippedCount(), inputs, rec));
             if (intervals != null) {
                 intervals.finish();
             }

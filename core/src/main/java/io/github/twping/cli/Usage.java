@@ -68,6 +68,8 @@ public final class Usage {
             + "   --html FILE            a self-contained HTML report with charts\n"
             + "   --progress, --no-progress  live progress line on stderr (default: when stderr is a terminal)\n"
             + "   --report FILE          report a session file saved with -F instead of measuring (no testaddr)\n"
+            + "   --explain              after the summary: the 3 slowest packets with their delay breakdown\n"
+            + "                          and the component that dominated the p99 (docs/STATISTICS.md)\n"
             + "   With --json - or --json-stream -, stdout carries only JSON: the C outputs go to stderr.\n"
             + "\n"
             + "              [CI gates: exit status 3 when exceeded]\n"

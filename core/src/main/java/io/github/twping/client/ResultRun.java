@@ -13,6 +13,7 @@ import io.github.twping.report.extended.ResultOptions;
 import io.github.twping.report.extended.ResultOutputs;
 import io.github.twping.report.extended.SessionResults;
 import io.github.twping.session.ClientTestSession;
+import io.github.twping.session.ReceiverCounters;
 import io.github.twping.datafile.SessionDataReader;
 import io.github.twping.datafile.SessionDataWriter;
 import io.github.twping.datafile.SessionHeader;
@@ -36,7 +37,7 @@ public final class ResultRun {
         if (r.reportFile() == null) {
             outputs.protocol(protocolName(options), null);
         }
-        return r.exact() || r.anyWriter() || outputs.progressEnabled() ? outputs : null;
+        return r.exact() || r.explain() || r.anyWriter() || outputs.progressEnabled() ? outputs : null;
     }
 
     /** @return the {@code protocol} of the JSON outputs: {@code twamp}, {@code stamp} or {@code light} */
@@ -46,6 +47,16 @@ public final class ResultRun {
             case LIGHT -> "light";
             case TWAMP -> "twamp";
         };
+    }
+
+    /**
+     * Before the session starts: when an output shows the delay breakdown, the session keeps the client's extra
+     * stamps of each record and the outputs read them (docs/STATISTICS.md, delay breakdown).
+     */
+    static void prepare(ResultOutputs outputs, ClientTestSession session) {
+        if (outputs != null && outputs.showsBreakdown()) {
+            outputs.recordStamps(session.keepStamps().recordStamps());
+        }
     }
 
     /** Starts the writer thread for a running session. */
@@ -68,11 +79,19 @@ public final class ResultRun {
             err.print(program + ": " + session.skippedCount() + " packets were not sent: the sender was more than the"
                     + " loss timeout behind schedule (a fault of this host, not network loss; not in SENT)\n");
         }
+        ReceiverCounters c = session == null ? null : session.counters();
+        if (c != null) {
+            String line = badRepliesLine(program, c, session.minimumReplyLength());
+            if (line != null) {
+                err.print(line);
+            }
+        }
         if (outputs == null) {
             return true;
         }
         if (session != null) {
             outputs.senderSkips(session.skippedCount());
+            outputs.badReplies(c.tooShort(), c.badHmac(), c.foreign(), c.malformed(), session.minimumReplyLength());
         }
         try (SessionDataReader reader = SessionDataReader.open(channel)) {
             return outputs.finish(reader, session == null ? null : session.recordSources(), hosts,
@@ -82,6 +101,36 @@ public final class ResultRun {
             err.print(program + ": results: " + Reports.strerror(e) + "\n");
             return false;
         }
+    }
+
+    /**
+     * @return the stderr line about the replies the receiver did not use or found malformed (docs/CLI.md), or null
+     *         when there were none
+     */
+    static String badRepliesLine(String program, ReceiverCounters c, int minimumLength) {
+        StringBuilder b = new StringBuilder();
+        if (c.tooShort() > 0) {
+            b.append(c.tooShort()).append(" shorter than the ").append(minimumLength).append(" octets of a reply");
+        }
+        if (c.badHmac() > 0) {
+            b.append(b.isEmpty() ? "" : ", ").append(c.badHmac()).append(" failed the HMAC check");
+        }
+        if (c.foreign() > 0) {
+            b.append(b.isEmpty() ? "" : ", ").append(c.foreign()).append(" of another session (Micro-session ID)");
+        }
+        String used = c.malformed() > 0 ? c.malformed() + " replies had a malformed TLV area (used)" : null;
+        if (b.isEmpty() && used == null) {
+            return null;
+        }
+        StringBuilder line = new StringBuilder(program).append(": ");
+        if (!b.isEmpty()) {
+            line.append(c.rejected()).append(" replies were not used (").append(b)
+                    .append("); packets without another reply count as lost");
+        }
+        if (used != null) {
+            line.append(b.isEmpty() ? "" : "; ").append(used);
+        }
+        return line.append('\n').toString();
     }
 
     /**

@@ -512,6 +512,7 @@ public final class TwampRun {
         s.cpus(extras.cpus()).rtPriority(extras.rtPriority());
         receiving = socket;
         session = s;
+        ResultRun.prepare(results, s);
         s.start();
         ResultRun.startLive(results, file.channel(), header, writer, s, run.clock,
                 StartTimes.sessionDurationSeconds(test.packetCount(), slots, NtpTime.toDouble(timing.lossTimeoutNtp()),

@@ -1,5 +1,9 @@
 package io.github.twping.metrics;
 
+import io.github.twping.stats.breakdown.Component;
+import io.github.twping.stats.breakdown.PacketBreakdown;
+import io.github.twping.stats.breakdown.StampOrigin;
+import io.prometheus.metrics.core.datapoints.DistributionDataPoint;
 import io.prometheus.metrics.core.metrics.Counter;
 import io.prometheus.metrics.core.metrics.Gauge;
 import io.prometheus.metrics.core.metrics.Histogram;
@@ -7,6 +11,7 @@ import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BiConsumer;
+import java.util.function.Consumer;
 
 /**
  * The agent's metrics (docs/FLEET.md, metrics): per target and direction the delay histograms, the exact
@@ -15,8 +20,9 @@ import java.util.function.BiConsumer;
  *
  * <p>Cardinality: every series carries {@code target} (one value per configured target, removed when a reload
  * drops the target) and {@code protocol} (the target's own, so no extra series) plus at most one small closed
- * label ({@code direction}, {@code stat}, {@code reason}, {@code stamp}/{@code source}); nothing derived from
- * addresses or packets. Updated once per session, never per packet.
+ * label ({@code direction}, {@code stat}, {@code reason}, {@code stamp}/{@code source}, {@code component}/
+ * {@code source}); nothing derived from addresses or packets. Updated once per session, never per packet: the
+ * delay breakdown's values are observed from the session's data file when it ended ({@link #components}).
  */
 public final class AgentMetrics {
     /** The quantiles of {@code twping_agent_last_session_delay_seconds}, in the order of {@link #STAT_LABELS}. */
@@ -27,6 +33,15 @@ public final class AgentMetrics {
      */
     private static final String[] STAT_LABELS = {"min", "p50", "p90", "p99", "max"};
     private static final String[] DIRECTIONS = {"rtt", "forward", "back"};
+    /**
+     * The {@code source} values of {@code twping_agent_delay_component_packets}: the less precise of a component's
+     * two stamps ({@code hardware} only when both came from the network card; {@code user} also for a reflector's
+     * control-plane stamp; {@code reflector} for a reflector stamp of a kind it did not report, as in TWAMP), or
+     * {@code unknown} for a packet without the component.
+     */
+    static final String[] COMPONENT_SOURCES = {"hardware", "kernel", "user", "reflector", "unknown"};
+    private static final int SOURCE_UNKNOWN = COMPONENT_SOURCES.length - 1;
+    private static final Component[] COMPONENTS = Component.values();
 
     private final PrometheusRegistry registry;
     private final Histogram delay;
@@ -49,6 +64,8 @@ public final class AgentMetrics {
     private final Gauge up;
     private final Gauge targets;
     private final Counter reloads;
+    private final Histogram component;
+    private final Counter componentPackets;
     private volatile BiConsumer<String, SessionSample> listener;
     private final Map<String, String> protocols = new ConcurrentHashMap<>();
 
@@ -102,6 +119,14 @@ public final class AgentMetrics {
                 .labelNames("target", "protocol").register(registry);
         targets = Gauge.builder().name("twping_agent_targets").help("Targets configured").register(registry);
         reloads = counter("twping_agent_config_reloads", "Configuration reloads (SIGHUP), by result", "result");
+        component = Histogram.builder().name("twping_agent_delay_component_seconds")
+                .help("Delay breakdown per answered test packet: pacing_lateness, sender_stack, forward,"
+                        + " reflector_residence, reflector_stack, back, receiver_wakeup (only known values)")
+                .labelNames("target", "protocol", "component").classicUpperBounds(DelayBuckets.seconds())
+                .nativeMaxNumberOfBuckets(160).withoutExemplars().register(registry);
+        componentPackets = counter("twping_agent_delay_component_packets",
+                "Answered test packets per breakdown component, by the source of its stamps (unknown: not known)",
+                "target", "protocol", "component", "source");
         reloads.labelValues("ok").inc(0);
         reloads.labelValues("error").inc(0);
     }
@@ -174,6 +199,12 @@ public final class AgentMetrics {
         for (FailureReason r : FailureReason.values()) {
             failures.remove(target, p(target), r.label());
         }
+        for (Component c : COMPONENTS) {
+            component.remove(target, p(target), c.key());
+            for (String source : COMPONENT_SOURCES) {
+                componentPackets.remove(target, p(target), c.key(), source);
+            }
+        }
         for (Counter c : new Counter[] {sent, received, lost, skipped, sessions, partialSessions}) {
             c.remove(target, p(target));
         }
@@ -195,7 +226,19 @@ public final class AgentMetrics {
 
     /** Records a finished (or partial) session of {@code target}. */
     public void recordSession(String target, SessionSample s) {
+        recordSession(target, s, null);
+    }
+
+    /**
+     * Records a finished (or partial) session of {@code target}, with its delay breakdown: {@code components} (or
+     * null) feeds a {@link ComponentRecorder} each answered packet and finishes it, right after the packet counters
+     * and delay histograms, so that a scrape sees a session's metrics change together.
+     */
+    public void recordSession(String target, SessionSample s, Consumer<ComponentRecorder> components) {
         recordPackets(target, s);
+        if (components != null) {
+            components.accept(components(target));
+        }
         if (s.completed()) {
             sessions.labelValues(target, p(target)).inc();
             lastSuccess.labelValues(target, p(target)).set(s.endEpochSeconds());
@@ -264,6 +307,68 @@ public final class AgentMetrics {
     /** Also hands every recorded session to {@code sessionListener} (after the metrics were updated). */
     public void onSession(BiConsumer<String, SessionSample> sessionListener) {
         this.listener = sessionListener;
+    }
+
+    /**
+     * A recorder of the delay breakdown of one session of {@code target}: feed it each answered packet (the first
+     * reply of each sequence number) when the session has ended, then {@link ComponentRecorder#finish()}. A
+     * component's histogram and source series appear with its first packet.
+     */
+    public ComponentRecorder components(String target) {
+        return new ComponentRecorder(target);
+    }
+
+    /** The class of a stamp origin in {@link #COMPONENT_SOURCES}, ordered from the most precise. */
+    private static int sourceClass(StampOrigin o) {
+        return switch (o) {
+            case KERNEL_HARDWARE -> 0;
+            case KERNEL_SOFTWARE, SCHEDULE -> 1;
+            case USER, CONTROL_PLANE -> 2;
+            case REFLECTOR -> 3;
+            case UNKNOWN -> SOURCE_UNKNOWN;
+        };
+    }
+
+    /** Observes one session's per-packet delay components (at the session's end, never on the packet path). */
+    public final class ComponentRecorder {
+        private final String target;
+        private final DistributionDataPoint[] histograms = new DistributionDataPoint[Component.COUNT];
+        private final long[][] packets = new long[Component.COUNT][COMPONENT_SOURCES.length];
+
+        private ComponentRecorder(String target) {
+            this.target = target;
+        }
+
+        /** Observes the known components of an answered packet and counts the unknown ones (lost: ignored). */
+        public void accept(PacketBreakdown b) {
+            if (b.lost()) {
+                return;
+            }
+            for (Component c : COMPONENTS) {
+                int i = c.ordinal();
+                if (!b.known(c)) {
+                    packets[i][SOURCE_UNKNOWN]++;
+                    continue;
+                }
+                if (histograms[i] == null) {
+                    histograms[i] = component.labelValues(target, p(target), c.key());
+                }
+                histograms[i].observe(b.ns(c) / 1e9);
+                packets[i][Math.max(sourceClass(b.from(c)), sourceClass(b.to(c)))]++;
+            }
+        }
+
+        /** Adds the session's packet counts per component and source. */
+        public void finish() {
+            for (Component c : COMPONENTS) {
+                for (int s = 0; s < COMPONENT_SOURCES.length; s++) {
+                    long n = packets[c.ordinal()][s];
+                    if (n > 0) {
+                        componentPackets.labelValues(target, p(target), c.key(), COMPONENT_SOURCES[s]).inc(n);
+                    }
+                }
+            }
+        }
     }
 
     /** Records a failed attempt. */

@@ -7,12 +7,14 @@ import java.util.function.Consumer;
 import io.github.twping.crypto.TestPacketCipher;
 import io.github.twping.crypto.TestSessionKeys;
 import io.github.twping.ffm.SocketException;
+import io.github.twping.ffm.RealtimeClock;
 import io.github.twping.ffm.ThreadTuning;
 import io.github.twping.ffm.UdpSocket;
 import io.github.twping.pacing.ParkThenSpinPacer;
 import io.github.twping.protocol.Mode;
 import io.github.twping.schedule.SendSchedule;
 import io.github.twping.datafile.RecordSources;
+import io.github.twping.datafile.RecordStamps;
 import io.github.twping.datafile.SessionDataWriter;
 import io.github.twping.time.StopTrace;
 import io.github.twping.time.WallClock;
@@ -37,6 +39,8 @@ public final class ClientTestSession {
     private final ReplyReceiver receiver;
     private final SendLog log;
     private final RecordSources sources;
+    private RecordStamps stamps;
+    private final long packetCountForStamps;
     /**
      * Significant digits of the send-lateness histogram: 2 (1 % resolution) keeps its counts array at 28 KB where
      * 3 digits took 200 KB per session, a fifth of a running agent's live heap with 100 targets (docs/PERFORMANCE.md,
@@ -109,6 +113,7 @@ public final class ClientTestSession {
         int packetLength = senderCipher.senderLayout().packetLength(parameters.paddingBytes());
         log = new SendLog(parameters.packetCount(), MAX_IN_FLIGHT);
         sources = RecordSources.forPacketCount(parameters.packetCount());
+        packetCountForStamps = parameters.packetCount();
         control = new SessionControl(diagnostics);
         boolean txStamps = parameters.kernelTxTimestamps() && sending.capabilities().txTimestamps();
         sender = new SessionSender(sending, senderCipher, packetLength, parameters.reflector(),
@@ -177,6 +182,7 @@ public final class ClientTestSession {
     }
 
     private void pinned(Runnable body) {
+        RealtimeClock.bindThread(); // the clock's first-reading path now, not at the first packet
         BitSet c = cpus;
         if (c != null && ThreadTuning.available()) {
             try {
@@ -242,12 +248,51 @@ public final class ClientTestSession {
         return receiver.counters();
     }
 
+    /** @return the shortest reply the receiver takes, in octets (RFC 5357 §4.2.1, RFC 8762 §4.3) */
+    public int minimumReplyLength() {
+        return receiver.minimumReplyLength();
+    }
+
     /**
      * @return the timestamp sources and reply DSCP per data-file record; entries below the writer's
      * {@code visibleRecords()} may be read from any thread
      */
     public RecordSources recordSources() {
         return sources;
+    }
+
+    /**
+     * Keeps the client's extra stamps of every reply record ({@link RecordStamps}: the scheduled time, the user-space
+     * send stamp, the kernel TX stamp, the receiver's receipt) for the delay breakdown (docs/STATISTICS.md); call
+     * before {@link #start()}. Off by default: the table takes 33 bytes per packet.
+     */
+    public ClientTestSession keepStamps() {
+        if (stamps == null) {
+            stamps = RecordStamps.forPacketCount(packetCountForStamps);
+            receiver.keepStamps(stamps);
+        }
+        return this;
+    }
+
+    /**
+     * As {@link #keepStamps()}, into {@code reuse} (cleared) when it holds this session's records, so that a caller
+     * running sessions back to back (the agent) allocates the table once; else into a new table.
+     */
+    public ClientTestSession keepStamps(RecordStamps reuse) {
+        if (stamps == null && reuse != null && reuse.holds(packetCountForStamps)) {
+            reuse.clear();
+            stamps = reuse;
+            receiver.keepStamps(stamps);
+        }
+        return keepStamps();
+    }
+
+    /**
+     * @return the client's extra stamps per data-file record, or null when not kept ({@link #keepStamps()});
+     * entries below the writer's {@code visibleRecords()} may be read from any thread
+     */
+    public RecordStamps recordStamps() {
+        return stamps;
     }
 
     /** @return sequence numbers the sender has handled so far (sent or skipped); any thread, a volatile read */

@@ -12,6 +12,7 @@ import io.github.twping.ffm.TxTimestampHandler;
 import io.github.twping.ffm.UdpSocket;
 import io.github.twping.protocol.ReflectorPacket;
 import io.github.twping.datafile.RecordSources;
+import io.github.twping.datafile.RecordStamps;
 import io.github.twping.datafile.SessionDataWriter;
 import io.github.twping.datafile.TwoWayRecord;
 import io.github.twping.time.ErrorEstimate;
@@ -62,12 +63,17 @@ final class ReplyReceiver implements Runnable {
     private long badHmac;
     private long tooShort;
     private long late;
+    private long foreign;
     private long kernelRxStamps;
     private long kernelTxStamps;
     private long nextClockRefreshNs; // receiveOnce's schedule of the clock-state refresh and the file flush
     private long nextVisibilityNs;
     private long cappedSendStamps;
     private int rxSource;
+    /** The client's extra stamps per record for the delay breakdown, or null (not kept); set before the thread starts. */
+    private RecordStamps stamps;
+    /** When the receive call that delivered the current batch returned (NTP), if {@link #stamps} are kept. */
+    private long receiptNtp;
 
     ReplyReceiver(UdpSocket socket, UdpSocket sendSocket, TestPacketCipher cipher, int bufferBytes,
                   SessionDataWriter writer, RecordSources sources, SendLog log, SessionControl control, WallClock clock,
@@ -92,8 +98,19 @@ final class ReplyReceiver implements Runnable {
         this.txHandler = (packetId, epochNs, hardware) -> log.txTimestamp(packetId, epochNs, hardware);
     }
 
+    /** Keeps the client's extra stamps of each reply record in {@code table}; before the receiver thread starts. */
+    void keepStamps(RecordStamps table) {
+        this.stamps = table;
+    }
+
+    /** @return the shortest reply this receiver takes: the reflector packet of the session's mode */
+    int minimumReplyLength() {
+        return replyHeaderLength;
+    }
+
     ReceiverCounters counters() {
-        return new ReceiverCounters(received, duplicates, badHmac, tooShort, late, kernelRxStamps, kernelTxStamps);
+        return new ReceiverCounters(received, duplicates, badHmac, tooShort, late, kernelRxStamps, kernelTxStamps,
+                foreign, cipher.malformedReplies(), cipher.ptpReplies());
     }
 
     @Override
@@ -151,6 +168,9 @@ final class ReplyReceiver implements Runnable {
         if (n == UdpSocket.CLOSED) {
             return false;
         }
+        if (n > 0 && stamps != null) {
+            receiptNtp = clock.nowNtp();             // the moment this thread saw the batch (receiver wake-up)
+        }
         if (n < 0) {
             flush(clock.nowNtp());
         }
@@ -207,6 +227,10 @@ final class ReplyReceiver implements Runnable {
             return;
         }
         if (!cipher.openReflector(buffer, length)) {
+            if (cipher.lastRejection() == TestPacketCipher.REJECTED_FOREIGN) {
+                foreign++;
+                return;
+            }
             badHmac++;
             control.diagnostic("run_tw_test: Invalid HMAC on received packet: ignoring");
             return;
@@ -231,6 +255,8 @@ final class ReplyReceiver implements Runnable {
             return;
         }
         long sendNtp = reply.senderTimestampNtp();
+        long userSendNtp = sendNtp;
+        long kernelTxNtp = 0;
         int sendSource = RecordSources.USER;
         // The owamp statistics flush every packet scheduled more than L before a record's send time, the
         // record's own packet included: a send time more than L after the packet's scheduled time makes the
@@ -241,6 +267,7 @@ final class ReplyReceiver implements Runnable {
         if (useKernelTxTimestamps) {
             long txEpochNs = log.txTimestampEpochNs(senderSeq);
             long txNtp = txEpochNs > 0 ? NtpTime.fromEpochNanos(txEpochNs + clock.offsetNs()) : 0;
+            kernelTxNtp = txNtp;
             if (txEpochNs > 0 && Long.compareUnsigned(txNtp, latestNtp) <= 0) {
                 sendNtp = txNtp;
                 sendSource = log.txTimestampHardware(senderSeq) ? RecordSources.KERNEL_HARDWARE
@@ -270,6 +297,10 @@ final class ReplyReceiver implements Runnable {
         int ttl = meta.ttl();
         r.reflTtl = ttl < 0 ? TTL_UNKNOWN : ttl;
         sources.set(writer.recordsWritten(), RecordSources.pack(sendSource, rxSource, meta.tos()));
+        if (stamps != null) {
+            stamps.set(writer.recordsWritten(), log.scheduledNtp(senderSeq), userSendNtp, kernelTxNtp,
+                    kernelTxNtp != 0 && log.txTimestampHardware(senderSeq), receiptNtp);
+        }
         writer.append(r);                           // duplicates are recorded too (docs/CLIENT.md)
         if (log.hit(senderSeq)) {
             duplicates++;

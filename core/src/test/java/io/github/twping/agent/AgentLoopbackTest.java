@@ -116,6 +116,32 @@ class AgentLoopbackTest {
                 double rx = value(body, "twping_agent_timestamps_total", l + ",source=\"kernel\",stamp=\"rx\"")
                         + value(body, "twping_agent_timestamps_total", l + ",source=\"user\",stamp=\"rx\"");
                 assertTrue(rx >= received, "every reply has a stamp source: " + rx + " " + received);
+                // the delay breakdown of every answered packet: the parts every reply has are observed for each,
+                // and each part counts every reply once, by source or as unknown (TWAMP: no reflector stack)
+                for (String c : new String[] {"forward", "reflector_residence", "back"}) {
+                    assertEquals(received, value(body, "twping_agent_delay_component_seconds_count",
+                            "component=\"" + c + "\"," + l), c + "\n" + body);
+                }
+                for (String c : new String[] {"pacing_lateness", "sender_stack", "forward", "reflector_residence",
+                        "reflector_stack", "back", "receiver_wakeup"}) {
+                    double packets = 0;
+                    for (String source : new String[] {"hardware", "kernel", "user", "reflector", "unknown"}) {
+                        double v = value(body, "twping_agent_delay_component_packets_total",
+                                "component=\"" + c + "\"," + l + ",source=\"" + source + "\"");
+                        packets += Double.isNaN(v) ? 0 : v;
+                    }
+                    assertEquals(received, packets, c + "\n" + body);
+                    double unknown = value(body, "twping_agent_delay_component_packets_total",
+                            "component=\"" + c + "\"," + l + ",source=\"unknown\"");
+                    double observed = value(body, "twping_agent_delay_component_seconds_count", "component=\"" + c
+                            + "\"," + l);
+                    assertEquals(received, (Double.isNaN(unknown) ? 0 : unknown) + (Double.isNaN(observed) ? 0 : observed),
+                            c + ": observed or unknown\n" + body);
+                }
+                assertEquals(received, value(body, "twping_agent_delay_component_packets_total",
+                        "component=\"reflector_stack\"," + l + ",source=\"unknown\""), body);
+                assertEquals(received, value(body, "twping_agent_delay_component_packets_total",
+                        "component=\"forward\"," + l + ",source=\"reflector\""), "TWAMP's t2 " + body);
             }
             assertTrue(body.contains("twping_agent_delay_seconds_bucket{direction=\"rtt\",protocol=\"twamp\",target=\"one\",le=\"2.5E-5\"}")
                     || body.contains("le=\"2.5e-05\"") || body.contains("le=\"2.5E-5\""), "fine classic buckets");

@@ -348,6 +348,23 @@ class AgentProtocolsTest {
         assertTrue(ends.getOrDefault("tlv", 0) >= 2 && ends.getOrDefault("plain", 0) >= 2
                 && ends.getOrDefault("t", 0) >= 2, "end lines per target: " + ends);
         assertTrue(fullSessions >= 1, "no complete loss-free session of target tlv");
+        // the delay breakdown: with Follow-Up Telemetry the reflector's stack time is known (t3, a user-space stamp,
+        // to its kernel TX stamp), and Timestamp Information names the reflector's stamps; without them neither
+        String b = text(agent.metrics().registry());
+        String tlv = "protocol=\"stamp\",target=\"tlv\"";
+        String plain = "protocol=\"stamp\",target=\"plain\"";
+        assertTrue(value(b, "twping_agent_delay_component_seconds_count", "component=\"reflector_stack\"," + tlv) > 0, b);
+        double residence = value(b, "twping_agent_delay_component_seconds_count", "component=\"reflector_residence\","
+                + tlv);
+        assertEquals(value(b, "twping_agent_packets_received_total", tlv), residence, b);
+        assertEquals(residence, value(b, "twping_agent_delay_component_packets_total",
+                "component=\"reflector_residence\"," + tlv + ",source=\"user\""), b);
+        double plainReceived = value(b, "twping_agent_packets_received_total", plain);
+        assertTrue(plainReceived > 0, b);
+        assertEquals(plainReceived, value(b, "twping_agent_delay_component_packets_total",
+                "component=\"reflector_stack\"," + plain + ",source=\"unknown\""), b);
+        assertEquals(plainReceived, value(b, "twping_agent_delay_component_packets_total",
+                "component=\"reflector_residence\"," + plain + ",source=\"reflector\""), b);
         String m = scrape(stamp.metricsPort());
         assertTrue(value(m, "twampd_packets_reflected_total", "") > 0, m);
     }

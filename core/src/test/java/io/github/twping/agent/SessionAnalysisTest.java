@@ -2,7 +2,12 @@ package io.github.twping.agent;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import io.github.twping.metrics.AgentMetrics;
 import io.github.twping.metrics.SessionSample;
+import io.github.twping.datafile.RecordSources;
+import io.github.twping.stats.breakdown.ReflectorStamps;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import io.prometheus.metrics.model.snapshots.HistogramSnapshot;
 import io.github.twping.session.ReceiverCounters;
 import io.github.twping.datafile.SessionDataWriter;
 import io.github.twping.datafile.SessionHeader;
@@ -75,6 +80,39 @@ class SessionAnalysisTest {
             assertEquals(5, s.sent());
             assertEquals(0, s.lost());
             assertEquals(5, s.rtt().length);
+        }
+    }
+
+    @Test
+    void shouldFeedTheBreakdownOfEachFirstReplyOnce() throws Exception {
+        // 10 scheduled: seq 4 lost, seq 2 answered twice, seq 9 beyond the handled ones (stopped after 9)
+        try (FileChannel data = SessionDataWriter.openAnonymousTempFile(null)) {
+            SessionDataWriter w = SessionDataWriter.onChannel(data, header(10), SessionDataWriter.DEFAULT_BATCH_RECORDS);
+            TwoWayRecord r = new TwoWayRecord();
+            RecordSources sources = new RecordSources(16);
+            for (long seq : new long[] {0, 1, 2, 2, 3, 4, 5, 6, 7, 8, 9}) {
+                sources.set(w.recordsWritten(), RecordSources.pack(RecordSources.KERNEL_SOFTWARE,
+                        RecordSources.KERNEL_SOFTWARE, -1));
+                w.append(seq == 4 ? r.setLost(seq, START + (seq + 1) * TEN_MS, 1) : received(r, seq));
+            }
+            w.finish(false);
+            PrometheusRegistry registry = new PrometheusRegistry();
+            AgentMetrics m = new AgentMetrics(registry);
+            m.addTarget("a");
+            AgentMetrics.ComponentRecorder rec = m.components("a");
+            SessionAnalysis.breakdown(data, 9, 0, new SessionAnalysis.Breakdown(sources, null, ReflectorStamps.NONE),
+                    rec);
+            // seqs 0..8 but the lost 4: 8 first replies; forward is 1/100 of 10 ms each
+            HistogramSnapshot h = (HistogramSnapshot) registry.scrape().stream()
+                    .filter(s -> s.getMetadata().getName().equals("twping_agent_delay_component_seconds")).findFirst()
+                    .orElseThrow();
+            var forward = h.getDataPoints().stream()
+                    .filter(p -> p.getLabels().get("component").equals("forward")).findFirst().orElseThrow();
+            assertEquals(8, forward.getCount());
+            assertEquals(8 * 100e-6, forward.getSum(), 1e-7);
+            // without the client's stamps, its parts are unknown and not observed
+            assertEquals(0, h.getDataPoints().stream()
+                    .filter(p -> p.getLabels().get("component").equals("sender_stack")).count());
         }
     }
 }

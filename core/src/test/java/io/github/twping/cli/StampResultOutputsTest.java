@@ -199,6 +199,32 @@ class StampResultOutputsTest {
         for (String row : rows) {
             assertEquals(columns, row.split(",", -1).length, row);
         }
+        // the delay breakdown with Follow-Up Telemetry: the reflector's stack is known on every reply whose next
+        // reply came back, and the path components add up to the span on every row
+        List<String> header = List.of(rows.get(0).split(",", -1));
+        int followedUp = 0;
+        for (String row : rows.subList(1, rows.size())) {
+            String[] cells = row.split(",", -1);
+            if (cells[2].equals("1") || cells[3].equals("1")) {
+                continue;                       // lost, or a duplicate (the JSON counts first replies)
+            }
+            long sum = 0;
+            for (String part : List.of("sender_stack", "forward", "reflector_residence", "reflector_stack", "back",
+                    "receiver_wakeup")) {
+                String ns = cells[header.indexOf("breakdown_" + part + "_ns")];
+                sum += ns.isEmpty() ? 0 : Long.parseLong(ns);
+            }
+            assertEquals(Long.parseLong(cells[header.indexOf("breakdown_span_ns")]), sum, row);
+            String stack = cells[header.indexOf("breakdown_reflector_stack_stamps")];
+            if (stack.endsWith(">kernel_software") || stack.endsWith(">kernel_hardware")) {
+                followedUp++;
+            } else {
+                assertEquals("follow_up_not_received", stack, row);
+            }
+        }
+        JsonNode breakdown = doc.get("breakdown");
+        assertEquals(followedUp, breakdown.at("/components/reflector_stack/distribution/count").asLong());
+        assertTrue(followedUp >= doc.at("/exact/packets/received").asLong() - 2, "replies followed up: " + followedUp);
     }
 
     @Test

@@ -4,6 +4,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.github.twping.datafile.RecordSources;
+import io.github.twping.datafile.RecordStamps;
+import io.github.twping.datafile.TwoWayRecord;
+import io.github.twping.stats.breakdown.PacketBreakdown;
+import io.github.twping.stats.breakdown.ReflectorStamps;
+import io.github.twping.time.NtpTime;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import org.junit.jupiter.api.Test;
 
@@ -82,4 +88,66 @@ class AgentMetricsTest {
         assertEquals(10, SessionSample.quantile(v, 1));
         assertTrue(Double.isNaN(SessionSample.quantile(new double[0], 0.5)));
     }
+
+    /**
+     * The breakdown of an answered TWAMP packet: 2 µs late, sender stack 3 µs (only with a kernel TX stamp), forward
+     * 30 µs, reflector residence 10 µs, back 40 µs, receiver wake-up 5 µs; no reflector stack (no Follow-Up).
+     */
+    static PacketBreakdown packet(long seq, boolean kernelTx) {
+        long userSend = 1_800_000_000_000_000_000L + seq * 1_000_000;
+        long forwardStart = userSend + (kernelTx ? 3_000 : 0);
+        TwoWayRecord r = new TwoWayRecord();
+        r.sentSeq = seq;
+        r.reflSeq = seq;
+        r.sentSendNtp = NtpTime.fromEpochNanos(forwardStart);
+        r.sentRecvNtp = NtpTime.fromEpochNanos(forwardStart + 30_000);
+        r.reflSendNtp = NtpTime.fromEpochNanos(forwardStart + 40_000);
+        r.reflRecvNtp = NtpTime.fromEpochNanos(forwardStart + 80_000);
+        RecordStamps stamps = new RecordStamps(1);
+        stamps.set(0, NtpTime.fromEpochNanos(userSend - 2_000), NtpTime.fromEpochNanos(userSend),
+                kernelTx ? r.sentSendNtp : 0, false, NtpTime.fromEpochNanos(forwardStart + 85_000));
+        short sources = RecordSources.pack(kernelTx ? RecordSources.KERNEL_SOFTWARE : RecordSources.USER,
+                RecordSources.KERNEL_SOFTWARE, -1);
+        return new PacketBreakdown().compute(0, r, sources, stamps, ReflectorStamps.NONE);
+    }
+
+    @Test
+    void shouldObserveTheKnownComponentsOfEachPacketWithTheirSources() {
+        PrometheusRegistry registry = new PrometheusRegistry();
+        AgentMetrics m = new AgentMetrics(registry);
+        m.addTarget("a");
+        m.addTarget("b");
+        assertFalse(PrometheusText.of(registry).contains("twping_agent_delay_component"), "nothing before a session");
+        AgentMetrics.ComponentRecorder rec = m.components("a");
+        for (long seq = 0; seq < 10; seq++) {
+            rec.accept(packet(seq, seq % 2 == 0));
+        }
+        rec.accept(new PacketBreakdown());                          // a lost packet counts nowhere
+        rec.finish();
+        String t = PrometheusText.of(registry);
+        String a = "protocol=\"twamp\",target=\"a\"";
+        for (String c : new String[] {"pacing_lateness", "forward", "reflector_residence", "back", "receiver_wakeup"}) {
+            assertTrue(t.contains("twping_agent_delay_component_seconds_count{component=\"" + c + "\"," + a + "} 10"), c + "\n" + t);
+        }
+        // the sender stack only where the kernel gave a TX stamp; no reflector stack without Follow-Up Telemetry
+        assertTrue(t.contains("twping_agent_delay_component_seconds_count{component=\"sender_stack\"," + a + "} 5"), t);
+        assertFalse(t.contains("twping_agent_delay_component_seconds_count{component=\"reflector_stack\""), t);
+        assertTrue(t.contains("twping_agent_delay_component_seconds_bucket{component=\"back\"," + a + ",le=\"3.0E-5\"} 0"), t);
+        assertTrue(t.contains("twping_agent_delay_component_seconds_bucket{component=\"back\"," + a + ",le=\"4.0E-5\"} 10"), t);
+        assertTrue(t.contains("twping_agent_delay_component_seconds_sum{component=\"receiver_wakeup\"," + a + "} 5.0E-5"), t);
+        // the less precise stamp of each component names its source; unknown counts the packets without it
+        assertTrue(t.contains("twping_agent_delay_component_packets_total{component=\"sender_stack\",protocol=\"twamp\",source=\"user\",target=\"a\"} 5.0"), t);
+        assertTrue(t.contains("twping_agent_delay_component_packets_total{component=\"sender_stack\",protocol=\"twamp\",source=\"unknown\",target=\"a\"} 5.0"), t);
+        assertTrue(t.contains("twping_agent_delay_component_packets_total{component=\"forward\",protocol=\"twamp\",source=\"reflector\",target=\"a\"} 10.0"), t);
+        assertTrue(t.contains("twping_agent_delay_component_packets_total{component=\"reflector_stack\",protocol=\"twamp\",source=\"unknown\",target=\"a\"} 10.0"), t);
+        assertTrue(t.contains("twping_agent_delay_component_packets_total{component=\"receiver_wakeup\",protocol=\"twamp\",source=\"user\",target=\"a\"} 10.0"), t);
+        // bounded: 6 histograms of 48 series, one source series per component and the sender stack's unknown one
+        assertEquals(SERIES_PER_NEW_TARGET + COMPONENT_SERIES_TWAMP_LOOPBACK, seriesOf(t, "a"));
+        assertEquals(SERIES_PER_NEW_TARGET, seriesOf(t, "b"));
+        m.removeTarget("a");
+        assertEquals(0, seriesOf(PrometheusText.of(registry), "a"));
+    }
+
+    /** Component series of a TWAMP target whose packets have kernel stamps but for some no TX stamp (FLEET.md). */
+    static final int COMPONENT_SERIES_TWAMP_LOOPBACK = 6 * 48 + 7 + 1;
 }

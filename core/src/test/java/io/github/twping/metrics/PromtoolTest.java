@@ -100,10 +100,17 @@ class PromtoolTest {
         assertLintClean("agent, targets created", PrometheusText.of(registry));
         m.recordSession("a", AgentMetricsTest.sample(true));
         m.recordSession("a", AgentMetricsTest.sample(false));
+        AgentMetrics.ComponentRecorder rec = m.components("a");
+        for (long seq = 0; seq < 4; seq++) {
+            rec.accept(AgentMetricsTest.packet(seq, seq > 0));
+        }
+        rec.finish();
         m.recordFailure("b", FailureReason.CONNECT);
         try (MetricsEndpoint endpoint = MetricsEndpoint.start(new InetSocketAddress("127.0.0.1", 0), registry)) {
             String body = scrape(endpoint.port());
             assertTrue(body.contains("twping_agent_last_session_delay_seconds{"), body);
+            assertTrue(body.contains("twping_agent_delay_component_seconds_bucket{"), body);
+            assertTrue(body.contains("twping_agent_delay_component_packets_total{"), body);
             assertLintClean("agent, after sessions", body);
         }
     }

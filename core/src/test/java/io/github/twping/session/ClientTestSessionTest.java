@@ -134,6 +134,8 @@ class ClientTestSessionTest {
                 new SendSchedule(SID, slots, packets), packets, 27, startNtp, lossNtp, 20_000, kernelTxStamps),
                 client, Mode.OPEN, null, writer, clock, ClockErrorEstimate.fromKernel(), diagnostics::add);
         session.rtPriority(rtPriority);
+        // with the delay breakdown's stamps kept, as a run with an extended output: the allocation test covers them
+        session.keepStamps();
         session.start();
         if (whileRunning != null) {
             whileRunning.accept(session);

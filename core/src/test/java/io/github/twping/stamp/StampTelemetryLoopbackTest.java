@@ -19,7 +19,15 @@ import io.github.twping.schedule.SendSchedule;
 import io.github.twping.session.ClientTestSession;
 import io.github.twping.session.ClockErrorEstimate;
 import io.github.twping.session.SessionOutcome;
+import io.github.twping.datafile.SessionDataReader;
 import io.github.twping.datafile.SessionDataWriter;
+import io.github.twping.datafile.TwoWayRecord;
+import io.github.twping.report.extended.StampReflectorStamps;
+import io.github.twping.stats.breakdown.Absence;
+import io.github.twping.stats.breakdown.Component;
+import io.github.twping.stats.breakdown.PacketBreakdown;
+import io.github.twping.stats.breakdown.ReflectorStamps;
+import io.github.twping.stats.breakdown.StampOrigin;
 import io.github.twping.datafile.SessionHeader;
 import io.github.twping.time.NtpTime;
 import io.github.twping.time.WallClock;
@@ -31,7 +39,8 @@ import org.junit.jupiter.params.provider.CsvSource;
 /**
  * Our sender with every RFC 8972 TLV against our reflector on loopback: the telemetry the sender reads from the
  * replies (kernel t2 and, by Follow-Up Telemetry, kernel t3 of every reply but the last; the received DSCP; the
- * reflector's counters), with and without the authenticated format and its HMAC TLV, stateless and stateful.
+ * reflector's counters), with and without the authenticated format and its HMAC TLV, stateless and stateful; and
+ * the delay breakdown's reflector stack (Follow-Up t3 minus the reply's t3) of every reply but the last.
  */
 class StampTelemetryLoopbackTest {
     private static final int PACKETS = 40;
@@ -73,6 +82,7 @@ class StampTelemetryLoopbackTest {
             ClientTestSession session = StampSenderSession.create(client, reflector.localAddress(), spec, schedule,
                     PACKETS, startNtp, lossNtp, 20_000, writer, clock, ClockErrorEstimate.fromKernel(),
                     diagnostics::add, telemetry);
+            session.keepStamps();
             session.start();
             assertTrue(session.await(TimeUnit.SECONDS.toNanos(60)), "session did not end");
             session.join(5_000);
@@ -96,6 +106,28 @@ class StampTelemetryLoopbackTest {
                 assertEquals(s + 1, telemetry.reflectorRx(s));
                 assertEquals(s + 1, telemetry.reflectorTx(s));
                 assertEquals("---", telemetry.flagLetters(s));
+            }
+            ReflectorStamps reflectorStamps = StampReflectorStamps.of(telemetry, tlvs, false);
+            try (SessionDataReader reader = SessionDataReader.open(dir.resolve("t.owp"))) {
+                TwoWayRecord r = new TwoWayRecord();
+                PacketBreakdown b = new PacketBreakdown();
+                for (long i = 0; i < reader.recordCount(); i++) {
+                    reader.read(i, r);
+                    b.compute(i, r, session.recordSources().get(i), session.recordStamps(), reflectorStamps);
+                    assertEquals(b.spanNs(), b.pathSumNs(), "record " + i + ": the components add up to the span");
+                    assertEquals(StampOrigin.KERNEL_SOFTWARE, b.to(Component.FORWARD), "t2: the reflector's kernel");
+                    assertEquals(StampOrigin.USER, b.to(Component.REFLECTOR_RESIDENCE), "t3 of the reply itself");
+                    if (r.sentSeq < PACKETS - 1) {
+                        long lagNs = NtpTime.toEpochNanos(telemetry.kernelT3Ntp(r.sentSeq))
+                                - NtpTime.toEpochNanos(r.reflSendNtp);
+                        assertEquals(lagNs, b.ns(Component.REFLECTOR_STACK), "record " + i);
+                        assertEquals(StampOrigin.KERNEL_SOFTWARE, b.to(Component.REFLECTOR_STACK));
+                        assertEquals(StampOrigin.KERNEL_SOFTWARE, b.from(Component.BACK), "back from the kernel t3");
+                        assertTrue(Math.abs(b.roundTripNs() - b.recordRttNs()) <= 3, "record " + i);
+                    } else {
+                        assertEquals(Absence.FOLLOW_UP_NOT_RECEIVED, b.absence(Component.REFLECTOR_STACK));
+                    }
+                }
             }
         }
     }

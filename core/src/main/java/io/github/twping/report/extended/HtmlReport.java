@@ -46,10 +46,11 @@ public final class HtmlReport {
         write(w, results, reader, protocol, stamp, null);
     }
 
-    /** Writes the page, with the stacked delay-breakdown chart when {@code breakdown} is not null. */
+    /** Writes the page, with the stacked delay-breakdown chart when {@code parts} is not null. */
     public static void write(Writer w, SessionResults results, SessionDataReader reader, String protocol,
-                             StampTlvResults stamp, DelayBreakdown breakdown) throws IOException {
-        HtmlReportData data = HtmlReportData.build(results, reader, breakdown);
+                             StampTlvResults stamp, PacketDelayParts parts) throws IOException {
+        HtmlReportData data = HtmlReportData.build(results, reader, parts);
+        DelayBreakdown breakdown = data.breakdown();
         HtmlAssets assets = HtmlAssets.get();
         SessionHeader h = results.header();
         ExactSummary s = results.exact().total();
@@ -84,8 +85,7 @@ public final class HtmlReport {
                     + " forward, reflector residence, back, receiver wake-up, lateness) was recorded for this"
                     + " session.</p>\n");
         } else {
-            sb.append("<p class=\"note\">Median of each part per interval, stacked.</p>\n");
-            chart(sb, "breakdown", "delay breakdown");
+            breakdown(sb, breakdown, data.intervalNs());
         }
         sb.append("</section>\n");
 
@@ -125,6 +125,40 @@ public final class HtmlReport {
         sb.append("<script>\n").append(assets.uplotJs()).append("\n</script>\n");
         sb.append("<script>\n").append(assets.reportJs()).append("\n</script>\n</body></html>\n");
         w.append(sb);
+    }
+
+    /**
+     * The stacked chart of the breakdown and the table of its parts: what each spans, the source of its stamps
+     * and how many packets had it. A part no packet had is listed as unknown and not drawn; the chart marks
+     * the intervals in which a part is unknown.
+     */
+    private static void breakdown(StringBuilder sb, DelayBreakdown bd, long intervalNs) {
+        sb.append("<p class=\"note\">Per interval of ").append(esc(duration(intervalNs))).append(" of scheduled send"
+                + " time, the median of each part over the answered packets that had it, stacked (the first part at"
+                + " the bottom; a negative part, such as a one-way delay between unsynchronised clocks, goes down from"
+                + " the parts below it). The legend gives the source of each part's stamps. A part a packet lacks the stamps"
+                + " for is unknown: it is left out of that packet, never counted as zero; a part unknown in an"
+                + " interval leaves a gap there and is marked (grey) at the top of the chart.</p>\n");
+        StringBuilder unknown = new StringBuilder();
+        for (DelayBreakdown.Part p : bd.parts()) {
+            if (p.known() == 0) {
+                unknown.append(unknown.isEmpty() ? "" : ", ").append(p.name());
+            }
+        }
+        if (!unknown.isEmpty()) {
+            sb.append("<p class=\"note unknown\" id=\"breakdown-unknown\">Unknown for every packet, so not drawn: ")
+                    .append(esc(unknown.toString())).append(".</p>\n");
+        }
+        chart(sb, "breakdown", "delay breakdown (stacked medians)");
+        sb.append("<table class=\"breakdown\"><tr><th>part</th><th>from \u2192 to</th><th>stamps</th>"
+                + "<th>packets with it</th><th>without</th></tr>\n");
+        for (DelayBreakdown.Part p : bd.parts()) {
+            sb.append(p.known() == 0 ? "<tr class=\"unknown\">" : "<tr>").append("<td>").append(esc(p.name()))
+                    .append("</td><td style=\"text-align:left\">").append(esc(p.spans()))
+                    .append("</td><td class=\"source\">").append(esc(p.source())).append("</td><td>").append(p.known())
+                    .append("</td><td>").append(p.unknown()).append("</td></tr>\n");
+        }
+        sb.append("</table>\n");
     }
 
     /** The page title: the path and the result, not the SID. */
@@ -293,7 +327,8 @@ public final class HtmlReport {
             row(sb, "class of service", "reply DSCP " + c.requestedDscp() + " requested, " + c.repliesWithRequestedDscp()
                     + " arrived with it, " + c.notApplied() + " not applied; our DSCP " + c.senderDscp() + " received "
                     + c.reflectorReceivedSenderDscp() + "; ECN " + c.senderEcn() + " received "
-                    + c.reflectorReceivedSenderEcn() + ", back " + c.repliesWithSenderEcn());
+                    + c.reflectorReceivedSenderEcn() + ", back " + c.repliesWithSenderEcn() + "; reply ECN (RPE) set "
+                    + c.ecnApplied() + ", not set " + c.ecnNotApplied() + ", not reported " + c.ecnUnreported());
         }
         StampTlvResults.Direct d = t.direct();
         if (d != null) {

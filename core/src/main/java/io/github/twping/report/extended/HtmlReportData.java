@@ -1,6 +1,7 @@
 package io.github.twping.report.extended;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.BitSet;
 import java.util.List;
 
@@ -31,7 +32,10 @@ import io.github.twping.time.NtpTime;
  *   <li>{@code percentiles}: per direction the exact value at percentiles spaced evenly on a logarithmic
  *       1/(1-p) axis ({@value #STEPS_PER_DECADE} per decade, plus p50 and the max), and the C client's
  *       bucketed median of the same records;</li>
- *   <li>{@code breakdown}: a {@link DelayBreakdown}, or null when the session has none.</li>
+ *   <li>{@code breakdown}: a {@link DelayBreakdown} ({@code parts}: name, spans, source, known and unknown
+ *       packet counts of each part; {@code median_ns}: per part and interval the median, null when no packet of
+ *       the interval had the part, from a sample above {@value #BREAKDOWN_SAMPLE} in an interval), or null when
+ *       the session has none.</li>
  * </ul>
  */
 public final class HtmlReportData {
@@ -41,15 +45,24 @@ public final class HtmlReportData {
     static final int PACKETS_PER_INTERVAL = 5;
     /** Points per decade of 1/(1-p) in the percentile curves. */
     static final int STEPS_PER_DECADE = 20;
+    /** Values kept per part and interval for the breakdown's medians (7 parts x 400 intervals: at most 12 MB). */
+    static final int BREAKDOWN_SAMPLE = 512;
     private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
     private static final String[] DIRECTIONS = {"rtt", "forward", "back", "lateness"};
 
     private final long intervalNs;
     private final ObjectNode json;
+    private final DelayBreakdown breakdown;
 
-    private HtmlReportData(long intervalNs, ObjectNode json) {
+    private HtmlReportData(long intervalNs, ObjectNode json, DelayBreakdown breakdown) {
         this.intervalNs = intervalNs;
         this.json = json;
+        this.breakdown = breakdown;
+    }
+
+    /** @return the delay breakdown per interval, or null when the session has none */
+    public DelayBreakdown breakdown() {
+        return breakdown;
     }
 
     /** @return the width of one interval of the time series, in ns */
@@ -65,9 +78,9 @@ public final class HtmlReportData {
     /**
      * Reads every record of {@code reader} twice (the span of send times, then the intervals).
      *
-     * @param breakdown the per-interval delay breakdown, or null
+     * @param parts the per-packet delay breakdown, or null
      */
-    public static HtmlReportData build(SessionResults results, SessionDataReader reader, DelayBreakdown breakdown) {
+    public static HtmlReportData build(SessionResults results, SessionDataReader reader, PacketDelayParts parts) {
         SessionHeader h = reader.header();
         long start = h.startTimeNtp();
         TwoWayRecord r = new TwoWayRecord();
@@ -93,6 +106,7 @@ public final class HtmlReportData {
         long[] lost = new long[bins];
         long[] dups = new long[bins];
         BitSet answered = new BitSet();
+        Parts bd = parts == null ? null : new Parts(parts, bins);
         ScheduleCursor schedule = new ScheduleCursor(ScheduleDeltas.of(h), start);
         for (long i = 0; i < count; i++) {
             reader.read(i, r);
@@ -110,6 +124,9 @@ public final class HtmlReportData {
                 answered.set((int) r.sentSeq);
             }
             got[b]++;
+            if (bd != null) {
+                bd.record(i, r, b);
+            }
             long t1 = r.sentSendNtp;
             long t2 = r.sentRecvNtp;
             long t3 = r.reflSendNtp;
@@ -144,13 +161,17 @@ public final class HtmlReportData {
         pc.set("forward", curve(s.forward(), owamp, SummaryResult.FWD));
         pc.set("back", curve(s.back(), owamp, SummaryResult.BCK));
         json.put("c_bucket_ns", Math.round(results.bucketWidthSeconds() * 1e9));
+        DelayBreakdown breakdown = bd == null ? null : bd.result();
         if (breakdown == null) {
             json.putNull("breakdown");
         } else {
-            ObjectNode bd = json.putObject("breakdown");
-            ArrayNode parts = bd.putArray("parts");
-            breakdown.parts().forEach(parts::add);
-            ArrayNode med = bd.putArray("median_ns");
+            ObjectNode o = json.putObject("breakdown");
+            ArrayNode list = o.putArray("parts");
+            for (DelayBreakdown.Part p : breakdown.parts()) {
+                list.addObject().put("name", p.name()).put("spans", p.spans()).put("source", p.source())
+                        .put("known", p.known()).put("unknown", p.unknown());
+            }
+            ArrayNode med = o.putArray("median_ns");
             for (Long[] series : breakdown.medianNs()) {
                 ArrayNode a = med.addArray();
                 for (int b = 0; b < bins; b++) {
@@ -163,7 +184,57 @@ public final class HtmlReportData {
                 }
             }
         }
-        return new HtmlReportData(width, json);
+        return new HtmlReportData(width, json, breakdown);
+    }
+
+    /** The breakdown's aggregation: per part and interval a bounded sample, per part the packets per source. */
+    private static final class Parts {
+        private final PacketDelayParts source;
+        private final List<PacketDelayParts.Part> parts;
+        private final IntervalSample[][] samples;
+        private final long[][] perSource;
+        private final long[] ns;
+        private final int[] from;
+
+        Parts(PacketDelayParts source, int bins) {
+            this.source = source;
+            parts = List.copyOf(source.parts());
+            samples = new IntervalSample[parts.size()][bins];
+            perSource = new long[parts.size()][Math.max(1, source.sources())];
+            ns = new long[parts.size()];
+            from = new int[parts.size()];
+        }
+
+        void record(long index, TwoWayRecord r, int bin) {
+            Arrays.fill(from, PacketDelayParts.UNKNOWN);
+            source.read(index, r, ns, from);
+            for (int k = 0; k < ns.length; k++) {
+                int s = from[k] > 0 && from[k] < perSource[k].length ? from[k] : PacketDelayParts.UNKNOWN;
+                perSource[k][s]++;
+                if (s != PacketDelayParts.UNKNOWN) {
+                    if (samples[k][bin] == null) {
+                        samples[k][bin] = new IntervalSample(BREAKDOWN_SAMPLE);
+                    }
+                    samples[k][bin].record(ns[k]);
+                }
+            }
+        }
+
+        DelayBreakdown result() {
+            List<DelayBreakdown.Part> out = new ArrayList<>();
+            List<Long[]> medians = new ArrayList<>();
+            for (int k = 0; k < parts.size(); k++) {
+                long[] c = perSource[k];
+                out.add(new DelayBreakdown.Part(parts.get(k).name(), parts.get(k).spans(),
+                        DelayBreakdown.sourceLabel(c, source), Arrays.stream(c).sum() - c[0], c[0]));
+                Long[] m = new Long[samples[k].length];
+                for (int b = 0; b < m.length; b++) {
+                    m[b] = samples[k][b] == null ? null : samples[k][b].percentile(50);
+                }
+                medians.add(m);
+            }
+            return new DelayBreakdown(out, medians);
+        }
     }
 
     /**

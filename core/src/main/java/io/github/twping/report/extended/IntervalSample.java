@@ -14,6 +14,7 @@ final class IntervalSample {
     static final int LIMIT = 2048;
 
     private final SplittableRandom random = new SplittableRandom(0x7477_7069_6e67L);
+    private final int limit;
     private long[] values = new long[8];
     private int size;
     private boolean sorted = true;
@@ -21,20 +22,29 @@ final class IntervalSample {
     private long min = Long.MAX_VALUE;
     private long max = Long.MIN_VALUE;
 
+    IntervalSample() {
+        this(LIMIT);
+    }
+
+    /** Keeps at most {@code limit} (at least 8) values. */
+    IntervalSample(int limit) {
+        this.limit = Math.max(8, limit);
+    }
+
     void record(long v) {
         count++;
         min = Math.min(min, v);
         max = Math.max(max, v);
-        if (size < LIMIT) {
+        if (size < limit) {
             if (size == values.length) {
-                values = Arrays.copyOf(values, Math.min(LIMIT, size * 2));
+                values = Arrays.copyOf(values, Math.min(limit, size * 2));
             }
             values[size++] = v;
             sorted = false;
             return;
         }
-        long slot = random.nextLong(count);                 // keep the value with probability LIMIT / count
-        if (slot < LIMIT) {
+        long slot = random.nextLong(count);                 // keep the value with probability limit / count
+        if (slot < limit) {
             values[(int) slot] = v;
             sorted = false;
         }

@@ -8,6 +8,12 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
+import io.github.twping.stats.breakdown.Absence;
+import io.github.twping.stats.breakdown.BreakdownStatistics;
+import io.github.twping.stats.breakdown.BreakdownSummary;
+import io.github.twping.stats.breakdown.Component;
+import io.github.twping.stats.breakdown.PacketBreakdown;
+import io.github.twping.stats.breakdown.StampOrigin;
 import io.github.twping.stats.exact.DelayDistribution;
 import io.github.twping.stats.exact.ExactStatistics;
 import io.github.twping.stats.exact.ExactSummary;
@@ -54,6 +60,16 @@ public final class ResultJson {
      * @param stamp    the STAMP TLV results, or null (no field)
      */
     public static ObjectNode document(SessionResults results, String protocol, StampTlvResults stamp) {
+        return document(results, protocol, stamp, null);
+    }
+
+    /**
+     * The {@code --json} document with the delay breakdown.
+     *
+     * @param breakdown the session's delay breakdown, or null (no {@code breakdown} field)
+     */
+    public static ObjectNode document(SessionResults results, String protocol, StampTlvResults stamp,
+                                      BreakdownSummary breakdown) {
         ObjectNode doc = NODES.objectNode();
         doc.put("format", FORMAT);
         doc.put("format_version", FORMAT_VERSION);
@@ -81,7 +97,94 @@ public final class ResultJson {
         if (stamp != null) {
             doc.set("stamp", StampTlvJson.of(stamp));
         }
+        if (breakdown != null) {
+            doc.set("breakdown", breakdown(breakdown));
+        }
         return doc;
+    }
+
+    /**
+     * The {@code breakdown} object (docs/STATISTICS.md, delay breakdown): per component its distribution over the
+     * first replies, the provenance of its stamps and why it was absent; the span; the tail and its dominant
+     * component; the slowest packets.
+     */
+    public static ObjectNode breakdown(BreakdownSummary summary) {
+        BreakdownStatistics st = summary.statistics();
+        ObjectNode o = NODES.objectNode();
+        o.put("packets", st.packets());
+        o.set("span", distribution(st.span()));
+        ObjectNode components = o.putObject("components");
+        for (Component c : Component.values()) {
+            ObjectNode co = components.putObject(c.key());
+            co.set("distribution", distribution(st.component(c)));
+            ArrayNode stamps = co.putArray("stamps");
+            for (StampOrigin first : StampOrigin.values()) {
+                for (StampOrigin second : StampOrigin.values()) {
+                    long n = st.provenance(c, first, second);
+                    if (n > 0) {
+                        ObjectNode p = stamps.addObject();
+                        p.put("from", first.key());
+                        p.put("to", second.key());
+                        p.put("count", n);
+                    }
+                }
+            }
+            ObjectNode absent = co.putObject("absent");
+            for (Absence a : Absence.values()) {
+                long n = st.absent(c, a);
+                if (n > 0) {
+                    absent.put(a.key(), n);
+                }
+            }
+        }
+        ObjectNode tail = o.putObject("tail");
+        if (summary.dominant() == null) {
+            tail.putNull("from_ns");
+        } else {
+            tail.put("from_ns", summary.tailFromNs());
+        }
+        tail.put("packets", summary.tailPackets());
+        ObjectNode means = tail.putObject("mean_ns");
+        for (Component c : Component.values()) {
+            double mean = summary.tailMeanNs(c);
+            number(means, c.key(), Double.isNaN(mean) ? mean : round3(mean));
+        }
+        if (summary.dominant() == null) {
+            o.putNull("dominant_p99");
+        } else {
+            o.put("dominant_p99", summary.dominant().key());
+        }
+        ArrayNode slowest = o.putArray("slowest");
+        for (PacketBreakdown b : summary.slowest()) {
+            ObjectNode p = slowest.addObject();
+            p.put("record", b.recordIndex());
+            p.put("seq", b.seq());
+            p.put("rtt_ns", b.recordRttNs());
+            p.setAll(packetBreakdown(b));
+        }
+        return o;
+    }
+
+    /**
+     * One packet's breakdown: {@code span_ns} and per component {@code {"ns", "from", "to"}}, or
+     * {@code {"ns": null, "reason"}} when it is not known.
+     */
+    static ObjectNode packetBreakdown(PacketBreakdown b) {
+        ObjectNode o = NODES.objectNode();
+        o.put("span_ns", b.spanNs());
+        for (Component c : Component.values()) {
+            ObjectNode co = o.putObject(c.key());
+            Absence a = b.absence(c);
+            if (a == null) {
+                co.put("ns", b.ns(c));
+                co.put("from", b.from(c).key());
+                co.put("to", b.to(c).key());
+            } else {
+                co.putNull("ns");
+                co.put("reason", a.key());
+            }
+        }
+        return o;
     }
 
     /** The session parameters. */
@@ -330,6 +433,12 @@ public final class ResultJson {
      * @param reflectorSources the reflector's t2/t3 sources of STAMP replies, or null (no such fields)
      */
     static ObjectNode packetEvent(long index, TwoWayRecord r, short sources, PacketTimestampSources reflectorSources) {
+        return packetEvent(index, r, sources, reflectorSources, null);
+    }
+
+    /** A {@code packet} event with the packet's delay breakdown ({@code breakdown}; null: none). */
+    static ObjectNode packetEvent(long index, TwoWayRecord r, short sources, PacketTimestampSources reflectorSources,
+                                  PacketBreakdown breakdown) {
         ObjectNode o = NODES.objectNode();
         o.put("event", "packet");
         o.put("record", index);
@@ -362,14 +471,23 @@ public final class ResultJson {
         }
         o.put("t4_source", RecordSources.name(RecordSources.receiveSource(sources)));
         o.put("synchronised", ErrorEstimate.isSynchronised(r.sentSendErr) && ErrorEstimate.isSynchronised(r.sentRecvErr));
+        if (breakdown != null) {
+            o.set("breakdown", packetBreakdown(breakdown));
+        }
         return o;
     }
 
     /** The {@code end} event: the {@code --json} document with {@code "event": "end"} first. */
     static ObjectNode endEvent(SessionResults results, String protocol, StampTlvResults stamp) {
+        return endEvent(results, protocol, stamp, null);
+    }
+
+    /** The {@code end} event with the delay breakdown (null: none). */
+    static ObjectNode endEvent(SessionResults results, String protocol, StampTlvResults stamp,
+                               BreakdownSummary breakdown) {
         ObjectNode o = NODES.objectNode();
         o.put("event", "end");
-        o.setAll(document(results, protocol, stamp));
+        o.setAll(document(results, protocol, stamp, breakdown));
         return o;
     }
 }

@@ -5,7 +5,7 @@ import java.util.List;
 /**
  * The result outputs beside the C-compatible ones (docs/CLI.md, result outputs): {@code --exact},
  * {@code --json}, {@code --json-stream}, {@code --json-stream-packets}, {@code --interval}, {@code --csv},
- * {@code --html}, {@code --progress}/{@code --no-progress} and {@code --report}.
+ * {@code --html}, {@code --progress}/{@code --no-progress}, {@code --report} and {@code --explain}.
  *
  * @param exact           {@code --exact}: the exact-statistics block under the human summary
  * @param json            {@code --json FILE|-}, or null
@@ -17,10 +17,12 @@ import java.util.List;
  * @param progress        {@code --progress} (TRUE), {@code --no-progress} (FALSE), or null for the TTY rule
  * @param reportFile      {@code --report FILE.owp}: re-report a saved session instead of measuring, or null
  * @param toolVersion     the program version written into the JSON outputs
+ * @param explain         {@code --explain}: the slowest packets with their delay breakdown and the component that
+ *                        dominated the p99, after the summary
  */
 public record ResultOptions(boolean exact, String json, String jsonStream, boolean streamPackets,
                             double intervalSeconds, String csv, String html, Boolean progress, String reportFile,
-                            String toolVersion) {
+                            String toolVersion, boolean explain) {
     /** Default {@code --interval}. */
     public static final double DEFAULT_INTERVAL_SECONDS = 1.0;
     /** Smallest {@code --interval}. */
@@ -43,11 +45,27 @@ public record ResultOptions(boolean exact, String json, String jsonStream, boole
             new LongOption("html", true),
             new LongOption("progress", false),
             new LongOption("no-progress", false),
-            new LongOption("report", true));
+            new LongOption("report", true),
+            new LongOption("explain", false));
+
+    /** The options without {@code --explain}. */
+    public ResultOptions(boolean exact, String json, String jsonStream, boolean streamPackets, double intervalSeconds,
+                         String csv, String html, Boolean progress, String reportFile, String toolVersion) {
+        this(exact, json, jsonStream, streamPackets, intervalSeconds, csv, html, progress, reportFile, toolVersion,
+                false);
+    }
 
     /** No result outputs. */
     public static ResultOptions none() {
         return new ResultOptions(false, null, null, false, DEFAULT_INTERVAL_SECONDS, null, null, null, null, "");
+    }
+
+    /**
+     * @return true when an output shows the delay breakdown ({@code --exact}, {@code --explain}, {@code --json},
+     *         {@code --json-stream}, {@code --csv}, {@code --html}): the session then keeps the client's extra stamps
+     */
+    public boolean showsBreakdown() {
+        return exact || explain || anyWriter();
     }
 
     /** @return true when any file or stream output is asked for */
@@ -75,6 +93,7 @@ public record ResultOptions(boolean exact, String json, String jsonStream, boole
         private String html;
         private Boolean progress;
         private String reportFile;
+        private boolean explain;
 
         /**
          * Applies one option.
@@ -104,6 +123,7 @@ public record ResultOptions(boolean exact, String json, String jsonStream, boole
                 case "progress" -> progress = Boolean.TRUE;
                 case "no-progress" -> progress = Boolean.FALSE;
                 case "report" -> reportFile = argument;
+                case "explain" -> explain = true;
                 default -> throw new IllegalArgumentException("not a result option: " + name);
             }
             if (argument != null && argument.isEmpty()) {
@@ -120,7 +140,7 @@ public record ResultOptions(boolean exact, String json, String jsonStream, boole
         /** @return the options, with the program version for the JSON outputs */
         public ResultOptions build(String toolVersion) {
             return new ResultOptions(exact, json, jsonStream, streamPackets, intervalSeconds, csv, html, progress,
-                    reportFile, toolVersion);
+                    reportFile, toolVersion, explain);
         }
     }
 }

@@ -14,6 +14,9 @@ import java.util.function.LongSupplier;
 import io.github.twping.report.owamp.HostInfo;
 import io.github.twping.report.owamp.Language;
 import io.github.twping.datafile.RecordSources;
+import io.github.twping.datafile.RecordStamps;
+import io.github.twping.stats.breakdown.BreakdownSummary;
+import io.github.twping.stats.breakdown.ReflectorStamps;
 import io.github.twping.datafile.SessionDataReader;
 import io.github.twping.datafile.SessionHeader;
 import io.github.twping.datafile.TwoWayRecord;
@@ -46,6 +49,15 @@ public final class ResultOutputs {
     private PacketTimestampSources reflectorSources;
     private StampTlvResults stampTlvs;
     private long senderSkips = -1;
+    private RecordStamps recordStamps;
+    private ReflectorStamps reflectorStamps = ReflectorStamps.NONE;
+    private ReflectorStamps liveReflectorStamps = ReflectorStamps.NONE;
+    /** The slowest packets {@code --explain} prints. */
+    static final int EXPLAINED_PACKETS = 3;
+    /** too short, failed HMAC, of another session, malformed TLV area, minimum length; null when unknown */
+    private long[] badReplies;
+    /** The TAI-UTC offset PTP timestamps used (0 = unknown); {@link Integer#MIN_VALUE}: no PTP timestamps */
+    private int ptpTaiSeconds = Integer.MIN_VALUE;
 
     /**
      * @param humanSummary    the C human summary is printed (the {@code --exact} block goes under it)
@@ -93,6 +105,84 @@ public final class ResultOutputs {
         return this;
     }
 
+    /** @return true when an output shows the delay breakdown (the session should keep its extra stamps) */
+    public boolean showsBreakdown() {
+        return options.showsBreakdown();
+    }
+
+    /**
+     * The client's extra stamps of the measured session ({@code ClientTestSession.recordStamps()}) for the delay
+     * breakdown; call before {@link #startLive}. Without them (a re-reported file) the client's parts are unknown.
+     */
+    public ResultOutputs recordStamps(RecordStamps stamps) {
+        this.recordStamps = stamps;
+        return this;
+    }
+
+    /**
+     * The replies the receiver did not use (docs/CLI.md, result outputs): shorter than {@code minimumLength}, failed
+     * HMAC, of another session; and those used although their TLV area did not parse. Lines of the {@code --exact}
+     * block when any were seen, {@code bad_replies} in the JSON outputs; call before {@link #finish}.
+     */
+    public ResultOutputs badReplies(long tooShort, long badHmac, long foreign, long malformed, int minimumLength) {
+        this.badReplies = new long[] {tooShort, badHmac, foreign, malformed, minimumLength};
+        return this;
+    }
+
+    /**
+     * What the protocol tells about the reflector's stamps (STAMP's TLVs); call before {@link #startLive}.
+     *
+     * @param atEnd the stamps for the end-of-session outputs
+     * @param live  the stamps the {@code packet} events may read while the session runs
+     */
+    public ResultOutputs reflectorStamps(ReflectorStamps atEnd, ReflectorStamps live) {
+        this.reflectorStamps = atEnd;
+        this.liveReflectorStamps = live;
+        return this;
+    }
+
+    /**
+     * PTP-format timestamps were in use with this TAI-UTC offset (0: unknown, the kernel reported 0):
+     * {@code ptp_tai_offset_s} in the JSON outputs (null when unknown); call before {@link #finish}.
+     */
+    public ResultOutputs ptpTaiOffset(int taiSeconds) {
+        this.ptpTaiSeconds = taiSeconds;
+        return this;
+    }
+
+    /** The fields this class adds to the result document and the stream's end event. */
+    private void addFields(ObjectNode document) {
+        if (badReplies != null) {
+            ObjectNode b = document.putObject("bad_replies");
+            b.put("minimum_length", badReplies[4]);
+            b.put("too_short", badReplies[0]);
+            b.put("bad_hmac", badReplies[1]);
+            b.put("foreign", badReplies[2]);
+            b.put("malformed", badReplies[3]);
+        }
+        if (ptpTaiSeconds != Integer.MIN_VALUE) {
+            if (ptpTaiSeconds == 0) {
+                document.putNull("ptp_tai_offset_s");
+            } else {
+                document.put("ptp_tai_offset_s", ptpTaiSeconds);
+            }
+        }
+    }
+
+    /** The {@code --exact} lines of {@link #badReplies}, when any were seen. */
+    private void badReplyLines(StringBuilder block) {
+        if (badReplies == null || badReplies[0] + badReplies[1] + badReplies[2] + badReplies[3] == 0) {
+            return;
+        }
+        boolean ru = language == Language.RU;
+        block.append(ru ? "ответы не использованы: короче " : "replies not used: shorter than ").append(badReplies[4])
+                .append(ru ? " октетов " : " octets ").append(badReplies[0])
+                .append(ru ? ", неверный HMAC " : ", failed HMAC ").append(badReplies[1])
+                .append(ru ? ", чужая сессия " : ", of another session ").append(badReplies[2]).append('\n');
+        block.append(ru ? "ответы с испорченными TLV (использованы): " : "replies with a malformed TLV area (used): ")
+                .append(badReplies[3]).append('\n');
+    }
+
     /** @return true when {@code --json}, {@code --json-stream} or {@code --html} is written (they show the TLVs) */
     public boolean showsStampTlvs() {
         return options.json() != null || options.jsonStream() != null || options.html() != null;
@@ -132,6 +222,7 @@ public final class ResultOutputs {
         }
         stream = new StreamState(header, streamTarget, options.streamPackets(), options.intervalSeconds(), protocol,
                 reflectorSources);
+        stream.breakdown(recordStamps, liveReflectorStamps);
         stream.start(program, version, options.intervalSeconds());
     }
 
@@ -173,14 +264,24 @@ public final class ResultOutputs {
         }
         SessionResults results = SessionResults.compute(reader, sources, hosts, origin, dataFile, program, version,
                 bucketWidthSeconds);
+        BreakdownSummary breakdown = options.exact() || options.explain() || options.json() != null
+                || options.jsonStream() != null
+                ? BreakdownSummary.of(reader, sources, recordStamps, reflectorStamps, EXPLAINED_PACKETS) : null;
+        PrintStream text = options.jsonToStdout() ? err : out;              // under the summary, wherever it went
         if (options.exact() && humanSummary) {
-            PrintStream text = options.jsonToStdout() ? err : out;          // under the summary, wherever it went
             StringBuilder block = ExactBlockWriter.write(new StringBuilder(), results.exact(), language, units);
             if (senderSkips >= 0) {
                 block.append(language == Language.RU ? "пропущено отправителем (отставание от расписания больше L): "
                         : "sender skips (more than L behind schedule, not sent): ").append(senderSkips).append('\n');
             }
+            badReplyLines(block);
+            BreakdownText.exactSection(block, breakdown, language, units);
             byte[] bytes = bytes(block.toString());
+            text.write(bytes, 0, bytes.length);
+            text.flush();
+        }
+        if (options.explain()) {
+            byte[] bytes = bytes(BreakdownText.explain(new StringBuilder(), breakdown, language, units).toString());
             text.write(bytes, 0, bytes.length);
             text.flush();
         }
@@ -194,7 +295,7 @@ public final class ResultOutputs {
                 }
             }
             stream.emitInterval();
-            stream.end(results, stampTlvs);
+            stream.end(results, stampTlvs, breakdown, this::addFields);
             streamTarget.close();
             addFailure(failures, streamTarget);
         }
@@ -202,10 +303,11 @@ public final class ResultOutputs {
             OutputTarget t = OutputTarget.open(options.json(), out);
             if (!t.failed()) {
                 try {
-                    ObjectNode document = ResultJson.document(results, protocol, stampTlvs);
+                    ObjectNode document = ResultJson.document(results, protocol, stampTlvs, breakdown);
                     if (senderSkips >= 0) {
                         document.put("sender_skips", senderSkips);
                     }
+                    addFields(document);
                     byte[] doc = ResultJson.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsBytes(document);
                     t.write(doc, false);
                     t.write(new byte[] {'\n'}, true);
@@ -220,7 +322,7 @@ public final class ResultOutputs {
             OutputTarget t = OutputTarget.open(options.csv(), out);
             if (!t.failed()) {
                 try (Writer w = t.writer()) {
-                    CsvWriter.write(w, reader, sources);
+                    CsvWriter.write(w, reader, sources, recordStamps, reflectorStamps);
                 } catch (IOException e) {
                     throw new IllegalStateException(e);             // the writer records failures, never throws
                 }
@@ -232,7 +334,8 @@ public final class ResultOutputs {
             OutputTarget t = OutputTarget.open(options.html(), out);
             if (!t.failed()) {
                 try (Writer w = t.writer()) {
-                    HtmlReport.write(w, results, reader, protocol, stampTlvs);
+                    HtmlReport.write(w, results, reader, protocol, stampTlvs,
+                            new BreakdownParts(sources, recordStamps, reflectorStamps));
                 } catch (IOException e) {
                     throw new IllegalStateException(e);
                 }

@@ -5,7 +5,11 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import io.github.twping.stats.exact.ExactStatistics;
 import io.github.twping.stats.exact.ExactSummary;
+import io.github.twping.datafile.RecordStamps;
 import io.github.twping.datafile.SessionHeader;
+import io.github.twping.stats.breakdown.BreakdownSummary;
+import io.github.twping.stats.breakdown.PacketBreakdown;
+import io.github.twping.stats.breakdown.ReflectorStamps;
 import io.github.twping.datafile.TwoWayRecord;
 import io.github.twping.time.NtpTime;
 import java.util.Arrays;
@@ -27,6 +31,10 @@ final class StreamState {
     private final String protocol;
     private final PacketTimestampSources reflectorSources;
     private long index;
+    private boolean breakdown;
+    private RecordStamps stamps;
+    private ReflectorStamps reflectorStamps = ReflectorStamps.NONE;
+    private final PacketBreakdown packetBreakdown = new PacketBreakdown();
     private long lastP50 = -1;
     private long lastP99 = -1;
 
@@ -50,6 +58,18 @@ final class StreamState {
         this.startNtp = header.startTimeNtp();
     }
 
+    /**
+     * Adds the delay breakdown to the {@code packet} events.
+     *
+     * @param clientStamps the session's extra stamps, or null (not kept)
+     * @param reflector    the reflector's stamps as the events may read them while the session runs
+     */
+    void breakdown(RecordStamps clientStamps, ReflectorStamps reflector) {
+        this.breakdown = true;
+        this.stamps = clientStamps;
+        this.reflectorStamps = reflector;
+    }
+
     ExactStatistics engine() {
         return engine;
     }
@@ -64,7 +84,8 @@ final class StreamState {
         advanceTo(eventNtp);
         engine.accept(r, sources);
         if (packets) {
-            emit(ResultJson.packetEvent(recordIndex, r, sources, reflectorSources));
+            emit(ResultJson.packetEvent(recordIndex, r, sources, reflectorSources, breakdown && !r.isLost()
+                    ? packetBreakdown.compute(recordIndex, r, sources, stamps, reflectorStamps) : null));
         }
     }
 
@@ -107,8 +128,11 @@ final class StreamState {
         return s.roundTrip().count() > 0 ? s.roundTrip().percentile(99) : lastP99;
     }
 
-    void end(SessionResults results, StampTlvResults stamp) {
-        emit(ResultJson.endEvent(results, protocol, stamp));
+    void end(SessionResults results, StampTlvResults stamp, BreakdownSummary summary,
+             java.util.function.Consumer<ObjectNode> fields) {
+        ObjectNode event = ResultJson.endEvent(results, protocol, stamp, summary);
+        fields.accept(event);
+        emit(event);
     }
 
     private void emit(ObjectNode event) {

@@ -156,8 +156,9 @@
     });
   }
 
-  /** creates a chart in the element data-chart=name, and records what it drew */
-  function make(name, opts, series, bands, cols) {
+  /** creates a chart in the element data-chart=name, and records what it drew (then calls onDraw, if given,
+   * with the plot and the indexes of the series drawn) */
+  function make(name, opts, series, bands, cols, onDraw) {
     var el = document.querySelector('[data-chart="' + name + '"]');
     if (!el) {
       return;
@@ -184,6 +185,9 @@
           var labels = (u.axes[i]._values || []).filter(function (v) { return v != null && v !== ''; });
           el.setAttribute('data-ticks-' + k, labels.join('|'));
         });
+        if (onDraw) {
+          onDraw(u, drawnSeries);
+        }
         count();
       }]
     };
@@ -279,41 +283,124 @@
     }, series, [{series: [1, 4], fill: alpha(colour, 0.12)}, {series: [2, 3], fill: alpha(colour, 0.25)}], cols);
   }
 
+  /** the path of a stacked part: its top line, and the area between its top and its base (the parts below it in
+   * that interval), so that a negative part (a one-way delay between unsynchronised clocks) goes down from its
+   * base; broken where the part is unknown */
+  function bandPaths(top, base) {
+    return function (u, si, i0, i1) {
+      var stroke = new Path2D();
+      var fill = new Path2D();
+      var xs = u.data[0];
+      for (var i = i0; i <= i1; i++) {
+        if (top[i] == null) {
+          continue;
+        }
+        var j = i;
+        while (j < i1 && top[j + 1] != null) {
+          j++;
+        }
+        if (i === j) {                          // one interval alone: a narrow bar, not an invisible point
+          var cx = u.valToPos(xs[i], 'x', true);
+          var yt = u.valToPos(top[i], 'y', true);
+          var yb = u.valToPos(base[i], 'y', true);
+          stroke.moveTo(cx - 3, yt);
+          stroke.lineTo(cx + 3, yt);
+          fill.rect(cx - 3, Math.min(yt, yb), 6, Math.abs(yb - yt));
+          continue;
+        }
+        for (var k = i; k <= j; k++) {
+          var x = u.valToPos(xs[k], 'x', true);
+          var y = u.valToPos(top[k], 'y', true);
+          if (k === i) {
+            stroke.moveTo(x, y);
+            fill.moveTo(x, y);
+          } else {
+            stroke.lineTo(x, y);
+            fill.lineTo(x, y);
+          }
+        }
+        for (var b = j; b >= i; b--) {
+          fill.lineTo(u.valToPos(xs[b], 'x', true), u.valToPos(base[b], 'y', true));
+        }
+        fill.closePath();
+        i = j;
+      }
+      return {stroke: stroke, fill: fill};
+    };
+  }
+
+  /** the stacked medians of the delay's parts: a part that is unknown in an interval leaves a gap there (never
+   * a zero) and is marked at the top; a part unknown for every packet is in the legend as such and not drawn.
+   * Sets on the chart data-parts, data-sources, data-unknown-parts (unknown for every packet),
+   * data-drawn-parts (parts with a drawn area) and data-marked-unknown (intervals marked), each joined by "|" */
   function breakdownChart() {
     var bd = data.breakdown;
     if (!bd) {
       return;
     }
+    var el = document.querySelector('[data-chart=breakdown]');
     var iv = data.intervals;
     var spanS = Math.max(iv.start_s[iv.start_s.length - 1], data.span_ns / 1e9);
     var palette = ['#4e79a7', '#59a14f', '#edc948', '#e15759', '#b07aa1', '#9c755f', '#76b7b2', '#ff9da7'];
+    var UNKNOWN = '#7f8591';
     var series = [{label: 'send time', value: val(function (v) { return fmtSec(v, spanS); })}];
     var cols = [iv.start_s];
-    var stacked = [];
-    var sum = iv.start_s.map(function () { return null; });
+    var sum = iv.start_s.map(function () { return 0; });
+    var unknownAt = iv.start_s.map(function () { return []; });
+    var lowest = 0;
+    var highest = 0;
     bd.parts.forEach(function (part, k) {
       var raw = bd.median_ns[k];
-      sum = sum.map(function (s, i) { return raw[i] == null ? s : (s || 0) + raw[i]; });
-      var colour = palette[k % palette.length];
-      stacked.push([{label: part, stroke: colour, width: 1, fill: alpha(colour, 0.85), points: {show: false},
-        value: val(function (v, idx) { return fmtNs(raw[idx]); })}, sum.slice()]);
+      var base = sum.slice();
+      var top = raw.map(function (v, i) {
+        if (v == null) {
+          if (part.known > 0 && iv.received[i] > 0) {
+            unknownAt[i].push(part.name);
+          }
+          return null;
+        }
+        sum[i] += v;
+        lowest = Math.min(lowest, sum[i]);
+        highest = Math.max(highest, sum[i]);
+        return sum[i];
+      });
+      var colour = part.known > 0 ? palette[k % palette.length] : UNKNOWN;
+      var label = part.name + ' \u00b7 ' + (part.known > 0 ? part.source : 'unknown, not drawn');
+      series.push({label: label, part: part.name, stroke: colour, width: 1, dash: part.known > 0 ? [] : [4, 3],
+        fill: part.known > 0 ? alpha(colour, 0.8) : 'transparent', points: {show: false}, paths: bandPaths(top, base),
+        value: val(function (v, idx) { return raw[idx] == null ? 'unknown' : fmtNs(raw[idx]); })});
+      cols.push(top);
     });
-    // the top of the stack first: each part's area is filled down to 0 and drawn over the ones above it
-    stacked.reverse().forEach(function (sc) {
-      series.push(sc[0]);
-      cols.push(sc[1]);
-    });
-    var bands = [];
+    var marked = unknownAt.filter(function (u) { return u.length > 0; }).length;
+    series.push({label: 'part unknown (' + marked + ' intervals)', scale: 'mk', marker: true, stroke: UNKNOWN, width: 2,
+      paths: function () { return null; }, points: {show: true, size: 8, width: 1, stroke: UNKNOWN, fill: '#fff'},
+      value: val(function (v, idx) { return unknownAt[idx].length ? unknownAt[idx].join(', ') : ''; })});
+    cols.push(unknownAt.map(function (u) { return u.length ? 0.96 : null; }));
+    var names = function (f) { return bd.parts.filter(f).map(function (p) { return p.name; }).join('|'); };
+    el.setAttribute('data-parts', names(function () { return true; }));
+    el.setAttribute('data-sources', bd.parts.map(function (p) { return p.source; }).join('|'));
+    el.setAttribute('data-unknown-parts', names(function (p) { return p.known === 0; }));
+    el.setAttribute('data-marked-unknown', String(marked));
     make('breakdown', {
-      height: 250,
+      height: 260,
       legend: {live: true},
       cursor: {sync: {key: 'time'}},
-      scales: {x: {time: false, range: function () { return [0, spanS > 0 ? spanS : 1]; }}, y: {range: function (u, min, max) { return [0, (max || 1) * 1.08]; }}},
+      scales: {x: {time: false, range: function () { return [0, spanS > 0 ? spanS : 1]; }},
+        y: {range: function () { return [lowest * 1.08, highest > lowest ? highest * 1.08 : 1]; }},
+        mk: {range: [0, 1]}},
       axes: [Object.assign({}, AXIS, {label: 'scheduled send time since the session start', labelSize: 18, space: 64,
         values: function (u, splits) { return splits.map(function (v) { return fmtSec(v, spanS); }); }}),
         Object.assign({}, AXIS, {label: 'delay (stacked medians)', size: 66, labelSize: 18,
           values: function (u, splits) { return splits.map(fmtNs); }})]
-    }, series, bands, cols);
+    }, series, [], cols, function (u, drawnSeries) {
+      var drawn = [];
+      for (var si = 1; si < u.series.length; si++) {
+        if (u.series[si].part && drawnSeries[si] && u.data[si].some(function (v) { return v != null; })) {
+          drawn.push(u.series[si].part);
+        }
+      }
+      el.setAttribute('data-drawn-parts', drawn.join('|'));
+    });
   }
 
   percentileChart('rtt', 'pct-rtt');

@@ -150,15 +150,30 @@ class HtmlReportBrowserTest {
     void everyChartDrawsWithLabelledTicks() throws Exception {
         Browser b = browse("--dump-dom", html.toUri().toString());
         assertEquals(List.of(), consoleLines(b.stderr()), "console messages of the report");
-        assertBody(b.stdout(), CHARTS.size());
+        List<String> all = new ArrayList<>(CHARTS);
+        all.add("breakdown");
+        assertBody(b.stdout(), all.size());
         Map<String, Map<String, String>> charts = charts(b.stdout());
-        assertEquals(CHARTS, List.copyOf(charts.keySet()));
-        for (String name : CHARTS) {
+        assertEquals(all, List.copyOf(charts.keySet()));
+        for (String name : all) {
             Map<String, String> c = charts.get(name);
             assertEquals("yes", c.get("data-drawn"), name);
             assertLabelled(name, ticks(c, "y"), DURATION);
             assertLabelled(name, ticks(c, "x"), name.startsWith("pct-") ? PERCENT : Pattern.compile("\\d+(\\.\\d+)? m?s"));
         }
+        // the measurement's delay breakdown: every part in the legend with its stamps' source; TWAMP reports no
+        // reflector TX stamp, so the reflector stack is unknown (labelled, not drawn) and its time is inside back
+        Map<String, String> bd = charts.get("breakdown");
+        assertEquals("pacing lateness|sender stack|forward|reflector residence|reflector stack|back|receiver wake-up",
+                bd.get("data-parts"), bd.toString());
+        List<String> sources = Arrays.asList(bd.get("data-sources").split("\\|"));
+        assertEquals("reflector", sources.get(3), "t2 and t3 of a TWAMP reflector: " + sources);
+        assertEquals("unknown", sources.get(4), sources.toString());
+        assertTrue(sources.get(2).endsWith("\u2192 reflector"), "forward: our send stamp to t2: " + sources);
+        assertEquals("reflector stack", bd.get("data-unknown-parts"));
+        assertTrue(Arrays.asList(bd.get("data-drawn-parts").split("\\|")).containsAll(
+                List.of("pacing lateness", "forward", "reflector residence", "back")), bd.toString());
+        System.out.println("HtmlReportBrowserTest: breakdown of the measurement: " + bd);
         assertEquals("0%", ticks(charts.get("pct-rtt"), "x").getFirst());
         assertTrue(ticks(charts.get("pct-rtt"), "x").contains("99%"), ticks(charts.get("pct-rtt"), "x").toString());
         // every lost packet and duplicate reply is marked on the round-trip chart
@@ -180,21 +195,18 @@ class HtmlReportBrowserTest {
         Path file = dir.resolve("breakdown.owp");
         SyntheticSessions.write(file, 500, 2_000_000, 0, 0);
         Path page = dir.resolve("breakdown.html");
+        int gaps = 0;
         try (SessionDataReader reader = SessionDataReader.open(file)) {
             SessionResults r = SessionResults.compute(reader, null, null, SessionResults.FILE, null, "twping", "test",
                     0.0001f);
-            int intervals = HtmlReportData.build(r, reader, null).json().at("/intervals/start_s").size();
-            List<Long[]> parts = new ArrayList<>();
-            for (long base : new long[] {2_000, 5_000, 12_000, 6_000}) {
-                Long[] v = new Long[intervals];
-                for (int i = 0; i < intervals; i++) {
-                    v[i] = base + 100L * (i % 7);
-                }
-                parts.add(v);
+            JsonNode data = HtmlReportData.build(r, reader, HtmlReportTest.madeUpParts()).json();
+            for (int i = 0; i < data.at("/intervals/received").size(); i++) {
+                boolean gap = data.at("/breakdown/median_ns/1/" + i).isNull();
+                gaps += gap && data.at("/intervals/received/" + i).asLong() > 0 ? 1 : 0;
             }
+            assertTrue(gaps > 0, "the first packets lack the forward part");
             StringWriter w = new StringWriter();
-            HtmlReport.write(w, r, reader, null, null,
-                    new DelayBreakdown(List.of("sender stack", "forward", "reflector residence", "back"), parts));
+            HtmlReport.write(w, r, reader, null, null, HtmlReportTest.madeUpParts());
             Files.writeString(page, w.toString());
         }
         Browser b = browse("--dump-dom", page.toUri().toString());
@@ -204,6 +216,17 @@ class HtmlReportBrowserTest {
         assertEquals("yes", c.get("data-drawn"));
         assertLabelled("breakdown", ticks(c, "y"), DURATION);
         assertLabelled("breakdown", ticks(c, "x"), Pattern.compile("\\d+(\\.\\d+)? m?s"));
+        // the series are the parts, each with the source of its stamps in the legend
+        assertEquals("sender stack|forward|receiver wake-up", c.get("data-parts"));
+        assertEquals("kernel 450, user 50|kernel|unknown", c.get("data-sources"));
+        assertTrue(b.stdout().contains("sender stack \u00b7 kernel 450, user 50"), "legend of the sender stack");
+        assertTrue(b.stdout().contains("forward \u00b7 kernel"), "legend of the forward part");
+        // the part unknown for every packet is labelled so and not drawn (no area of zero height either)
+        assertEquals("receiver wake-up", c.get("data-unknown-parts"));
+        assertTrue(b.stdout().contains("receiver wake-up \u00b7 unknown, not drawn"), "legend of the unknown part");
+        assertEquals("sender stack|forward", c.get("data-drawn-parts"));
+        // the first intervals, whose packets lack the forward part, are marked instead of drawn as zero
+        assertEquals(Integer.toString(gaps), c.get("data-marked-unknown"));
     }
 
     @Test
@@ -216,7 +239,7 @@ class HtmlReportBrowserTest {
                 SessionResults r = SessionResults.compute(reader, null, null, SessionResults.FILE, null, "twping",
                         "test", 0.0001f);
                 StringWriter w = new StringWriter();
-                HtmlReport.write(w, r, reader);
+                HtmlReport.write(w, r, reader, null, null, HtmlReportTest.madeUpParts());
                 Files.writeString(page, w.toString());
             }
             Browser b = browse("--dump-dom", page.toUri().toString());
@@ -226,8 +249,10 @@ class HtmlReportBrowserTest {
                 // no replies: the round-trip chart still draws its axes and the 50 loss markers
                 assertEquals("50", charts.get("ts-rtt").get("data-marked-lost"));
                 assertTrue(b.stdout().contains("<p class=\"note\">no replies</p>"), "the percentile charts say so");
+                // and the breakdown, without a packet that has a part, says each is unknown and draws nothing
+                assertEquals("sender stack|forward|receiver wake-up", charts.get("breakdown").get("data-unknown-parts"));
             } else {
-                assertBody(b.stdout(), CHARTS.size());
+                assertBody(b.stdout(), CHARTS.size() + 1);
             }
         }
     }
@@ -241,12 +266,17 @@ class HtmlReportBrowserTest {
                     0.0001f);
             assertTrue(r.exact().total().back().max() < 0, "the vector's back delays are negative");
             StringWriter w = new StringWriter();
-            HtmlReport.write(w, r, reader);
+            // as --report gives it: the client's stamps of the file were not kept
+            HtmlReport.write(w, r, reader, null, null, new BreakdownParts(null, null, null));
             Files.writeString(page, w.toString());
         }
         Browser b = browse("--dump-dom", page.toUri().toString());
         assertEquals(List.of(), consoleLines(b.stderr()), "console messages of the report");
-        assertBody(b.stdout(), CHARTS.size());
+        assertBody(b.stdout(), CHARTS.size() + 1);
+        // the breakdown stacks the negative back part down from forward; the client's parts are unknown
+        Map<String, String> bd = charts(b.stdout()).get("breakdown");
+        assertEquals("forward|reflector residence|back", bd.get("data-drawn-parts"), bd.toString());
+        assertEquals("pacing lateness|sender stack|reflector stack|receiver wake-up", bd.get("data-unknown-parts"));
         for (String name : List.of("pct-back", "ts-back")) {
             List<String> y = ticks(charts(b.stdout()).get(name), "y");
             assertLabelled(name, y, DURATION);

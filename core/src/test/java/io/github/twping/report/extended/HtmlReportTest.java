@@ -19,6 +19,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.github.twping.datafile.SessionDataReader;
+import io.github.twping.datafile.TwoWayRecord;
+import io.github.twping.stats.breakdown.Component;
+import io.github.twping.stats.breakdown.StampOrigin;
 import io.github.twping.stats.owamp.SummaryResult;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -52,7 +55,7 @@ class HtmlReportTest {
         }
     }
 
-    private static String page(SessionResults r, SessionDataReader reader, DelayBreakdown breakdown) throws IOException {
+    private static String page(SessionResults r, SessionDataReader reader, PacketDelayParts breakdown) throws IOException {
         StringWriter w = new StringWriter();
         HtmlReport.write(w, r, reader, "twamp", null, breakdown);
         return w.toString();
@@ -184,6 +187,43 @@ class HtmlReportTest {
                         .toList());
     }
 
+    /**
+     * Parts of a made-up breakdown: a sender stack of 3 µs from kernel stamps (20 µs from user stamps for
+     * every tenth packet), a forward part of 5 µs unknown for the first 50 packets, and a receiver wake-up
+     * unknown for every packet.
+     */
+    static PacketDelayParts madeUpParts() {
+        return new PacketDelayParts() {
+            @Override
+            public List<Part> parts() {
+                return List.of(new Part("sender stack", "user send stamp \u2192 kernel TX stamp"),
+                        new Part("forward", "kernel TX stamp \u2192 reflector receive"),
+                        new Part("receiver wake-up", "kernel RX stamp \u2192 user receipt"));
+            }
+
+            @Override
+            public int sources() {
+                return 3;
+            }
+
+            @Override
+            public String sourceName(int code) {
+                return List.of("unknown", "kernel", "user").get(code);
+            }
+
+            @Override
+            public void read(long index, TwoWayRecord r, long[] ns, int[] source) {
+                boolean user = r.sentSeq % 10 == 0;
+                ns[0] = user ? 20_000 : 3_000;
+                source[0] = user ? 2 : 1;
+                ns[1] = 5_000;
+                source[1] = r.sentSeq < 50 ? UNKNOWN : 1;
+                ns[2] = 0;
+                source[2] = UNKNOWN;
+            }
+        };
+    }
+
     @Test
     void shouldCarryABreakdownOnlyWhenGiven() throws IOException {
         assertTrue(data(page).get("breakdown").isNull());
@@ -195,19 +235,62 @@ class HtmlReportTest {
             SessionResults r = SessionResults.compute(reader, null, null, SessionResults.FILE, null, "twping", "test",
                     0.0001f);
             int n = data(page(r, reader, null)).at("/intervals/start_s").size();
-            Long[] a = new Long[n];
-            Long[] b = new Long[n];
-            Arrays.fill(a, 3_000L);
-            Arrays.fill(b, 5_000L);
-            b[0] = null;
-            String withBreakdown = page(r, reader, new DelayBreakdown(List.of("sender stack", "forward"), List.of(a, b)));
+            String withBreakdown = page(r, reader, madeUpParts());
             JsonNode bd = data(withBreakdown).get("breakdown");
-            assertEquals(List.of("sender stack", "forward"), List.of(bd.at("/parts/0").asText(), bd.at("/parts/1").asText()));
-            assertEquals(n, bd.at("/median_ns/1").size());
-            assertTrue(bd.at("/median_ns/1/0").isNull());
-            assertEquals(5_000, bd.at("/median_ns/1/1").asLong());
+            assertEquals(List.of("sender stack", "forward", "receiver wake-up"),
+                    List.of(bd.at("/parts/0/name").asText(), bd.at("/parts/1/name").asText(),
+                            bd.at("/parts/2/name").asText()));
+            assertEquals(List.of("kernel 90, user 10", "kernel", "unknown"), List.of(bd.at("/parts/0/source").asText(),
+                    bd.at("/parts/1/source").asText(), bd.at("/parts/2/source").asText()));
+            assertEquals(List.of(100L, 50L, 0L), List.of(bd.at("/parts/0/known").asLong(), bd.at("/parts/1/known").asLong(),
+                    bd.at("/parts/2/known").asLong()));
+            assertEquals(100, bd.at("/parts/2/unknown").asLong());
+            for (int k = 0; k < 3; k++) {
+                assertEquals(n, bd.at("/median_ns/" + k).size());
+            }
+            // the interval whose packets lack the forward part has no value for it, not a zero
+            assertTrue(data(withBreakdown).at("/intervals/received/0").asLong() > 0);
+            assertTrue(bd.at("/median_ns/1/0").isNull(), bd.at("/median_ns/1").toString());
+            assertEquals(5_000, bd.at("/median_ns/1/" + (n - 1)).asLong());
+            assertEquals(3_000, bd.at("/median_ns/0/1").asLong());
+            for (JsonNode v : bd.at("/median_ns/2")) {
+                assertTrue(v.isNull(), "a part unknown for every packet has no value: " + bd.at("/median_ns/2"));
+            }
             assertTrue(withBreakdown.contains("data-chart=\"breakdown\""));
             assertFalse(withBreakdown.contains("id=\"breakdown-missing\""));
+            // the page says which part is unknown, and the table gives each part's stamp source
+            assertTrue(withBreakdown.contains("id=\"breakdown-unknown\">Unknown for every packet, so not drawn:"
+                    + " receiver wake-up.</p>"), withBreakdown);
+            assertTrue(withBreakdown.contains("<tr class=\"unknown\"><td>receiver wake-up</td>"));
+            assertTrue(withBreakdown.contains("<td class=\"source\">kernel 90, user 10</td><td>100</td><td>0</td>"));
+            assertTrue(withBreakdown.contains("<td class=\"source\">kernel</td><td>50</td><td>50</td>"));
         }
+    }
+
+    @Test
+    void shouldStayUnderOneMegabyteWithABreakdownToo() throws IOException {
+        try (SessionDataReader reader = SessionDataReader.open(dir.resolve("big.owp"))) {
+            String withBreakdown = page(results, reader, madeUpParts());
+            int bytes = withBreakdown.getBytes(StandardCharsets.UTF_8).length;
+            System.out.println("HtmlReportTest: the page of " + PACKETS + " packets with a breakdown is " + bytes + " bytes");
+            assertTrue(bytes < 1_000_000, bytes + " bytes");
+            JsonNode bd = data(withBreakdown).get("breakdown");
+            assertEquals(PACKETS - written.lost(), bd.at("/parts/0/known").asLong(), "every first reply counted once");
+        }
+    }
+
+    @Test
+    void shouldNameEachSourceOfAPart() {
+        PacketDelayParts parts = madeUpParts();
+        assertEquals("unknown", DelayBreakdown.sourceLabel(new long[] {5, 0, 0}, parts));
+        assertEquals("user", DelayBreakdown.sourceLabel(new long[] {5, 0, 7}, parts));
+        assertEquals("user 9, kernel 7", DelayBreakdown.sourceLabel(new long[] {0, 7, 9}, parts));
+        BreakdownParts model = new BreakdownParts(null, null, null);
+        assertEquals(Component.COUNT, model.parts().size());
+        int ordinals = StampOrigin.values().length;
+        assertEquals("user \u2192 kernel", model.sourceName(1 + StampOrigin.USER.ordinal() * ordinals
+                + StampOrigin.KERNEL_SOFTWARE.ordinal()));
+        assertEquals("hardware", model.sourceName(1 + StampOrigin.KERNEL_HARDWARE.ordinal() * (ordinals + 1)));
+        assertEquals("unknown", model.sourceName(0));
     }
 }

@@ -9,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -42,7 +43,7 @@ class ResultOutputsSystemTest {
         measured = ResultRuns.run("--loopback", "-c", "40", "-i", "0.002f", "-L", "3", "--exact",
                 "--json", dir.resolve("r.json").toString(), "--json-stream", dir.resolve("s.ndjson").toString(),
                 "--json-stream-packets", "--interval", "0.02", "--csv", dir.resolve("r.csv").toString(),
-                "--html", dir.resolve("r.html").toString(), "-F", dir.resolve("r.owp").toString());
+                "--html", dir.resolve("r.html").toString(), "-F", dir.resolve("r.owp").toString(), "--explain");
     }
 
     private static void assertValid(String json) {
@@ -77,6 +78,21 @@ class ResultOutputsSystemTest {
         }
         assertEquals(packets.get("received").asLong(), t4);
         assertEquals(40, doc.at("/owamp/sent").asLong());
+        // the delay breakdown: one count per first reply, the dominant component one of the path's
+        JsonNode breakdown = doc.get("breakdown");
+        assertEquals(rtt.get("count").asLong(), breakdown.get("packets").asLong());
+        assertEquals(rtt.get("count").asLong(), breakdown.at("/components/forward/distribution/count").asLong());
+        assertEquals(rtt.get("count").asLong(),
+                breakdown.at("/components/reflector_stack/absent/no_follow_up_telemetry").asLong(), "TWAMP");
+        assertTrue(List.of("sender_stack", "forward", "reflector_residence", "back", "receiver_wakeup")
+                .contains(breakdown.get("dominant_p99").asText()), breakdown.toString());
+        assertEquals(Math.min(3, rtt.get("count").asLong()), breakdown.get("slowest").size());
+        long previous = Long.MAX_VALUE;
+        for (JsonNode slow : breakdown.get("slowest")) {
+            assertTrue(slow.get("span_ns").asLong() <= previous, "largest span first");
+            previous = slow.get("span_ns").asLong();
+        }
+        assertEquals(breakdown.at("/span/max_ns").asLong(), breakdown.at("/slowest/0/span_ns").asLong());
     }
 
     @Test
@@ -93,6 +109,21 @@ class ResultOutputsSystemTest {
             assertTrue(block.contains(label), label + " in " + block);
         }
         assertTrue(block.contains(" p99.999 "), block);
+        int breakdown = out.indexOf("--- delay breakdown (docs/STATISTICS.md; p50 p99 p99.9 max, ms) ---\n");
+        int explain = out.indexOf("--- explain: the slowest packets (span from the send stamp to the receiver thread,"
+                + " ms) ---\n");
+        assertTrue(breakdown > exact && explain > breakdown, "the breakdown ends the --exact block, --explain follows: "
+                + out);
+        for (String label : List.of("\npacing lateness: p50 ", "\nsender stack: ", "\nforward: p50 ",
+                "\nreflector residence: p50 ", "\nreflector stack: not known: no_follow_up_telemetry ",
+                "\nback: p50 ", "\nreceiver wake-up: ", "\ndominant component of the p99: ")) {
+            assertTrue(out.substring(breakdown, explain).contains(label), label + " in " + out.substring(breakdown));
+        }
+        String explained = out.substring(explain);
+        assertEquals(3, explained.split("\npacket ", -1).length - 1, "three slowest packets: " + explained);
+        assertEquals(3, explained.split("\n  reflector stack: unknown \\(no_follow_up_telemetry\\)", -1).length - 1,
+                explained);
+        assertTrue(explained.contains("\ndominant component of the p99: "), explained);
     }
 
     @Test
@@ -106,9 +137,28 @@ class ResultOutputsSystemTest {
         assertEquals("end", events.get(events.size() - 1).get("event").asText());
         assertValid(lines.get(lines.size() - 1));
         ResultRuns.assertValidStream(ResultRuns.streamSchema(), lines);
+        // the schema does check the breakdown of a packet event: an invented reason or a value without its stamps
+        String packet = lines.stream().filter(l -> l.contains("\"breakdown\"")).findFirst().orElseThrow();
+        for (String broken : List.of(packet.replace("\"no_follow_up_telemetry\"", "\"guessed\""),
+                packet.replaceFirst("\"from\":\"schedule\",\"to\":\"user\"", "\"reason\":\"lost\""))) {
+            assertTrue(!broken.equals(packet), "mutated: " + packet);
+            assertFalse(ResultRuns.streamSchema().validate(broken, InputFormat.JSON).isEmpty(), broken);
+        }
         long packetEvents = events.stream().filter(e -> e.get("event").asText().equals("packet")).count();
         long records = events.get(events.size() - 1).at("/exact/packets/records").asLong();
         assertEquals(records, packetEvents, "one packet event per record");
+        for (JsonNode e : events) {
+            if (e.get("event").asText().equals("packet") && !e.get("lost").asBoolean()) {
+                JsonNode b = e.get("breakdown");
+                long sum = 0;
+                for (String part : List.of("sender_stack", "forward", "reflector_residence", "reflector_stack", "back",
+                        "receiver_wakeup")) {
+                    sum += b.at("/" + part + "/ns").asLong();        // null (not known) reads as 0
+                }
+                assertEquals(b.get("span_ns").asLong(), sum, e.toString());
+                assertEquals("no_follow_up_telemetry", b.at("/reflector_stack/reason").asText());
+            }
+        }
         long intervalRecords = 0;
         long lastIndex = -1;
         int intervals = 0;
@@ -130,9 +180,35 @@ class ResultOutputsSystemTest {
         assertEquals(CsvWriter.HEADER.strip(), rows.get(0));
         JsonNode doc = JSON.readTree(dir.resolve("r.json").toFile());
         assertEquals(doc.at("/exact/packets/records").asLong() + 1, rows.size());
-        for (String row : rows) {
-            assertEquals(20, row.split(",", -1).length, row);
+        List<String> header = List.of(rows.get(0).split(",", -1));
+        assertEquals(35, header.size(), "20 columns and the delay breakdown's 15");
+        assertEquals(header.size(), new java.util.HashSet<>(header).size(), "no column name twice");
+        int span = header.indexOf("breakdown_span_ns");
+        int received = 0;
+        for (String row : rows.subList(1, rows.size())) {
+            String[] cells = row.split(",", -1);
+            assertEquals(header.size(), cells.length, row);
+            if (cells[2].equals("1")) {
+                assertEquals("lost", cells[header.indexOf("breakdown_forward_stamps")], row);
+                continue;
+            }
+            received++;
+            long sum = 0;                  // the components on the path add up to the span, to the nanosecond
+            for (String part : List.of("sender_stack", "forward", "reflector_residence", "reflector_stack", "back",
+                    "receiver_wakeup")) {
+                String ns = cells[header.indexOf("breakdown_" + part + "_ns")];
+                sum += ns.isEmpty() ? 0 : Long.parseLong(ns);
+            }
+            assertEquals(Long.parseLong(cells[span]), sum, row);
+            // the loopback run has kernel TX and RX stamps: the client's parts are known, with their provenance
+            assertTrue(Set.of("user>kernel_software", "user>kernel_hardware", "no_kernel_tx_stamp")
+                    .contains(cells[header.indexOf("breakdown_sender_stack_stamps")]), row);
+            assertTrue(Set.of("kernel_software>user", "kernel_hardware>user", "no_kernel_rx_stamp")
+                    .contains(cells[header.indexOf("breakdown_receiver_wakeup_stamps")]), row);
+            assertEquals("schedule>user", cells[header.indexOf("breakdown_pacing_lateness_stamps")], row);
+            assertEquals("no_follow_up_telemetry", cells[header.indexOf("breakdown_reflector_stack_stamps")], row);
         }
+        assertTrue(received > 0, "no reply in the CSV");
         String[] first = rows.get(1).split(",", -1);
         long t1 = Long.parseLong(first[4]);
         if (first[2].equals("0")) {

@@ -14,6 +14,10 @@ import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.github.twping.agent.AgentConfig;
 import io.github.twping.agent.AgentConfigLoader;
 import io.github.twping.metrics.AgentMetrics;
+import io.github.twping.datafile.TwoWayRecord;
+import io.github.twping.stats.breakdown.PacketBreakdown;
+import io.github.twping.stats.breakdown.ReflectorStamps;
+import io.github.twping.time.NtpTime;
 import io.github.twping.metrics.SessionSample;
 import io.github.twping.metrics.TwampdMetrics;
 import io.github.twping.server.ServerConfig;
@@ -279,7 +283,7 @@ class DeploymentFilesTest {
             assertTrue(exposed.contains(q), "the dashboard queries " + q + ", which nothing exposes");
         }
         for (String needed : new String[] {"twping_agent_delay_seconds_bucket", "twping_agent_packets_lost_total",
-            "twping_agent_target_up", "twampd_packets_reflected_total"}) {
+            "twping_agent_target_up", "twampd_packets_reflected_total", "twping_agent_delay_component_seconds_bucket"}) {
             assertTrue(queried.contains(needed), "dashboard shows " + needed);
         }
     }
@@ -340,8 +344,16 @@ class DeploymentFilesTest {
         PrometheusRegistry registry = new PrometheusRegistry();
         AgentMetrics agent = new AgentMetrics(registry);
         agent.addTarget("t", "stamp");
+        TwoWayRecord reply = new TwoWayRecord();                      // one answered packet, 100 µs round trip
+        reply.sentSendNtp = NtpTime.fromEpochNanos(1_800_000_000_000_000_000L);
+        reply.sentRecvNtp = reply.sentSendNtp + NtpTime.durationFromNanos(50_000);
+        reply.reflSendNtp = reply.sentRecvNtp;
+        reply.reflRecvNtp = reply.reflSendNtp + NtpTime.durationFromNanos(50_000);
         agent.recordSession("t", new SessionSample(10, 1, 0, 0, 0, 0, 0, new double[] {1e-4}, new double[] {5e-5},
-                new double[] {5e-5}, 0, 0, true, 1e-6, 1e-6, 1e-6, 9, 0, 10, 0, 1.8e9, true));
+                new double[] {5e-5}, 0, 0, true, 1e-6, 1e-6, 1e-6, 9, 0, 10, 0, 1.8e9, true), rec -> {
+                    rec.accept(new PacketBreakdown().compute(0, reply, (short) 0, null, ReflectorStamps.NONE));
+                    rec.finish();
+                });
         TwampdMetrics twampd = new TwampdMetrics(registry);
         twampd.connectionClosed("PEER_CLOSED");
         twampd.processingTime().accept(10_000);
