@@ -87,8 +87,11 @@ public final class TwampRun {
     private static final long PREPARE_SLICE_NS = TimeUnit.MILLISECONDS.toNanos(5);
     /** The wait for the start time takes no step of the report's preparation this close to its end. */
     private static final long PREPARE_RESERVE_NS = TimeUnit.MILLISECONDS.toNanos(100);
-    /** Nor begins the summary's warming pass (class loading and one interpreted pass: 30-400 ms) this close to it. */
-    private static final long WARM_SUMMARY_RESERVE_NS = TimeUnit.MILLISECONDS.toNanos(300);
+    /**
+     * Nor begins the summary's warming pass this close to it: class loading and one interpreted pass, which cannot
+     * be cut short, took 25-80 ms on an uncontended CPU and up to 520 ms at load 18 (the start wait is about 850 ms).
+     */
+    private static final long WARM_SUMMARY_RESERVE_NS = TimeUnit.MILLISECONDS.toNanos(600);
     /** The read timeout of one look at the control connection between two steps (ControlClient's shortest). */
     private static final long PREPARE_POLL_NS = TimeUnit.MILLISECONDS.toNanos(1);
     /** How often the wait for the start time looks at the cancellation between control-connection polls. */
