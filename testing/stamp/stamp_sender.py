@@ -14,7 +14,7 @@ HMAC-SHA1/128 is taken over its plaintext, in both directions, as perfSONAR's TW
 mode). AES-128 is written here from FIPS 197 (no cryptography package needed); --self-test checks it against the
 FIPS 197 appendix C.1 vector.
 --tlvs (STAMP formats) adds the RFC 8972 section 4 TLVs after the padding: Timestamp Information, Class of Service
-(DSCP1 46), Direct Measurement, Access Report, Follow-Up Telemetry, one TLV of an unassigned type, and with
+(DSCP1 46, EC1 ECT(0) in the bits draft-ietf-ippm-stamp-cos-ecn takes from Reserved), Direct Measurement, Access Report, Follow-Up Telemetry, one TLV of an unassigned type, and with
 stamp-auth the HMAC TLV (section 4.8) last; every header has U = 1 as section 4 asks of a Session-Sender, and the
 reply's answers are checked (U cleared on the known ones and kept on the unknown one, the reflector's fields).
 """
@@ -169,6 +169,7 @@ def light_auth_seal(keys, packet):
 
 
 TLV_TS, TLV_COS, TLV_DM, TLV_AR, TLV_FUT, TLV_HMAC, TLV_UNASSIGNED = 3, 4, 5, 6, 7, 8, 150
+COS_EC1 = 2                                                        # ECT(0): the ECN the reply is to carry
 FLAG_U, FLAG_M, FLAG_I = 0x80, 0x40, 0x20
 SENT_DSCP = 10
 
@@ -180,7 +181,7 @@ def tlv(tlv_type, value):
 
 def extension_tlvs(seq, key):
     body = tlv(TLV_TS, bytes(4))
-    body += tlv(TLV_COS, struct.pack("!HH", 46 << 10, 0))         # DSCP1 | DSCP2 | ECN | RP, Reserved
+    body += tlv(TLV_COS, struct.pack("!HH", 46 << 10, COS_EC1 << 14))  # DSCP1 DSCP2 EC2 RPD | EC1 RPE Reserved
     body += tlv(TLV_DM, struct.pack("!III", seq + 1, 0, 0))        # S_TxC, R_RxC, R_TxC
     body += tlv(TLV_AR, struct.pack("!BBH", 1 << 4, 1, 0))         # ID 3GPP, Return Code 1
     body += tlv(TLV_FUT, bytes(16))                                # Sequence Number, Timestamp, Mode, Reserved
@@ -283,7 +284,9 @@ def check_extensions(args, key, reply, base, seq, previous):
     word, reserved = struct.unpack("!HH", seen[TLV_COS][2])
     check(word >> 10 == 46, "Class of Service DSCP1 kept")
     check((word >> 4) & 0x3F == SENT_DSCP, "Class of Service DSCP2 %d != %d" % ((word >> 4) & 0x3F, SENT_DSCP))
-    check(reserved == 0, "Class of Service Reserved")
+    check(reserved & 0x0FFF == 0, "Class of Service Reserved")
+    check(reserved >> 14 == COS_EC1, "Class of Service EC1 kept")
+    check((reserved >> 12) & 3 in (2, 3), "Class of Service RPE %d (0b11 set, 0b10 not)" % ((reserved >> 12) & 3))
     s_txc, r_rxc, r_txc = struct.unpack("!III", seen[TLV_DM][2])
     check(s_txc == seq + 1, "Direct Measurement S_TxC copied")
     check(r_rxc == seq + 1 and r_txc == seq + 1, "Direct Measurement R_RxC %d R_TxC %d" % (r_rxc, r_txc))

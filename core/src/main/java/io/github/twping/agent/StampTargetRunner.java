@@ -16,6 +16,7 @@ import io.github.twping.session.SplitTestSocket;
 import io.github.twping.stamp.StampReflectorSpec;
 import io.github.twping.stamp.StampSenderSession;
 import io.github.twping.stamp.StampSenderSpec;
+import io.github.twping.stamp.TaiOffset;
 import io.github.twping.stamp.StampTelemetry;
 import io.github.twping.datafile.SessionDataWriter;
 import io.github.twping.datafile.SessionHeader;
@@ -187,7 +188,7 @@ final class StampTargetRunner extends TargetLoop {
         StampOptions options = cfg.stamp();
         if (cfg.protocol() == Protocol.STAMP) {
             spec = new StampSenderSpec(key != null, key, options.format(), options.ssid(),
-                    Math.max(0, cfg.paddingBytes()), options.tlvs());
+                    Math.max(0, cfg.paddingBytes()), options.tlvs(), 0, TaiOffset.kernel());
             padding = spec.tlvBytes();
             if (stream != null && options.tlvs().any()) {
                 telemetry = new StampTelemetry(count, options.tlvs());   // only the end line reads it

@@ -13,6 +13,7 @@ import io.github.twping.report.extended.ResultOptions;
 import io.github.twping.report.extended.ResultOutputs;
 import io.github.twping.report.extended.SessionResults;
 import io.github.twping.session.ClientTestSession;
+import io.github.twping.session.ReceiverCounters;
 import io.github.twping.datafile.SessionDataReader;
 import io.github.twping.datafile.SessionDataWriter;
 import io.github.twping.datafile.SessionHeader;
@@ -68,11 +69,19 @@ public final class ResultRun {
             err.print(program + ": " + session.skippedCount() + " packets were not sent: the sender was more than the"
                     + " loss timeout behind schedule (a fault of this host, not network loss; not in SENT)\n");
         }
+        ReceiverCounters c = session == null ? null : session.counters();
+        if (c != null) {
+            String line = badRepliesLine(program, c, session.minimumReplyLength());
+            if (line != null) {
+                err.print(line);
+            }
+        }
         if (outputs == null) {
             return true;
         }
         if (session != null) {
             outputs.senderSkips(session.skippedCount());
+            outputs.badReplies(c.tooShort(), c.badHmac(), c.foreign(), c.malformed(), session.minimumReplyLength());
         }
         try (SessionDataReader reader = SessionDataReader.open(channel)) {
             return outputs.finish(reader, session == null ? null : session.recordSources(), hosts,
@@ -82,6 +91,36 @@ public final class ResultRun {
             err.print(program + ": results: " + Reports.strerror(e) + "\n");
             return false;
         }
+    }
+
+    /**
+     * @return the stderr line about the replies the receiver did not use or found malformed (docs/CLI.md), or null
+     *         when there were none
+     */
+    static String badRepliesLine(String program, ReceiverCounters c, int minimumLength) {
+        StringBuilder b = new StringBuilder();
+        if (c.tooShort() > 0) {
+            b.append(c.tooShort()).append(" shorter than the ").append(minimumLength).append(" octets of a reply");
+        }
+        if (c.badHmac() > 0) {
+            b.append(b.isEmpty() ? "" : ", ").append(c.badHmac()).append(" failed the HMAC check");
+        }
+        if (c.foreign() > 0) {
+            b.append(b.isEmpty() ? "" : ", ").append(c.foreign()).append(" of another session (Micro-session ID)");
+        }
+        String used = c.malformed() > 0 ? c.malformed() + " replies had a malformed TLV area (used)" : null;
+        if (b.isEmpty() && used == null) {
+            return null;
+        }
+        StringBuilder line = new StringBuilder(program).append(": ");
+        if (!b.isEmpty()) {
+            line.append(c.rejected()).append(" replies were not used (").append(b)
+                    .append("); packets without another reply count as lost");
+        }
+        if (used != null) {
+            line.append(b.isEmpty() ? "" : "; ").append(used);
+        }
+        return line.append('\n').toString();
     }
 
     /**

@@ -32,6 +32,7 @@ import io.github.twping.stamp.StampSenderSpec;
 import io.github.twping.stamp.StampTelemetry;
 import io.github.twping.stamp.StampSenderWarmUp;
 import io.github.twping.session.WarmUpPlan;
+import io.github.twping.stamp.TaiOffset;
 import io.github.twping.stamp.TimestampFormat;
 import io.github.twping.datafile.ScheduleDeltas;
 import io.github.twping.datafile.SessionDataWriter;
@@ -164,10 +165,16 @@ public final class StampRun {
         StampSenderSpec spec = null;
         int padding = test.paddingBytes();
         StampTelemetry telemetry = null;
+        int taiSeconds = 0;
         if (stamp.protocol() == TwpingOptions.TestProtocol.STAMP) {
+            taiSeconds = TaiOffset.kernel();             // PTP-format stamps, ours or the reflector's, are TAI
+            if (stamp.ptp() && taiSeconds == 0) {
+                run.err.print(run.program + ": " + TaiOffset.UNKNOWN_NOTE + "\n");
+            }
             spec = new StampSenderSpec(stamp.authenticated(),
                     stamp.authenticated() ? run.options.connection().passphrase() : null,
-                    stamp.ptp() ? TimestampFormat.PTP : TimestampFormat.NTP, stamp.ssid(), padding, stamp.tlvs());
+                    stamp.ptp() ? TimestampFormat.PTP : TimestampFormat.NTP, stamp.ssid(), padding, stamp.tlvs(),
+                    stamp.ecn(), taiSeconds);
             padding = spec.tlvBytes();
             if (stamp.tlvs().any()) {
                 telemetry = new StampTelemetry(test.packetCount(), stamp.tlvs());
@@ -252,6 +259,13 @@ public final class StampRun {
             } catch (IOException e) {
                 run.diag("TLV results: " + Reports.strerror(e));
             }
+        }
+        boolean ptpReplies = spec != null && s.counters().ptpReplies() > 0;
+        if (spec != null && spec.format() != TimestampFormat.PTP && ptpReplies && spec.taiSeconds() == 0) {
+            run.err.print(run.program + ": " + TaiOffset.REPLY_NOTE + "\n");
+        }
+        if (results != null && spec != null && (spec.format() == TimestampFormat.PTP || ptpReplies)) {
+            results.ptpTaiOffset(spec.taiSeconds());
         }
         boolean written = ResultRun.finish(results, run.options, file.channel(), s, hosts, run.err, run.program);
         if (telemetry != null && !run.options.output().quiet()) {

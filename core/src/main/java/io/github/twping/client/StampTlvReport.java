@@ -83,10 +83,11 @@ final class StampTlvReport {
         if (c != null) {
             out.printf(Locale.ROOT, "class of service: requested reply DSCP %d, %d replies arrived with it, "
                             + "%d not applied by the reflector; reflector received our DSCP %d in %d; "
-                            + "ECN %d: reflector received it in %d, replies arrived with it in %d%n",
+                            + "ECN %d: reflector received it in %d, replies arrived with it in %d; "
+                            + "reply ECN (EC1/RPE) set by the reflector in %d, not set in %d, not reported in %d%n",
                     c.requestedDscp(), c.repliesWithRequestedDscp(), c.notApplied(), c.senderDscp(),
                     c.reflectorReceivedSenderDscp(), c.senderEcn(), c.reflectorReceivedSenderEcn(),
-                    c.repliesWithSenderEcn());
+                    c.repliesWithSenderEcn(), c.ecnApplied(), c.ecnNotApplied(), c.ecnUnreported());
         }
         StampTlvResults.Direct d = t.direct();
         if (d != null) {

@@ -69,4 +69,27 @@ public interface TestPacketCipher {
      * @return true when the packet is long enough and authentic; its fields are then plaintext
      */
     boolean openReflector(MemorySegment packet, int length);
+
+    /** {@link #lastRejection}: the reply failed its HMAC (or was too short for the cipher). */
+    int REJECTED_HMAC = 1;
+    /** {@link #lastRejection}: an authentic reply of another session (STAMP: a Micro-session ID not ours). */
+    int REJECTED_FOREIGN = 2;
+
+    /** @return why the last {@link #openReflector} returned false: {@link #REJECTED_HMAC} unless said otherwise */
+    default int lastRejection() {
+        return REJECTED_HMAC;
+    }
+
+    /**
+     * @return replies accepted although their TLV area did not parse (STAMP: a TLV running past the datagram, or
+     *         stray octets after the last TLV); 0 where the format has no TLVs
+     */
+    default long malformedReplies() {
+        return 0;
+    }
+
+    /** @return accepted replies whose reflector timestamps were in the PTP format (STAMP: Z set); 0 otherwise */
+    default long ptpReplies() {
+        return 0;
+    }
 }

@@ -4,7 +4,8 @@ import static io.github.twping.protocol.StampTlvLayout.ACCESS_ID;
 import static io.github.twping.protocol.StampTlvLayout.ACCESS_RESERVED;
 import static io.github.twping.protocol.StampTlvLayout.ACCESS_RETURN_CODE;
 import static io.github.twping.protocol.StampTlvLayout.CONTROL_CODE_FLAGS;
-import static io.github.twping.protocol.StampTlvLayout.COS_RESERVED;
+import static io.github.twping.protocol.StampTlvLayout.COS_EC1_RPE;
+import static io.github.twping.protocol.StampTlvLayout.RPE_NOT_SET;
 import static io.github.twping.protocol.StampTlvLayout.COS_WORD;
 import static io.github.twping.protocol.StampTlvLayout.DIRECT_REFLECTOR_RX;
 import static io.github.twping.protocol.StampTlvLayout.DIRECT_REFLECTOR_TX;
@@ -157,10 +158,15 @@ public final class StampTlvFlyweight {
         return this;
     }
 
-    // --- Class of Service (RFC 8972 §4.4) ---
-    /** @return the 16-bit word DSCP1(6) DSCP2(6) ECN(2) RP(2) */
+    // --- Class of Service (RFC 8972 §4.4, erratum 8199; draft-ietf-ippm-stamp-cos-ecn §3.1) ---
+    /** @return the 16-bit word DSCP1(6) DSCP2(6) EC2(2) RPD(2) */
     public int classOfServiceWord() {
         return Wire.uint16(segment, valueOffset() + COS_WORD);
+    }
+
+    /** @return the whole 32-bit value: DSCP1(6) DSCP2(6) EC2(2) RPD(2) EC1(2) RPE(2) Reserved(12) */
+    public int classOfServiceValue() {
+        return (int) Wire.uint32(segment, valueOffset() + COS_WORD);
     }
 
     /** @return DSCP1, the DSCP the reply is to carry */
@@ -168,18 +174,34 @@ public final class StampTlvFlyweight {
         return classOfServiceWord() >>> 10;
     }
 
-    /** Writes the word DSCP1 DSCP2 ECN RP and zeroes the Reserved field. */
+    /** @return EC1, the ECN the reply is to carry (0 from a sender that knows only RFC 8972: Not-ECT) */
+    public int ec1() {
+        return Wire.uint8(segment, valueOffset() + COS_EC1_RPE) >>> 6;
+    }
+
+    /** Writes DSCP1 DSCP2 EC2 RPD, EC1 and RPE 0, and zeroes the Reserved bits. */
     public StampTlvFlyweight classOfService(int dscp1, int dscp2, int ecn, int rp) {
+        return classOfService(dscp1, dscp2, ecn, rp, 0, 0);
+    }
+
+    /** Writes DSCP1 DSCP2 EC2 RPD EC1 RPE and zeroes the twelve Reserved bits. */
+    public StampTlvFlyweight classOfService(int dscp1, int dscp2, int ecn, int rp, int ec1, int rpe) {
         long v = valueOffset();
         Wire.uint16(segment, v + COS_WORD, (dscp1 & 0x3F) << 10 | (dscp2 & 0x3F) << 4 | (ecn & 3) << 2 | (rp & 3));
-        Wire.uint16(segment, v + COS_RESERVED, 0);
+        Wire.uint8(segment, v + COS_EC1_RPE, (ec1 & 3) << 6 | (rpe & 3) << 4);
+        Wire.uint8(segment, v + COS_EC1_RPE + 1, 0);
         return this;
     }
 
-    /** Sets the RP field's low bit (the reply could not carry DSCP1). */
+    /**
+     * The reply could not carry DSCP1 and EC1: RPD = 0b01, and RPE = 0b10 (the reply's ECN is then not EC1;
+     * draft-ietf-ippm-stamp-cos-ecn §3.2).
+     */
     public StampTlvFlyweight classOfServiceRefused() {
         long v = valueOffset() + COS_WORD;
         Wire.uint16(segment, v, Wire.uint16(segment, v) | 1);
+        long e = valueOffset() + COS_EC1_RPE;
+        Wire.uint8(segment, e, (Wire.uint8(segment, e) & 0xC0) | RPE_NOT_SET << 4);
         return this;
     }
 

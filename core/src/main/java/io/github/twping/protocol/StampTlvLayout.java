@@ -64,9 +64,21 @@ public final class StampTlvLayout {
     public static final int TIMESTAMP_METHOD_IN = 1;
     public static final int TIMESTAMP_SYNC_OUT = 2;
     public static final int TIMESTAMP_METHOD_OUT = 3;
-    /** Class of Service: DSCP1(6) DSCP2(6) ECN(2) RP(2) in a 16-bit word, then Reserved(16). */
+    /**
+     * Class of Service: DSCP1(6) DSCP2(6) EC2(2) RPD(2) in a 16-bit word (RFC 8972 §4.4 with erratum 8199: EC2 is the
+     * ECN the reflector received), then EC1(2) RPE(2) Reserved(12) (draft-ietf-ippm-stamp-cos-ecn §3.1: the bits RFC
+     * 8972 reserved; EC1 is the ECN the reply is to carry, RPE what the reflector did with it).
+     */
     public static final int COS_WORD = 0;
     public static final int COS_RESERVED = 2;
+    /** The octet of EC1 (bits 7-6) and RPE (bits 5-4); the low four bits and the next octet are Reserved. */
+    public static final int COS_EC1_RPE = 2;
+    /** RPE: the sender's value, or a reflector that does not know the field (RFC 8972 only). */
+    public static final int RPE_NONE = 0;
+    /** RPE: the reflector could not set the reply's ECN to EC1 and sent Not-ECT. */
+    public static final int RPE_NOT_SET = 2;
+    /** RPE: the reply's ECN is EC1. */
+    public static final int RPE_SET = 3;
     /** Direct Measurement: Session-Sender Tx counter S_TxC(4) | R_RxC(4) | R_TxC(4). */
     public static final int DIRECT_SENDER_TX = 0;
     public static final int DIRECT_REFLECTOR_RX = 4;

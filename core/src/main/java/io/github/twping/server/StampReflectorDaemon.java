@@ -16,6 +16,8 @@ import io.github.twping.stamp.StampReflector;
 import io.github.twping.stamp.StampReflectorSpec;
 import io.github.twping.stamp.StampReflectorWarmUp;
 import io.github.twping.stamp.StampWarmUpResult;
+import io.github.twping.stamp.TaiOffset;
+import io.github.twping.stamp.TimestampFormat;
 
 /**
  * The life of {@code twampd --stamp}/{@code --light} (docs/STAMP.md), as {@link Twampd} is TWAMP's: binds the
@@ -71,6 +73,7 @@ public final class StampReflectorDaemon {
                     + (w.completed() ? "" : " (ended early)"));
         }
         // the PTP evidence the reflector's Sync flag reports, refreshed beside it until it is closed
+        r.taiOffset(spec.format() == TimestampFormat.PTP ? TaiOffset.kernel() : 0);
         ClockSyncSource.Refresher sync = ClockSyncSource.refresh(ClockSyncSource.system(),
                 ClockSyncSource.REFRESH_PERIOD_NS, r::ptpEvidence);
         try (r; sync) {
@@ -78,7 +81,12 @@ public final class StampReflectorDaemon {
             InetSocketAddress local = r.localAddress();
             err.println("twampd: " + (spec.light() ? "TWAMP-Light" : "STAMP") + " reflector on ["
                     + local.getAddress().getHostAddress() + "]:" + local.getPort()
-                    + (spec.authenticated() ? " (authenticated)" : "") + (spec.stateful() ? " (stateful)" : ""));
+                    + (spec.authenticated() ? " (authenticated)" : "") + (spec.stateful() ? " (stateful)" : "")
+                    + (spec.format() == TimestampFormat.PTP && !spec.light()
+                    ? " (PTP timestamps, TAI-UTC " + TaiOffset.describe(r.taiOffset()) + ")" : ""));
+            if (spec.format() == TimestampFormat.PTP && !spec.light() && r.taiOffset() == 0) {
+                err.println("twampd: " + TaiOffset.UNKNOWN_NOTE);
+            }
             err.flush();
             if (readyFile != null && !readyFile.isEmpty()) {
                 try {

@@ -232,6 +232,11 @@ public final class ClientTestSession {
         return receiver.counters();
     }
 
+    /** @return the shortest reply the receiver takes, in octets (RFC 5357 §4.2.1, RFC 8762 §4.3) */
+    public int minimumReplyLength() {
+        return receiver.minimumReplyLength();
+    }
+
     /**
      * @return the timestamp sources and reply DSCP per data-file record; entries below the writer's
      * {@code visibleRecords()} may be read from any thread

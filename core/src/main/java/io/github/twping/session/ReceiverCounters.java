@@ -10,7 +10,21 @@ package io.github.twping.session;
  * @param late           replies to packets already recorded as lost
  * @param kernelRxStamps replies stamped by the kernel on arrival
  * @param kernelTxStamps kernel TX timestamps delivered for sent packets
+ * @param foreign        authentic replies of another session, dropped (STAMP: a Micro-session ID not ours)
+ * @param malformed      replies used although their TLV area did not parse (STAMP)
+ * @param ptpReplies     replies whose reflector timestamps were in the PTP format (STAMP)
  */
 public record ReceiverCounters(long received, long duplicates, long badHmac, long tooShort, long late,
-                               long kernelRxStamps, long kernelTxStamps) {
+                               long kernelRxStamps, long kernelTxStamps, long foreign, long malformed,
+                               long ptpReplies) {
+    /** Counters without the STAMP-only ones. */
+    public ReceiverCounters(long received, long duplicates, long badHmac, long tooShort, long late,
+                            long kernelRxStamps, long kernelTxStamps) {
+        this(received, duplicates, badHmac, tooShort, late, kernelRxStamps, kernelTxStamps, 0, 0, 0);
+    }
+
+    /** @return replies that were not used: too short, failed HMAC, of another session */
+    public long rejected() {
+        return tooShort + badHmac + foreign;
+    }
 }

@@ -61,6 +61,7 @@ final class ReplyReceiver implements Runnable {
     private long badHmac;
     private long tooShort;
     private long late;
+    private long foreign;
     private long kernelRxStamps;
     private long kernelTxStamps;
     private long nextClockRefreshNs; // receiveOnce's schedule of the clock-state refresh and the file flush
@@ -91,8 +92,14 @@ final class ReplyReceiver implements Runnable {
         this.txHandler = (packetId, epochNs, hardware) -> log.txTimestamp(packetId, epochNs, hardware);
     }
 
+    /** @return the shortest reply this receiver takes: the reflector packet of the session's mode */
+    int minimumReplyLength() {
+        return replyHeaderLength;
+    }
+
     ReceiverCounters counters() {
-        return new ReceiverCounters(received, duplicates, badHmac, tooShort, late, kernelRxStamps, kernelTxStamps);
+        return new ReceiverCounters(received, duplicates, badHmac, tooShort, late, kernelRxStamps, kernelTxStamps,
+                foreign, cipher.malformedReplies(), cipher.ptpReplies());
     }
 
     @Override
@@ -204,6 +211,10 @@ final class ReplyReceiver implements Runnable {
             return;
         }
         if (!cipher.openReflector(buffer, length)) {
+            if (cipher.lastRejection() == TestPacketCipher.REJECTED_FOREIGN) {
+                foreign++;
+                return;
+            }
             badHmac++;
             control.diagnostic("run_tw_test: Invalid HMAC on received packet: ignoring");
             return;

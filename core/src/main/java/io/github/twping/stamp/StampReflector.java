@@ -89,6 +89,7 @@ public final class StampReflector implements AutoCloseable {
     private long shortPackets;
     private long truncated;
     private long badHmac;
+    private int taiSeconds;
     private long notAllowed;
     private long rateLimited;
     private long tableFull;
@@ -177,6 +178,21 @@ public final class StampReflector implements AutoCloseable {
     public StampReflector ptpEvidence(boolean evidence) {
         tlvs.ptpEvidence = evidence;
         return this;
+    }
+
+    /**
+     * The TAI-UTC offset of the PTP-format timestamps this reflector writes ({@link TaiOffset}; 0 = unknown, PTP
+     * seconds are then UTC seconds). Call before {@link #start}.
+     */
+    public StampReflector taiOffset(int taiSeconds) {
+        this.taiSeconds = taiSeconds;
+        tlvs.taiSeconds = taiSeconds;
+        return this;
+    }
+
+    /** @return the TAI-UTC offset in force ({@link #taiOffset}) */
+    public int taiOffset() {
+        return taiSeconds;
     }
 
     /** Starts answering on a new platform thread; a second call does nothing. */
@@ -285,7 +301,7 @@ public final class StampReflector implements AutoCloseable {
         }
         long rxEpochNs = meta.rxTimestampEpochNs();
         long receivedEpochNs = clock.adjustEpochNs(rxEpochNs > 0 ? rxEpochNs : clock.nowEpochNs());
-        long receiveWire = spec.format().fromEpochNanos(receivedEpochNs);
+        long receiveWire = spec.format().fromEpochNanos(receivedEpochNs, taiSeconds);
         int replyLength = replyLength(n);
         long senderSeq = in.sequenceNumber();
         long seq = spec.stateful() && peer >= 0 ? peers.next(peer) : senderSeq;
@@ -315,7 +331,7 @@ public final class StampReflector implements AutoCloseable {
         signer.signTlvs(reply, tlvs.hmacTlvAt());
         for (int attempt = 0; attempt < SendRetry.ATTEMPTS; attempt++) {
             long sendEpochNs = clock.nowEpochNs();
-            out.timestampNtp(spec.format().fromEpochNanos(sendEpochNs))
+            out.timestampNtp(spec.format().fromEpochNanos(sendEpochNs, taiSeconds))
                     .errorEstimate(spec.format().markErrorEstimate(clock.errorEstimate()));
             signer.seal(reply, attempt, seq);
             long packetId = socket.sentPacketCount();

@@ -55,6 +55,12 @@ public final class StampSenderCodec implements TestPacketCipher {
     private final int sentTypes;
     /** The Reflector Micro-session ID replies must carry: the one asked for, else the first seen (0: none yet). */
     private int reflectorMicroSession;
+    /** Why the last {@link #openReflector} failed ({@link TestPacketCipher#REJECTED_HMAC} or REJECTED_FOREIGN). */
+    private int rejection = REJECTED_HMAC;
+    /** Replies whose TLV area did not parse (used all the same: the base packet is whole). */
+    private long malformedReplies;
+    /** Accepted replies whose reflector timestamps were in the PTP format. */
+    private long ptpReplies;
 
     /** A sending codec (no telemetry). */
     public StampSenderCodec(StampSenderSpec spec) {
@@ -155,7 +161,7 @@ public final class StampSenderCodec implements TestPacketCipher {
         }
         if (classOfServiceAt >= 0) {
             header(packet, classOfServiceAt, StampTlvLayout.CLASS_OF_SERVICE)
-                    .classOfService(t.classOfServiceDscp(), 0, 0, 0);
+                    .classOfService(t.classOfServiceDscp(), 0, 0, 0, spec.ecn(), 0);
         }
         if (directMeasurementAt >= 0) {
             header(packet, directMeasurementAt, StampTlvLayout.DIRECT_MEASUREMENT)
@@ -252,7 +258,7 @@ public final class StampSenderCodec implements TestPacketCipher {
     public void sealSenderTail(MemorySegment packet) {
         TimestampFormat format = spec.format();
         sent.wrap(packet);
-        sent.timestampNtp(format.fromNtp(sent.timestampNtp()))
+        sent.timestampNtp(format.fromNtp(sent.timestampNtp(), spec.taiSeconds()))
                 .errorEstimate(format.markErrorEstimate(sent.errorEstimate()));
         if (hmac != null) {
             hmac.sign(packet, 0, StampLayouts.HMAC_COVERED, senderLayout.hmacOffset());
@@ -277,7 +283,23 @@ public final class StampSenderCodec implements TestPacketCipher {
      * Estimates (the reflector's for its two, ours for the copied one), clearing Z.
      */
     @Override
+    public int lastRejection() {
+        return rejection;
+    }
+
+    @Override
+    public long malformedReplies() {
+        return malformedReplies;
+    }
+
+    @Override
+    public long ptpReplies() {
+        return ptpReplies;
+    }
+
+    @Override
     public boolean openReflector(MemorySegment packet, int length) {
+        rejection = REJECTED_HMAC;
         if (length < reflectorLayout.length() || packet.byteSize() < reflectorLayout.length()) {
             return false;
         }
@@ -295,14 +317,15 @@ public final class StampSenderCodec implements TestPacketCipher {
         int field = received.errorEstimate();
         TimestampFormat format = TimestampFormat.ofErrorEstimate(field);
         if (format != TimestampFormat.NTP) {
-            received.timestampNtp(format.toNtp(received.timestampNtp()))
-                    .receiveTimestampNtp(format.toNtp(received.receiveTimestampNtp()))
+            ptpReplies++;
+            received.timestampNtp(format.toNtp(received.timestampNtp(), spec.taiSeconds()))
+                    .receiveTimestampNtp(format.toNtp(received.receiveTimestampNtp(), spec.taiSeconds()))
                     .errorEstimate(field & ~TimestampFormat.Z_BIT);
         }
         field = received.senderErrorEstimate();
         format = TimestampFormat.ofErrorEstimate(field);
         if (format != TimestampFormat.NTP) {
-            received.senderTimestampNtp(format.toNtp(received.senderTimestampNtp()))
+            received.senderTimestampNtp(format.toNtp(received.senderTimestampNtp(), spec.taiSeconds()))
                     .senderErrorEstimate(field & ~TimestampFormat.Z_BIT);
         }
         return true;
@@ -322,7 +345,8 @@ public final class StampSenderCodec implements TestPacketCipher {
         TimestampFormat reflectorFormat = TimestampFormat.ofErrorEstimate(received.errorEstimate());
         boolean hmacSeen = false;
         int seenTypes = 0;
-        for (int at = from; StampTlvFlyweight.headerFits(at, end); at = (int) tlv.next()) {
+        int at = from;
+        for (; StampTlvFlyweight.headerFits(at, end); at = (int) tlv.next()) {
             tlv.wrap(packet, at);
             if (!tlv.fits(end)) {
                 break;
@@ -364,11 +388,15 @@ public final class StampSenderCodec implements TestPacketCipher {
                 if (telemetry != null) {
                     telemetry.microSessionDiscarded++;
                 }
+                rejection = REJECTED_FOREIGN;
                 return false;
             } else if (telemetry != null && tlvOffset(type) >= 0) {
                 // a TLV we did not send (a faulty or hostile reflector) has no place in the telemetry
                 read(type, flags, answered, keep, s, reflectorFormat);
             }
+        }
+        if (at != end) {
+            malformedReplies++;                           // a TLV runs past the datagram, or stray octets follow
         }
         if (telemetry != null) {
             telemetry.replies++;
@@ -376,7 +404,7 @@ public final class StampSenderCodec implements TestPacketCipher {
                 telemetry.missing++;                      // a TLV we sent did not come back (dropped or zeroed)
             }
             if (keep) {
-                telemetry.reply(s, received.sequenceNumber(), reflectorFormat.toNtp(received.timestampNtp()));
+                telemetry.reply(s, received.sequenceNumber(), reflectorFormat.toNtp(received.timestampNtp(), spec.taiSeconds()));
             }
         }
         return hmacTlvAt < 0 || hmacSeen;
@@ -436,7 +464,7 @@ public final class StampSenderCodec implements TestPacketCipher {
             }
             case StampTlv.CLASS_OF_SERVICE -> {
                 if (keep) {
-                    telemetry.classOfService(seq, tlv.classOfServiceWord());
+                    telemetry.classOfService(seq, tlv.classOfServiceValue());
                 }
             }
             case StampTlv.DIRECT_MEASUREMENT -> {
@@ -448,7 +476,7 @@ public final class StampSenderCodec implements TestPacketCipher {
             case StampTlv.LOCATION -> telemetry.location(tlv, sub);
             case StampTlv.FOLLOW_UP_TELEMETRY -> {
                 long wire = tlv.followUpTimestamp();
-                telemetry.followUp(tlv.followUpSequence(), wire == 0 ? 0 : format.toNtp(wire), tlv.followUpMode());
+                telemetry.followUp(tlv.followUpSequence(), wire == 0 ? 0 : format.toNtp(wire, spec.taiSeconds()), tlv.followUpMode());
             }
             default -> {
                 // Extra Padding: nothing to read

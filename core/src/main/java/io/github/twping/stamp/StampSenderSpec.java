@@ -9,9 +9,12 @@ package io.github.twping.stamp;
  * @param ssid          the Session-Sender Identifier, 0..65535 (RFC 8972 §3; 0 = none)
  * @param extraPadding  octets of the Extra Padding TLV's value (RFC 8972 §4.1); 0 = no TLV
  * @param tlvs          the other RFC 8972 TLVs
+ * @param ecn           the ECN of our packets ({@code --ecn}, 0..3): the EC1 of the Class of Service TLV, the ECN the
+ *                      reply is to carry (draft-ietf-ippm-stamp-cos-ecn; docs/STAMP.md)
+ * @param taiSeconds    the TAI-UTC offset for PTP-format timestamps ({@link TaiOffset}; 0 = unknown)
  */
 public record StampSenderSpec(boolean authenticated, byte[] key, TimestampFormat format, int ssid, int extraPadding,
-                              StampTlvRequest tlvs) {
+                              StampTlvRequest tlvs, int ecn, int taiSeconds) {
     /** Largest Extra Padding value: keeps the packet inside one UDP datagram. */
     public static final int MAX_EXTRA_PADDING = 65_000;
 
@@ -34,7 +37,16 @@ public record StampSenderSpec(boolean authenticated, byte[] key, TimestampFormat
         if (tlvs.hmac() && !authenticated) {
             throw new IllegalArgumentException("the HMAC TLV needs the authenticated format");
         }
+        if (ecn < 0 || ecn > 3) {
+            throw new IllegalArgumentException("ECN out of range: " + ecn);
+        }
         key = key == null ? null : key.clone();
+    }
+
+    /** A spec with Not-ECT packets and the TAI-UTC offset unknown. */
+    public StampSenderSpec(boolean authenticated, byte[] key, TimestampFormat format, int ssid, int extraPadding,
+                           StampTlvRequest tlvs) {
+        this(authenticated, key, format, ssid, extraPadding, tlvs, 0, 0);
     }
 
     /** A spec with Extra Padding as its only TLV. */

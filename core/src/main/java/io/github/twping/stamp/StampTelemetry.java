@@ -33,7 +33,8 @@ public final class StampTelemetry {
     private final byte[] t2Method;
     private final byte[] t3Method;
     private final byte[] followUpMethod;
-    private final short[] classOfService;
+    /** The Class of Service values (32 bits: DSCP1 DSCP2 EC2 RPD EC1 RPE Reserved). */
+    private final int[] classOfService;
     private final int[] reflectorRx;
     private final int[] reflectorTx;
     private final long[] kernelT3Ntp;
@@ -85,7 +86,7 @@ public final class StampTelemetry {
         flags = new byte[capacity];
         t2Method = tlvs.timestampInformation() ? new byte[capacity] : new byte[0];
         t3Method = tlvs.timestampInformation() ? new byte[capacity] : new byte[0];
-        classOfService = tlvs.classOfServiceDscp() >= 0 ? new short[capacity] : new short[0];
+        classOfService = tlvs.classOfServiceDscp() >= 0 ? new int[capacity] : new int[0];
         reflectorRx = tlvs.directMeasurement() ? new int[capacity] : new int[0];
         reflectorTx = tlvs.directMeasurement() ? new int[capacity] : new int[0];
         boolean fut = tlvs.followUpTelemetry();
@@ -161,8 +162,8 @@ public final class StampTelemetry {
         return methodInChanges + methodOutChanges;
     }
 
-    void classOfService(int seq, int word) {
-        classOfService[seq] = (short) word;
+    void classOfService(int seq, int value) {
+        classOfService[seq] = value;
         flags[seq] |= HAS_CLASS_OF_SERVICE;
     }
 
@@ -380,17 +381,25 @@ public final class StampTelemetry {
 
     /** @return the DSCP the reflector received (DSCP2), -1 when unknown */
     public int receivedDscp(long seq) {
-        return hasClassOfService(seq) ? (classOfService[(int) seq] >> 4) & 0x3F : -1;
+        return hasClassOfService(seq) ? (classOfService[(int) seq] >>> 20) & 0x3F : -1;
     }
 
     /** @return the ECN the reflector received, -1 when unknown */
     public int receivedEcn(long seq) {
-        return hasClassOfService(seq) ? (classOfService[(int) seq] >> 2) & 3 : -1;
+        return hasClassOfService(seq) ? (classOfService[(int) seq] >>> 18) & 3 : -1;
     }
 
     /** @return the RP field: 0 = the reply carries the requested DSCP, else not; -1 when unknown */
     public int reversePath(long seq) {
-        return hasClassOfService(seq) ? classOfService[(int) seq] & 3 : -1;
+        return hasClassOfService(seq) ? (classOfService[(int) seq] >>> 16) & 3 : -1;
+    }
+
+    /**
+     * @return the RPE field (draft-ietf-ippm-stamp-cos-ecn §3.1): 3 = the reply's ECN is EC1, 2 = the reflector
+     *         could not set it, 0 = a reflector that does not know the field; -1 when unknown
+     */
+    public int reversePathEcn(long seq) {
+        return hasClassOfService(seq) ? (classOfService[(int) seq] >>> 12) & 3 : -1;
     }
 
     /** @return true when the reply to {@code seq} carried Direct Measurement */

@@ -16,6 +16,10 @@ public final class StampTlv {
     public static final int FLAG_M = StampTlvLayout.FLAG_M;
     /** I flag: integrity check of the TLVs failed (HMAC TLV). */
     public static final int FLAG_I = StampTlvLayout.FLAG_I;
+    /** Class of Service RPE values (draft-ietf-ippm-stamp-cos-ecn §3.1): none, EC1 not set, EC1 set. */
+    public static final int RPE_NONE = StampTlvLayout.RPE_NONE;
+    public static final int RPE_NOT_SET = StampTlvLayout.RPE_NOT_SET;
+    public static final int RPE_SET = StampTlvLayout.RPE_SET;
 
     /** Extra Padding (RFC 8972 §4.1). */
     public static final int EXTRA_PADDING = StampTlvLayout.TYPE_EXTRA_PADDING;

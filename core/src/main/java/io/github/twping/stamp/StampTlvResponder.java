@@ -64,6 +64,8 @@ final class StampTlvResponder {
 
     /** Read per Timestamp Information TLV (a plain load on x86); set by any thread. */
     volatile boolean ptpEvidence;
+    /** The TAI-UTC offset of PTP-format Follow-Up timestamps ({@link StampReflector#taiOffset}). */
+    int taiSeconds;
 
     // per request
     private ReceivedPacket meta;
@@ -196,11 +198,13 @@ final class StampTlvResponder {
             }
             case StampTlvLayout.TYPE_CLASS_OF_SERVICE -> {
                 int dscp1 = tlv.dscp1();
+                int ec1 = tlv.ec1();
                 int tos = meta.tos();
                 int received = tos < 0 ? 0 : tos;
-                pendingTos = dscp1 << 2 | (received & 3);   // the reply: DSCP1, and the ECN as received
+                pendingTos = dscp1 << 2 | ec1;              // the reply: DSCP1 and EC1 (draft-ietf-ippm-stamp-cos-ecn)
                 cosAt = tlv.offset();
-                tlv.classOfService(dscp1, received >> 2, received & 3, 0);   // RP set later if refused
+                // DSCP2 and EC2 as received (RFC 8972 erratum 8199); RPD and RPE changed later if refused
+                tlv.classOfService(dscp1, received >> 2, received & 3, 0, ec1, StampTlvLayout.RPE_SET);
             }
             case StampTlvLayout.TYPE_DIRECT_MEASUREMENT -> {
                 long rx = peer >= 0 ? peers.rxCount[peer] : peers.totalRx;
@@ -237,7 +241,7 @@ final class StampTlvResponder {
         }
         if (peer >= 0 && peers.lastTxSeq[peer] >= 0) {
             tlv.followUp(peers.lastTxSeq[peer], spec.format().fromEpochNanos(
-                    clock.adjustEpochNs(peers.lastTxEpochNs[peer])),
+                    clock.adjustEpochNs(peers.lastTxEpochNs[peer]), taiSeconds),
                     peers.lastTxHardware[peer] ? StampTlv.METHOD_HW_ASSIST : StampTlv.METHOD_SW_LOCAL);
             followUpsReported++;
         } else {

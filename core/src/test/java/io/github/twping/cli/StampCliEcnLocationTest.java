@@ -39,11 +39,12 @@ class StampCliEcnLocationTest {
         String[] packets = r.out().lines().filter(l -> l.startsWith("seq ")).toArray(String[]::new);
         assertEquals(8, packets.length, r.out());
         for (String p : packets) {
-            assertTrue(p.contains(" dscp_received 10 ecn_received 1 rp 0 reply_dscp 34 reply_ecn 1 "), p);
+            assertTrue(p.contains(" dscp_received 10 ecn_received 1 rp 0 rpe 3 reply_dscp 34 reply_ecn 1 "), p);
         }
         assertTrue(r.out().contains("class of service: requested reply DSCP 34, 8 replies arrived with it, "
                 + "0 not applied by the reflector; reflector received our DSCP 10 in 8; "
-                + "ECN 1: reflector received it in 8, replies arrived with it in 8"), r.out());
+                + "ECN 1: reflector received it in 8, replies arrived with it in 8; "
+                + "reply ECN (EC1/RPE) set by the reflector in 8, not set in 0, not reported in 0"), r.out());
         Matcher m = Pattern.compile(
                 "location: reflector saw source 127\\.0\\.0\\.1 port (\\d+), destination 127\\.0\\.0\\.1 port (\\d+) "
                         + "\\(8 replies\\)").matcher(r.out());

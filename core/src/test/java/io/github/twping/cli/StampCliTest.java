@@ -87,7 +87,7 @@ class StampCliTest {
             assertTrue(packets[i].startsWith("seq " + i + " t1 "), packets[i]);
             assertTrue(packets[i].contains(" t2 kernel_software "), packets[i]);
             assertTrue(packets[i].contains(i < 9 ? " t3 kernel_software " : " t3 user "), packets[i]);
-            assertTrue(packets[i].contains(" dscp_received 10 ecn_received 0 rp 0 reply_dscp 34 "), packets[i]);
+            assertTrue(packets[i].contains(" dscp_received 10 ecn_received 0 rp 0 rpe 3 reply_dscp 34 "), packets[i]);
             assertTrue(packets[i].contains(" s_txc " + (i + 1) + " r_rxc " + (i + 1) + " r_txc " + (i + 1)),
                     packets[i]);
             assertTrue(packets[i].endsWith(" flags ---"), packets[i]);

@@ -204,10 +204,11 @@ class StampLocationEcnTest {
 
     @ParameterizedTest(name = "{0} ECN {1}")
     @CsvSource({"127.0.0.1, 0", "127.0.0.1, 1", "127.0.0.1, 2", "127.0.0.1, 3", "::1, 1", "::1, 2"})
-    void reflectorReportsTheReceivedEcnAndRepliesWithDscp1AndThatEcn(String address, int ecn) throws Exception {
+    void reflectorReportsTheReceivedEcnAndRepliesWithDscp1AndEc1(String address, int ecn) throws Exception {
         InetSocketAddress to = start(address, address, 10 << 2 | ecn);
         StampTlvRequest cos = new StampTlvRequest(false, 34, false, -1, 0, false, false);
-        StampSenderSpec spec = new StampSenderSpec(false, null, TimestampFormat.NTP, 0, 0, cos);
+        // our sender asks for its own ECN on the reply: EC1 = --ecn (draft-ietf-ippm-stamp-cos-ecn)
+        StampSenderSpec spec = new StampSenderSpec(false, null, TimestampFormat.NTP, 0, 0, cos, ecn, 0);
         for (int i = 0; i < 3; i++) {
             ByteBuffer r = exchange(to, senderPacket(spec, i));
             int word = r.getShort(48) & 0xFFFF;
@@ -216,8 +217,14 @@ class StampLocationEcnTest {
             assertEquals(10, (word >> 4) & 0x3F, "DSCP2: received");
             assertEquals(ecn, (word >> 2) & 3, "ECN: received");
             assertEquals(0, word & 3, "RP = 0");
-            assertEquals(34 << 2 | ecn, meta.tos(), "the reply left with DSCP1 and the received ECN");
+            assertEquals(ecn << 6 | 3 << 4, r.get(50) & 0xFF, "EC1 kept, RPE 0b11: the reply carries EC1");
+            assertEquals(34 << 2 | ecn, meta.tos(), "the reply left with DSCP1 and EC1");
         }
+        // an RFC 8972 sender (EC1 = 0): the reply is Not-ECT, whatever the ECN received
+        ByteBuffer plain = exchange(to, senderPacket(new StampSenderSpec(false, null, TimestampFormat.NTP, 0, 0, cos),
+                5));
+        assertEquals(ecn, (plain.getShort(48) >> 2) & 3, "EC2: received");
+        assertEquals(34 << 2, meta.tos(), "EC1 Not-ECT");
         // without the TLV the reply goes back to the reflector's own TOS (0)
         exchange(to, Arrays.copyOf(senderPacket(new StampSenderSpec(false, null, TimestampFormat.NTP, 0, 0), 9),
                 44));

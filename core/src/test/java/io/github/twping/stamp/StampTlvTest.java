@@ -116,6 +116,39 @@ class StampTlvTest {
     }
 
     @Test
+    void senderPutsItsEcnInEc1OfTheClassOfServiceTlv() {
+        // twping --stamp --ecn 2 --tlv cos=34: DSCP1 34, EC1 2 (ECT(0)), RPE 0 (draft-ietf-ippm-stamp-cos-ecn §3.1)
+        StampSenderSpec spec = new StampSenderSpec(false, null, TimestampFormat.NTP, 0, 0,
+                StampTlvRequest.parse("cos=34", false), 2, 0);
+        ByteBuffer b = ByteBuffer.wrap(senderPacket(spec, 0));
+        int at = new StampSenderCodec(spec).tlvOffset(StampTlv.CLASS_OF_SERVICE);
+        assertEquals(0x80040004, b.getInt(at), "U, type 4, length 4");
+        assertEquals(0x88008000, b.getInt(at + 4), "DSCP1 34 | DSCP2 0 EC2 0 RPD 0 | EC1 2 RPE 0 | Reserved 0");
+        StampSenderSpec notEct = new StampSenderSpec(false, null, TimestampFormat.NTP, 0, 0,
+                StampTlvRequest.parse("cos=34", false));
+        assertEquals(0x88000000, ByteBuffer.wrap(senderPacket(notEct, 0)).getInt(at + 4), "no --ecn: EC1 Not-ECT");
+    }
+
+    @Test
+    void reflectorAnswersEc1WithTheReplyEcnAndRpe() throws Exception {
+        InetSocketAddress to = startReflector(false);
+        assumeTrue(client.isNative() && client.capabilities().receiveTos(), "needs the FFM socket (TOS received)");
+        byte[] base = senderPacket(new StampSenderSpec(false, null, TimestampFormat.NTP, 0, 0), 0);
+        for (int request : new int[] {0xB8004000, 0xB8008000}) {       // DSCP1 46 with EC1 1, then EC1 2
+            int ec1 = (request >>> 14) & 3;
+            byte[] packet = Arrays.copyOf(base, base.length + 8);
+            ByteBuffer.wrap(packet, base.length, 8).putInt(0x80040004).putInt(request);
+            ByteBuffer reply = exchange(to, packet);
+            assertEquals(0, reply.get(44), "recognised, well formed: no flags");
+            // DSCP1 kept | DSCP2 10, EC2 1: what the reflector received (RFC 8972 erratum 8199) | RPD 0
+            // | EC1 kept, RPE 0b11: the reply's ECN is EC1 (draft-ietf-ippm-stamp-cos-ecn §3.2) | Reserved 0
+            int expected = 46 << 26 | 10 << 20 | 1 << 18 | ec1 << 14 | 3 << 12;
+            assertEquals(Integer.toHexString(expected), Integer.toHexString(reply.getInt(48)));
+            assertEquals(46 << 2 | ec1, meta.tos(), "the reply left with DSCP1 and EC1, not the ECN received");
+        }
+    }
+
+    @Test
     void hmacTlvCoversTheSequenceNumberAndThePrecedingTlvs() throws Exception {
         StampSenderSpec spec = new StampSenderSpec(true, KEY, TimestampFormat.NTP, 0, 0, ALL_HMAC);
         byte[] p = senderPacket(spec, 7);

@@ -24,9 +24,10 @@ public final class ClockStatus {
     private final long offset;
     private final long maxerrorMicros;
     private final long esterrorMicros;
+    private final int taiSeconds;
 
     private ClockStatus(boolean available, String problem, int state, int status, long offset, long maxerrorMicros,
-                        long esterrorMicros) {
+                        long esterrorMicros, int taiSeconds) {
         this.available = available;
         this.problem = problem;
         this.state = state;
@@ -34,6 +35,7 @@ public final class ClockStatus {
         this.offset = offset;
         this.maxerrorMicros = maxerrorMicros;
         this.esterrorMicros = esterrorMicros;
+        this.taiSeconds = taiSeconds;
     }
 
     /**
@@ -58,15 +60,29 @@ public final class ClockStatus {
                 timex.get(JAVA_INT, Structs.TIMEX_STATUS),
                 timex.get(JAVA_LONG, Structs.TIMEX_OFFSET),
                 timex.get(JAVA_LONG, Structs.TIMEX_MAXERROR),
-                timex.get(JAVA_LONG, Structs.TIMEX_ESTERROR));
+                timex.get(JAVA_LONG, Structs.TIMEX_ESTERROR),
+                timex.get(JAVA_INT, Structs.TIMEX_TAI));
     }
 
     static ClockStatus of(int state, int status, long offset, long maxerrorMicros, long esterrorMicros) {
-        return new ClockStatus(true, null, state, status, offset, maxerrorMicros, esterrorMicros);
+        return of(state, status, offset, maxerrorMicros, esterrorMicros, 0);
+    }
+
+    static ClockStatus of(int state, int status, long offset, long maxerrorMicros, long esterrorMicros,
+                          int taiSeconds) {
+        return new ClockStatus(true, null, state, status, offset, maxerrorMicros, esterrorMicros, taiSeconds);
     }
 
     static ClockStatus unavailable(String problem) {
-        return new ClockStatus(false, problem, TIME_ERROR, STA_UNSYNC, 0, 0, 0);
+        return new ClockStatus(false, problem, TIME_ERROR, STA_UNSYNC, 0, 0, 0, 0);
+    }
+
+    /**
+     * The kernel's TAI-UTC offset in seconds (timex.tai): 37 since 2017 where an NTP or PTP daemon set it, 0 when
+     * nothing did (the kernel's default) or the state could not be read.
+     */
+    public int taiOffsetSeconds() {
+        return taiSeconds;
     }
 
     /** False when the state could not be read (then the clock counts as unsynchronised). */

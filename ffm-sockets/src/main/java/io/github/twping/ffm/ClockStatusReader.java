@@ -23,6 +23,7 @@ public final class ClockStatusReader {
     private long offset;
     private long maxerrorMicros;
     private long esterrorMicros;
+    private int taiSeconds;
 
     /** Allocates the native buffers (nothing when FFM is unavailable: every read then reports unavailable). */
     public ClockStatusReader() {
@@ -58,6 +59,7 @@ public final class ClockStatusReader {
         offset = timex.get(JAVA_LONG, Structs.TIMEX_OFFSET);
         maxerrorMicros = timex.get(JAVA_LONG, Structs.TIMEX_MAXERROR);
         esterrorMicros = timex.get(JAVA_LONG, Structs.TIMEX_ESTERROR);
+        taiSeconds = timex.get(JAVA_INT, Structs.TIMEX_TAI);
         return true;
     }
 
@@ -69,6 +71,7 @@ public final class ClockStatusReader {
         offset = 0;
         maxerrorMicros = 0;
         esterrorMicros = 0;
+        taiSeconds = 0;
         return false;
     }
 
@@ -90,7 +93,7 @@ public final class ClockStatusReader {
     /** The last read as an immutable {@link ClockStatus} (allocates; not for periodic paths). */
     public ClockStatus snapshot() {
         if (available) {
-            return ClockStatus.of(state, status, offset, maxerrorMicros, esterrorMicros);
+            return ClockStatus.of(state, status, offset, maxerrorMicros, esterrorMicros, taiSeconds);
         }
         return ClockStatus.unavailable("ntp_adjtime: "
                 + (timex == null ? NativeSupport.unavailableReason() : Errno.message(errno)));

@@ -70,6 +70,9 @@ class ClockStatusTest {
             assertEquals(-1500, clock.offsetNs());
             assertEquals(2000, clock.maxerrorMicros());
             assertEquals(300, clock.esterrorMicros());
+            assertEquals(0, clock.taiOffsetSeconds(), "the kernel's default: unknown");
+            timex.set(JAVA_INT, 160, 37);
+            assertEquals(37, ClockStatus.fromTimex(0, timex).taiOffsetSeconds(), "timex.tai");
 
             timex.set(JAVA_INT, 40, ClockStatus.STA_UNSYNC);
             ClockStatus unsync = ClockStatus.fromTimex(ClockStatus.TIME_ERROR, timex);

@@ -293,7 +293,8 @@ public final class HtmlReport {
             row(sb, "class of service", "reply DSCP " + c.requestedDscp() + " requested, " + c.repliesWithRequestedDscp()
                     + " arrived with it, " + c.notApplied() + " not applied; our DSCP " + c.senderDscp() + " received "
                     + c.reflectorReceivedSenderDscp() + "; ECN " + c.senderEcn() + " received "
-                    + c.reflectorReceivedSenderEcn() + ", back " + c.repliesWithSenderEcn());
+                    + c.reflectorReceivedSenderEcn() + ", back " + c.repliesWithSenderEcn() + "; reply ECN (RPE) set "
+                    + c.ecnApplied() + ", not set " + c.ecnNotApplied() + ", not reported " + c.ecnUnreported());
         }
         StampTlvResults.Direct d = t.direct();
         if (d != null) {

@@ -46,6 +46,10 @@ public final class ResultOutputs {
     private PacketTimestampSources reflectorSources;
     private StampTlvResults stampTlvs;
     private long senderSkips = -1;
+    /** too short, failed HMAC, of another session, malformed TLV area, minimum length; null when unknown */
+    private long[] badReplies;
+    /** The TAI-UTC offset PTP timestamps used (0 = unknown); {@link Integer#MIN_VALUE}: no PTP timestamps */
+    private int ptpTaiSeconds = Integer.MIN_VALUE;
 
     /**
      * @param humanSummary    the C human summary is printed (the {@code --exact} block goes under it)
@@ -91,6 +95,58 @@ public final class ResultOutputs {
     public ResultOutputs senderSkips(long count) {
         this.senderSkips = count;
         return this;
+    }
+
+    /**
+     * The replies the receiver did not use (docs/CLI.md, result outputs): shorter than {@code minimumLength}, failed
+     * HMAC, of another session; and those used although their TLV area did not parse. Lines of the {@code --exact}
+     * block when any were seen, {@code bad_replies} in the JSON outputs; call before {@link #finish}.
+     */
+    public ResultOutputs badReplies(long tooShort, long badHmac, long foreign, long malformed, int minimumLength) {
+        this.badReplies = new long[] {tooShort, badHmac, foreign, malformed, minimumLength};
+        return this;
+    }
+
+    /**
+     * PTP-format timestamps were in use with this TAI-UTC offset (0: unknown, the kernel reported 0):
+     * {@code ptp_tai_offset_s} in the JSON outputs (null when unknown); call before {@link #finish}.
+     */
+    public ResultOutputs ptpTaiOffset(int taiSeconds) {
+        this.ptpTaiSeconds = taiSeconds;
+        return this;
+    }
+
+    /** The fields this class adds to the result document and the stream's end event. */
+    private void addFields(ObjectNode document) {
+        if (badReplies != null) {
+            ObjectNode b = document.putObject("bad_replies");
+            b.put("minimum_length", badReplies[4]);
+            b.put("too_short", badReplies[0]);
+            b.put("bad_hmac", badReplies[1]);
+            b.put("foreign", badReplies[2]);
+            b.put("malformed", badReplies[3]);
+        }
+        if (ptpTaiSeconds != Integer.MIN_VALUE) {
+            if (ptpTaiSeconds == 0) {
+                document.putNull("ptp_tai_offset_s");
+            } else {
+                document.put("ptp_tai_offset_s", ptpTaiSeconds);
+            }
+        }
+    }
+
+    /** The {@code --exact} lines of {@link #badReplies}, when any were seen. */
+    private void badReplyLines(StringBuilder block) {
+        if (badReplies == null || badReplies[0] + badReplies[1] + badReplies[2] + badReplies[3] == 0) {
+            return;
+        }
+        boolean ru = language == Language.RU;
+        block.append(ru ? "ответы не использованы: короче " : "replies not used: shorter than ").append(badReplies[4])
+                .append(ru ? " октетов " : " octets ").append(badReplies[0])
+                .append(ru ? ", неверный HMAC " : ", failed HMAC ").append(badReplies[1])
+                .append(ru ? ", чужая сессия " : ", of another session ").append(badReplies[2]).append('\n');
+        block.append(ru ? "ответы с испорченными TLV (использованы): " : "replies with a malformed TLV area (used): ")
+                .append(badReplies[3]).append('\n');
     }
 
     /** @return true when {@code --json}, {@code --json-stream} or {@code --html} is written (they show the TLVs) */
@@ -180,6 +236,7 @@ public final class ResultOutputs {
                 block.append(language == Language.RU ? "пропущено отправителем (отставание от расписания больше L): "
                         : "sender skips (more than L behind schedule, not sent): ").append(senderSkips).append('\n');
             }
+            badReplyLines(block);
             byte[] bytes = bytes(block.toString());
             text.write(bytes, 0, bytes.length);
             text.flush();
@@ -194,7 +251,7 @@ public final class ResultOutputs {
                 }
             }
             stream.emitInterval();
-            stream.end(results, stampTlvs);
+            stream.end(results, stampTlvs, this::addFields);
             streamTarget.close();
             addFailure(failures, streamTarget);
         }
@@ -206,6 +263,7 @@ public final class ResultOutputs {
                     if (senderSkips >= 0) {
                         document.put("sender_skips", senderSkips);
                     }
+                    addFields(document);
                     byte[] doc = ResultJson.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsBytes(document);
                     t.write(doc, false);
                     t.write(new byte[] {'\n'}, true);

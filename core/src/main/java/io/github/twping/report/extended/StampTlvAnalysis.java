@@ -107,6 +107,9 @@ public final class StampTlvAnalysis {
         long dscpMatches = 0;
         long replyDscpRequested = 0;
         long rpNotUsed = 0;
+        long ecnApplied = 0;
+        long ecnNotApplied = 0;
+        long ecnUnreported = 0;
         long ecnMatches = 0;
         long replyEcnMatches = 0;
         long lastRx = -1;
@@ -172,6 +175,14 @@ public final class StampTlvAnalysis {
                 if (telemetry.reversePath(seq) > 0) {
                     rpNotUsed++;
                 }
+                switch (telemetry.reversePathEcn(seq)) {
+                    case StampTlv.RPE_SET -> ecnApplied++;
+                    case StampTlv.RPE_NOT_SET -> ecnNotApplied++;
+                    case StampTlv.RPE_NONE -> ecnUnreported++;
+                    default -> {
+                        // -1: no Class of Service TLV in this reply; 1: undefined
+                    }
+                }
                 if (telemetry.hasDirectMeasurement(seq) && seq >= lastSeq) {
                     lastSeq = seq;
                     lastRx = telemetry.reflectorRx(seq);
@@ -184,9 +195,9 @@ public final class StampTlvAnalysis {
                         perPacket.printf(Locale.ROOT, " rtt_kernel_t3 %.3f ms", rttNs / 1e6);
                     }
                     if (telemetry.hasClassOfService(seq)) {
-                        perPacket.printf(Locale.ROOT, " dscp_received %d ecn_received %d rp %d reply_dscp %d reply_ecn %d",
-                                telemetry.receivedDscp(seq), telemetry.receivedEcn(seq), telemetry.reversePath(seq),
-                                replyDscp, replyEcn);
+                        perPacket.printf(Locale.ROOT, " dscp_received %d ecn_received %d rp %d rpe %d reply_dscp %d"
+                                        + " reply_ecn %d", telemetry.receivedDscp(seq), telemetry.receivedEcn(seq),
+                                telemetry.reversePath(seq), telemetry.reversePathEcn(seq), replyDscp, replyEcn);
                     }
                     if (telemetry.hasDirectMeasurement(seq)) {
                         perPacket.printf(Locale.ROOT, " s_txc %d r_rxc %d r_txc %d", seq + 1,
@@ -219,7 +230,7 @@ public final class StampTlvAnalysis {
         }
         StampTlvResults.ClassOfService cos = tlvs.classOfServiceDscp() < 0 ? null
                 : new StampTlvResults.ClassOfService(tlvs.classOfServiceDscp(), replyDscpRequested, rpNotUsed,
-                senderDscp, dscpMatches, senderEcn, ecnMatches, replyEcnMatches);
+                senderDscp, dscpMatches, senderEcn, ecnMatches, replyEcnMatches, ecnApplied, ecnNotApplied, ecnUnreported);
         StampTlvResults.Direct direct = tlvs.directMeasurement() && lastSeq >= 0
                 ? new StampTlvResults.Direct(lastSeq, lastSeq + 1, lastRx, lastTx) : null;
         StampTlvResults.Location location = null;

@@ -96,6 +96,9 @@ final class StampTlvJson {
         o.put("sender_ecn", c.senderEcn());
         o.put("reflector_received_sender_ecn", c.reflectorReceivedSenderEcn());
         o.put("replies_with_sender_ecn", c.repliesWithSenderEcn());
+        o.put("ecn_applied", c.ecnApplied());
+        o.put("ecn_not_applied", c.ecnNotApplied());
+        o.put("ecn_unreported", c.ecnUnreported());
         return o;
     }
 

@@ -74,10 +74,14 @@ public record StampTlvResults(List<String> requested, long replies, long kernelT
      * @param senderEcn                  the ECN of our packets ({@code --ecn})
      * @param reflectorReceivedSenderEcn packets the reflector received with it
      * @param repliesWithSenderEcn       replies that arrived with it
+     * @param ecnApplied                 replies whose RPE said the reflector set their ECN to EC1 (our ECN)
+     * @param ecnNotApplied              replies whose RPE said it could not
+     * @param ecnUnreported              replies with RPE 0: a reflector that knows only RFC 8972's layout
      */
     public record ClassOfService(int requestedDscp, long repliesWithRequestedDscp, long notApplied, int senderDscp,
                                  long reflectorReceivedSenderDscp, int senderEcn, long reflectorReceivedSenderEcn,
-                                 long repliesWithSenderEcn) {
+                                 long repliesWithSenderEcn, long ecnApplied, long ecnNotApplied,
+                                 long ecnUnreported) {
     }
 
     /**

@@ -107,8 +107,10 @@ final class StreamState {
         return s.roundTrip().count() > 0 ? s.roundTrip().percentile(99) : lastP99;
     }
 
-    void end(SessionResults results, StampTlvResults stamp) {
-        emit(ResultJson.endEvent(results, protocol, stamp));
+    void end(SessionResults results, StampTlvResults stamp, java.util.function.Consumer<ObjectNode> fields) {
+        ObjectNode event = ResultJson.endEvent(results, protocol, stamp);
+        fields.accept(event);
+        emit(event);
     }
 
     private void emit(ObjectNode event) {
