@@ -14,7 +14,7 @@ import java.util.Arrays;
  *
  * <p>{@link #ADAPTIVE} ({@code twping --spin auto}, the default) learns the window instead: it starts at
  * {@link #ADAPTIVE_START_NS} and, once {@link #ADAPTIVE_MIN_SAMPLES} parks were seen, covers the wake-up overshoot
- * (how much later than asked a park returned) of all but the latest 1 % of the last {@link #ADAPTIVE_HISTORY}
+ * (how much later than asked a park returned) of all but the worst 1 % of the last {@link #ADAPTIVE_HISTORY}
  * parks, plus {@link #ADAPTIVE_MARGIN_NS}, at most {@link #ADAPTIVE_MAX_NS} and within the same cap. A host whose
  * sleeps end on time spins a few tens of µs before each send instead of the fixed 100 µs (the sender's CPU, issue
  * 23); a wake-up later than the rest does not widen the window for the next {@link #ADAPTIVE_HISTORY} sends,
@@ -40,7 +40,7 @@ public final class ParkThenSpinPacer implements Pacer {
     public static final int ADAPTIVE_HISTORY = 256;
     /** Parks seen before the learnt window replaces {@link #ADAPTIVE_START_NS}. */
     public static final int ADAPTIVE_MIN_SAMPLES = 32;
-    /** Of every this many parks in the history, the latest one is left uncovered (1 %). */
+    /** Of every this many parks in the history, the one that woke latest is left uncovered (1 %). */
     public static final int ADAPTIVE_OUTLIER_EVERY = 100;
     /** Added to the overshoot covered, ns; also the smallest learnt window. */
     public static final long ADAPTIVE_MARGIN_NS = 10_000;
@@ -180,7 +180,7 @@ public final class ParkThenSpinPacer implements Pacer {
 
     /**
      * Records one park's overshoot; from {@link #ADAPTIVE_MIN_SAMPLES} parks on, sets the window to the overshoot
-     * that all but the latest 1 % of the history stay within (the k-th largest, k = 1 + parks / 100) plus the
+     * that all but the worst 1 % of the history stay within (the k-th largest, k = 1 + parks / 100) plus the
      * margin, at most {@link #ADAPTIVE_MAX_NS}. A scan of the ring per park (256 comparisons), no allocation.
      */
     private void learn(long overshootNs) {
