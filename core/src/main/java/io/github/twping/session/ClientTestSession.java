@@ -7,6 +7,7 @@ import java.util.function.Consumer;
 import io.github.twping.crypto.TestPacketCipher;
 import io.github.twping.crypto.TestSessionKeys;
 import io.github.twping.ffm.SocketException;
+import io.github.twping.ffm.RealtimeClock;
 import io.github.twping.ffm.ThreadTuning;
 import io.github.twping.ffm.UdpSocket;
 import io.github.twping.pacing.ParkThenSpinPacer;
@@ -172,6 +173,7 @@ public final class ClientTestSession {
     }
 
     private void pinned(Runnable body) {
+        RealtimeClock.bindThread(); // the clock's first-reading path now, not at the first packet
         BitSet c = cpus;
         if (c != null && ThreadTuning.available()) {
             try {

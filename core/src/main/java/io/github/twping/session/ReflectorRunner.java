@@ -1,5 +1,7 @@
 package io.github.twping.session;
 
+import io.github.twping.ffm.RealtimeClock;
+
 import java.io.IOException;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
@@ -137,6 +139,7 @@ public final class ReflectorRunner implements AutoCloseable {
 
     private void run() {
         try {
+            RealtimeClock.bindThread(); // the first-reading path now, not at the first packet
             agent.onStart();
             while (!stopRequested && agent.doWork()) {
                 // the agent's work, until stopped or finished

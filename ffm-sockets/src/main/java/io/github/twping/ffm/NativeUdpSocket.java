@@ -28,12 +28,16 @@ import java.util.Arrays;
  *
  * <p>Memory: one shared {@link Arena} per socket holds three independent sets of segments (send path,
  * receive path, error-queue path), each with its own errno call-state, so a sender and a receiver thread
- * never touch the same native memory. Lifecycle: every call enters a user count; {@link #close()} shuts the
+ * never touch the same native memory. The staging buffers, which only a heap segment passed to {@link #send} or
+ * {@link #receive} needs, are allocated on first such use and sized to it (a power of two from
+ * {@value #MIN_STAGING_BYTES} to {@value #STAGING_BYTES} bytes), so a socket that is never used for heap data, or
+ * a slow session's socket with small packets, does not hold two zeroed 64 KB buffers. Lifecycle: every call enters a user count; {@link #close()} shuts the
  * socket down (waking a blocked recvmsg), and the descriptor and arena are released by whoever leaves last.
  */
 final class NativeUdpSocket implements UdpSocket {
     static final int CONTROL_BYTES = 512;
     static final int STAGING_BYTES = 65536;
+    static final int MIN_STAGING_BYTES = 2048;
     private static final int ERR_DATA_BYTES = 64;
     private static final int MAX_TX_REPORTS_PER_POLL = 1024;
     private static final long CLOSE_WAIT_NS = TimeUnit.SECONDS.toNanos(2);
@@ -49,7 +53,8 @@ final class NativeUdpSocket implements UdpSocket {
     // send path (the sending thread)
     private final MemorySegment sendState;
     private final MemorySegment sendAddress;
-    private final MemorySegment sendStaging;
+    private MemorySegment sendStaging = MemorySegment.NULL; // allocated by the first send of heap data
+    private final MemorySegment sendOption;
     private InetSocketAddress cachedDestination;
     private int cachedAddressLength;
     private long sentPacketCount;
@@ -60,7 +65,7 @@ final class NativeUdpSocket implements UdpSocket {
     private final MemorySegment recvIov;
     private final MemorySegment recvName;
     private final MemorySegment recvControl;
-    private final MemorySegment recvStaging;
+    private MemorySegment recvStaging = MemorySegment.NULL; // allocated by the first receive into heap memory
     private final MemorySegment recvTimeval;
     private final MemorySegment recvClock;
     private long recvTimeoutNs = -1;
@@ -71,7 +76,9 @@ final class NativeUdpSocket implements UdpSocket {
     private final MemorySegment errControl;
     private final ControlMessages.TxReport txReport = new ControlMessages.TxReport();
     // batched error-queue reads (pollTxTimestampsBatched): mmsghdr[TX_TIMESTAMP_BATCH] and their control buffers,
-    // allocated by the first call
+    // allocated at open when TX timestamps are on. Not by the first call: the socket of a real session is not the one
+    // the start-up warm-up compiled the method with, and its first call then hit a branch C2 had left out (an
+    // unstable_if trap that deoptimised the reflector's TX-stamp drain during the first session, -Xlog:deoptimization)
     private MemorySegment errBatchHeaders;
     private MemorySegment[] errBatchControls;
 
@@ -94,14 +101,13 @@ final class NativeUdpSocket implements UdpSocket {
 
         this.sendState = Libc.allocateCallState(arena);
         this.sendAddress = arena.allocate(SOCKADDR_STORAGE_BYTES, 8);
-        this.sendStaging = arena.allocate(STAGING_BYTES, 8);
+        this.sendOption = arena.allocate(JAVA_INT);
 
         this.recvState = Libc.allocateCallState(arena);
         this.recvMsg = arena.allocate(Structs.MSGHDR);
         this.recvIov = arena.allocate(Structs.IOVEC);
         this.recvName = arena.allocate(SOCKADDR_STORAGE_BYTES, 8);
         this.recvControl = arena.allocate(CONTROL_BYTES, 8);
-        this.recvStaging = arena.allocate(STAGING_BYTES, 8);
         this.recvTimeval = arena.allocate(Structs.TIMESPEC);
         this.recvClock = arena.allocate(Structs.TIMESPEC);
         recvMsg.set(ADDRESS, MSG_NAME, recvName);
@@ -145,6 +151,9 @@ final class NativeUdpSocket implements UdpSocket {
                 socket.capabilities = configured.capabilities();
                 socket.kernelRxTimestamps = configured.capabilities().kernelRxTimestamps();
                 socket.txTimestamps = configured.capabilities().txTimestamps();
+                if (socket.txTimestamps) {
+                    socket.allocateErrorBatch();
+                }
                 if (warmUp && socket.kernelRxTimestamps) {
                     warmUpRxTimestamps();
                 }
@@ -169,12 +178,12 @@ final class NativeUdpSocket implements UdpSocket {
         UdpSocketOptions probeOptions = UdpSocketOptions.builder().bindAddress(InetAddress.getLoopbackAddress())
                 .timestamping(Timestamping.RX_SOFTWARE).build();
         try (NativeUdpSocket probe = open(probeOptions, false)) {
-            MemorySegment buffer = probe.sendStaging.asSlice(0, 16);
+            MemorySegment buffer = probe.arena.allocate(16, 8);
             ReceivedPacket meta = new ReceivedPacket();
             long deadlineNs = System.nanoTime() + WARM_UP_NS;
             while (System.nanoTime() - deadlineNs < 0) {
                 probe.send(buffer, 1, probe.localAddress);
-                if (probe.receive(probe.recvStaging.asSlice(0, 16), meta, WARM_UP_NS) >= 0
+                if (probe.receive(buffer, meta, WARM_UP_NS) >= 0
                         && meta.timestampSource() != TimestampSource.USER) {
                     return;
                 }
@@ -222,15 +231,15 @@ final class NativeUdpSocket implements UdpSocket {
         }
         try {
             if (destination != cachedDestination) {
-                cacheDestination(destination);
+                cacheDestination(destination, data.isNative() ? 0 : length);
             }
             MemorySegment source = data;
             if (!data.isNative()) {
-                if (length > STAGING_BYTES) {
-                    throw new SocketException("sendto", Errno.EMSGSIZE);
-                }
-                MemorySegment.copy(data, 0, sendStaging, 0, length);
                 source = sendStaging;
+                if (length > source.byteSize()) {
+                    source = sendStaging(length);
+                }
+                MemorySegment.copy(data, 0, source, 0, length);
             }
             long n;
             do {
@@ -249,21 +258,21 @@ final class NativeUdpSocket implements UdpSocket {
         }
     }
 
-    /** IP_TOS (and IPV6_TCLASS on an IPv6 socket) for later sends; uses the send path's staging memory. */
+    /** IP_TOS (and IPV6_TCLASS on an IPv6 socket) for later sends; called on the send path's thread. */
     @Override
     public boolean trafficClass(int tos) throws SocketException {
         if (!lifecycle.enter()) {
             throw new SocketException("setsockopt", Errno.EBADF, "socket closed", null);
         }
         try {
-            sendStaging.set(JAVA_INT, 0, tos & 0xFF);
+            sendOption.set(JAVA_INT, 0, tos & 0xFF);
             int rc;
             if (family == SocketConstants.AF_INET6) {
                 rc = Libc.setsockopt(sendState, fd, SocketConstants.SOL_IPV6, SocketConstants.IPV6_TCLASS,
-                        sendStaging, 4);
-                Libc.setsockopt(sendState, fd, SocketConstants.SOL_IP, SocketConstants.IP_TOS, sendStaging, 4);
+                        sendOption, 4);
+                Libc.setsockopt(sendState, fd, SocketConstants.SOL_IP, SocketConstants.IP_TOS, sendOption, 4);
             } else {
-                rc = Libc.setsockopt(sendState, fd, SocketConstants.SOL_IP, SocketConstants.IP_TOS, sendStaging, 4);
+                rc = Libc.setsockopt(sendState, fd, SocketConstants.SOL_IP, SocketConstants.IP_TOS, sendOption, 4);
             }
             return rc == 0;
         } finally {
@@ -271,8 +280,56 @@ final class NativeUdpSocket implements UdpSocket {
         }
     }
 
-    private void cacheDestination(InetSocketAddress destination) throws SocketException {
+    /**
+     * The send path's staging memory for {@code length} bytes: allocated, or replaced by a larger one, when too small.
+     * Called where the destination changes (the first send of a socket: a branch every socket takes, so that a
+     * compiled {@link #send} keeps it) and, rarely, from {@link #send} when a heap datagram is longer than any before.
+     */
+    private MemorySegment sendStaging(long length) throws SocketException {
+        if (length > STAGING_BYTES) {
+            throw new SocketException("sendto", Errno.EMSGSIZE);
+        }
+        MemorySegment staging = sendStaging;
+        if (staging.byteSize() < length) {
+            staging = arena.allocate(stagingBytes(length), 8);
+            sendStaging = staging;
+        }
+        return staging;
+    }
+
+    /** The receive path's staging memory for {@code capacity} bytes, like {@link #sendStaging(long)}. */
+    private MemorySegment receiveStaging(long capacity) {
+        MemorySegment staging = recvStaging;
+        if (staging.byteSize() < capacity) {
+            staging = arena.allocate(stagingBytes(capacity), 8);
+            recvStaging = staging;
+        }
+        return staging;
+    }
+
+    /**
+     * The size of a staging buffer holding {@code bytes}: the next power of two, at least {@value #MIN_STAGING_BYTES}
+     * and at most {@value #STAGING_BYTES} (callers never ask for more). Powers of two bound what a growing use leaves
+     * behind in the arena to the size of the last buffer.
+     */
+    static long stagingBytes(long bytes) {
+        long size = MIN_STAGING_BYTES;
+        while (size < bytes && size < STAGING_BYTES) {
+            size <<= 1;
+        }
+        return size;
+    }
+
+    /** Bytes of send and receive staging memory allocated so far (the latest buffers; tests). */
+    long[] stagingAllocated() {
+        return new long[] {sendStaging.byteSize(), recvStaging.byteSize()};
+    }
+
+    private void cacheDestination(InetSocketAddress destination, int heapLength) throws SocketException {
         cachedDestination = null;
+        if (heapLength > 0) {
+            sendStaging(heapLength);
+        }
         InetAddress address = destination.getAddress();
         if (address == null) {
             throw new SocketException("sendto", Errno.EDESTADDRREQ, "unresolved destination " + destination, null);
@@ -295,8 +352,10 @@ final class NativeUdpSocket implements UdpSocket {
                 return CLOSED;
             }
             boolean direct = buffer.isNative();
-            recvIov.set(ADDRESS, 0, direct ? buffer : recvStaging);
-            recvIov.set(JAVA_LONG, 8, direct ? buffer.byteSize() : Math.min(buffer.byteSize(), STAGING_BYTES));
+            long capacity = direct ? buffer.byteSize() : Math.min(buffer.byteSize(), STAGING_BYTES);
+            MemorySegment staging = direct ? buffer : receiveStaging(capacity);
+            recvIov.set(ADDRESS, 0, staging);
+            recvIov.set(JAVA_LONG, 8, capacity);
             boolean sameTimeout = timeoutNs == recvTimeoutNs || (timeoutNs < 0 && recvTimeoutNs < 0);
             long n;
             if (timeoutNs == 0 || !sameTimeout) {
@@ -326,7 +385,7 @@ final class NativeUdpSocket implements UdpSocket {
                 meta.rxTimestamp(Libc.realtimeEpochNs(recvClock), TimestampSource.USER);
             }
             if (!direct) {
-                MemorySegment.copy(recvStaging, 0, buffer, 0, n);
+                MemorySegment.copy(staging, 0, buffer, 0, n);
             }
             meta.length((int) n, (recvMsg.get(JAVA_INT, MSG_FLAGS) & MSG_TRUNC) != 0);
             SockAddrs.decodeSource(recvName, recvMsg.get(JAVA_INT, MSG_NAMELEN), meta);
@@ -590,9 +649,6 @@ final class NativeUdpSocket implements UdpSocket {
             return 0;
         }
         try {
-            if (errBatchHeaders == null) {
-                allocateErrorBatch();
-            }
             int delivered = 0;
             int read = 0;
             for (int calls = 0; read < MAX_TX_REPORTS_PER_POLL && calls < 2 * MAX_TX_REPORTS_PER_POLL; calls++) {

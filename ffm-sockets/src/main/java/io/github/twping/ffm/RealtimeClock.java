@@ -30,6 +30,17 @@ public final class RealtimeClock {
         return now.getEpochSecond() * 1_000_000_000L + now.getNano();
     }
 
+    /**
+     * Gives the calling thread its {@code timespec} now, before its per-packet work: a thread's first reading takes
+     * {@link ThreadLocal}'s miss path, which the start-up warm-up's threads took long before C2 compiled the clock,
+     * so on a session's own thread it was an unstable_if trap ({@code -Xlog:deoptimization}: in
+     * {@code ThreadLocalMap.getEntry} and the clock methods that inlined it) during the first packets of the session.
+     * Call it first on a reflector's or a session's thread.
+     */
+    public static void bindThread() {
+        epochNs();
+    }
+
     /** @return whether readings come from {@code clock_gettime} (true) or {@code Instant.now()} (false). */
     public static boolean isNative() {
         return NATIVE;

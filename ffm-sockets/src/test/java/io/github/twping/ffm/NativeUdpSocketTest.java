@@ -4,10 +4,12 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.StandardProtocolFamily;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -72,6 +74,61 @@ class NativeUdpSocketTest extends UdpSocketBehaviour {
         }
         assertEquals(0, allocatedBytes, "bytes allocated by 1000 send/receive/TX-poll round trips once warm");
         assertTrue(stamps[0] > 0, "TX timestamps were drained");
+    }
+
+    @Test
+    void shouldAllocateStagingOnFirstHeapUseSizedToItAndNotPerPacket() throws Exception {
+        ThreadMXBean threads = (ThreadMXBean) ManagementFactory.getThreadMXBean();
+        NativeUdpSocket receiver = assertInstanceOf(NativeUdpSocket.class, open(options("127.0.0.1")));
+        NativeUdpSocket sender = assertInstanceOf(NativeUdpSocket.class, open(options("127.0.0.1")));
+        assertArrayEquals(new long[] {0, 0}, sender.stagingAllocated(), "no staging before heap data is sent");
+        assertArrayEquals(new long[] {0, 0}, receiver.stagingAllocated(), "no staging before heap data is received");
+        assertTrue(sender.trafficClass(TOS_EF), "IP_TOS needs no staging memory");
+        assertArrayEquals(new long[] {0, 0}, sender.stagingAllocated());
+
+        byte[] bytes = new byte[100];
+        bytes[99] = 42;
+        MemorySegment heapData = MemorySegment.ofArray(bytes);
+        MemorySegment heapBuffer = MemorySegment.ofArray(new byte[1500]);
+        ReceivedPacket meta = new ReceivedPacket();
+        sender.send(heapData, 100, receiver.localAddress());
+        assertEquals(100, receiver.receive(heapBuffer, meta, RECEIVE_TIMEOUT_NS));
+        assertEquals(42, heapBuffer.get(ValueLayout.JAVA_BYTE, 99), "the datagram reached the heap buffer");
+        assertArrayEquals(new long[] {NativeUdpSocket.MIN_STAGING_BYTES, 0}, sender.stagingAllocated());
+        assertArrayEquals(new long[] {0, NativeUdpSocket.MIN_STAGING_BYTES}, receiver.stagingAllocated());
+
+        // a larger datagram and buffer replace the staging once, by the next power of two
+        MemorySegment large = MemorySegment.ofArray(new byte[3000]);
+        MemorySegment largeBuffer = MemorySegment.ofArray(new byte[5000]);
+        sender.send(large, 3000, receiver.localAddress());
+        assertEquals(3000, receiver.receive(largeBuffer, meta, RECEIVE_TIMEOUT_NS));
+        assertArrayEquals(new long[] {4096, 0}, sender.stagingAllocated());
+        assertArrayEquals(new long[] {0, 8192}, receiver.stagingAllocated());
+
+        // then per packet nothing: rounds of 1000 until one allocates 0 bytes once the JIT is warm (bounded)
+        long allocatedBytes = -1;
+        for (int round = 0; round < 100 && allocatedBytes != 0; round++) {
+            long before = threads.getCurrentThreadAllocatedBytes();
+            for (int i = 0; i < 1000; i++) {
+                sender.send(heapData, 100, receiver.localAddress());
+                if (receiver.receive(heapBuffer, meta, RECEIVE_TIMEOUT_NS) != 100) {
+                    throw new AssertionError("round trip failed: " + meta);
+                }
+            }
+            allocatedBytes = threads.getCurrentThreadAllocatedBytes() - before;
+        }
+        assertEquals(0, allocatedBytes, "bytes allocated by 1000 heap-segment round trips once warm");
+        assertArrayEquals(new long[] {4096, 0}, sender.stagingAllocated(), "the staging is kept, not reallocated");
+        assertArrayEquals(new long[] {0, 8192}, receiver.stagingAllocated());
+    }
+
+    @Test
+    void stagingSizesArePowersOfTwoWithinBounds() {
+        assertEquals(2048, NativeUdpSocket.stagingBytes(0));
+        assertEquals(2048, NativeUdpSocket.stagingBytes(2048));
+        assertEquals(4096, NativeUdpSocket.stagingBytes(2049));
+        assertEquals(65536, NativeUdpSocket.stagingBytes(65000));
+        assertEquals(65536, NativeUdpSocket.stagingBytes(65536));
     }
 
     @Test
