@@ -8,7 +8,7 @@
 #   highrate            one kernel-stamped session, 100000 packets at 20000 packets/s
 #
 # Options: --rates R1,R2 | --rate R, --seconds S (packets = rate x S; loopback default 3), --count N,
-#          --clients kernel,user,nio, --spin MICROS (default 100, as twping), --loss-timeout S (1),
+#          --clients kernel,user,nio, --spin MICROS (default 100, twping's fixed window before --spin auto became its default), --loss-timeout S (1),
 #          --deadline S (per run; default 2 x sending time + 30 s), --no-baseline.
 # Prints Markdown tables on stdout, one diagnostic line per run on stderr. Exit status 0, 1 when a run
 # failed or hit its deadline, 2 on bad arguments.

@@ -185,7 +185,7 @@ public record TwpingOptions(HostPort testAddress, HostPort serverAddress, Test t
     /**
      * Options of this port (long options).
      *
-     * @param spinMicros             {@code --spin}: busy-wait window before each send, default 100 (capped at a quarter of the interval), {@link #AUTO_SPIN} for {@code auto}
+     * @param spinMicros             {@code --spin}: busy-wait window before each send in µs (capped at a quarter of the interval), or {@link #AUTO_SPIN} for {@code auto}, the default
      * @param assumeSynchronised     {@code --sync} (also set by {@code --esterror})
      * @param esterrorMicros         {@code --esterror}, or -1 when not given
      * @param language               {@code --lang}: "en" (default) or "ru"
@@ -205,10 +205,13 @@ public record TwpingOptions(HostPort testAddress, HostPort serverAddress, Test t
                          boolean loopback, boolean probeTimestamping, double maxLossPercent,
                          double maxMedianRttMillis, double controlTimeoutSeconds, ResultOptions results,
                          BitSet cpus, boolean kernelSendStamps, int rtPriority) {
-        /** Default {@code --spin}. */
-        public static final long DEFAULT_SPIN_MICROS = 100;
         /** {@code --spin auto}: the window learnt from the wake-ups (pacing.ParkThenSpinPacer#ADAPTIVE). */
         public static final long AUTO_SPIN = -1;
+        /**
+         * Default {@code --spin}: {@code auto}, at most the former fixed default of 100 µs and usually a few tens of
+         * µs (docs/notes/2026-12-04-lean-cpu.md).
+         */
+        public static final long DEFAULT_SPIN_MICROS = AUTO_SPIN;
 
         /** @return the sender's spin window in ns for the pacer, or {@link ParkThenSpinPacer#ADAPTIVE}. */
         public long spinNs() {

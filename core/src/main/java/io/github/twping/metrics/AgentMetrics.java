@@ -122,7 +122,7 @@ public final class AgentMetrics {
         component = Histogram.builder().name("twping_agent_delay_component_seconds")
                 .help("Delay breakdown per answered test packet: pacing_lateness, sender_stack, forward,"
                         + " reflector_residence, reflector_stack, back, receiver_wakeup (only known values)")
-                .labelNames("target", "protocol", "component").classicUpperBounds(DelayBuckets.seconds())
+                .labelNames("target", "protocol", "component").classicUpperBounds(DelayBuckets.coarseSeconds())
                 .nativeMaxNumberOfBuckets(160).withoutExemplars().register(registry);
         componentPackets = counter("twping_agent_delay_component_packets",
                 "Answered test packets per breakdown component, by the source of its stamps (unknown: not known)",

@@ -14,12 +14,32 @@ public final class DelayBuckets {
         0.1, 0.15, 0.2, 0.3, 0.5, 0.75, 1.0, 2.0, 5.0, 10.0
     };
 
+    /**
+     * Coarser bounds for the delay breakdown's per-component histograms: 1-2-5 per decade from 1 µs to 10 s. Seven
+     * components per target would otherwise add 7 x 48 series to every target; a component's share of a delay
+     * needs its order of magnitude more than the fine steps of {@link #SECONDS}.
+     */
+    private static final double[] COARSE_SECONDS = {
+        1e-6, 2e-6, 5e-6, 10e-6, 20e-6, 50e-6, 100e-6, 200e-6, 500e-6,
+        1e-3, 2e-3, 5e-3, 10e-3, 20e-3, 50e-3, 0.1, 0.2, 0.5, 1.0, 2.0, 5.0, 10.0
+    };
+
     private DelayBuckets() {
     }
 
     /** @return a copy of the upper bounds in seconds, ascending (the {@code +Inf} bucket is implicit). */
     public static double[] seconds() {
         return SECONDS.clone();
+    }
+
+    /** @return a copy of the coarse upper bounds of the per-component histograms, in seconds, ascending. */
+    public static double[] coarseSeconds() {
+        return COARSE_SECONDS.clone();
+    }
+
+    /** @return the number of finite coarse buckets. */
+    public static int coarseCount() {
+        return COARSE_SECONDS.length;
     }
 
     /** @return the number of finite buckets. */

@@ -1,5 +1,7 @@
 package io.github.twping.pacing;
 
+import java.util.Arrays;
+
 /**
  * Pacer that parks until {@code spinNs} before the deadline, then busy-spins to it: the accuracy of a
  * spin for the price of at most {@code spinNs} of CPU per send (plus the park overshoot beyond it).
@@ -10,11 +12,13 @@ package io.github.twping.pacing;
  * through {@link #awaitDeadlineAfter}, which caps the window at a share of the interval (a quarter; half for a
  * sender running under SCHED_FIFO, {@code twping --rt-priority}), optionally of the running mean interval.
  *
- * <p>{@link #ADAPTIVE} ({@code twping --spin auto}) learns the window instead: it starts at
- * {@link #ADAPTIVE_START_NS} and follows the worst wake-up overshoot of the last {@link #ADAPTIVE_HISTORY} parks
- * (how much later than asked the park returned) plus {@link #ADAPTIVE_MARGIN_NS}, within the same cap. A host
- * whose sleeps end on time keeps a short window; a virtual machine whose idle CPUs wake late gets a window that
- * covers the wake-up, for as long as it does.
+ * <p>{@link #ADAPTIVE} ({@code twping --spin auto}, the default) learns the window instead: it starts at
+ * {@link #ADAPTIVE_START_NS} and, once {@link #ADAPTIVE_MIN_SAMPLES} parks were seen, covers the wake-up overshoot
+ * (how much later than asked a park returned) of all but the worst 1 % of the last {@link #ADAPTIVE_HISTORY}
+ * parks, plus {@link #ADAPTIVE_MARGIN_NS}, at most {@link #ADAPTIVE_MAX_NS} and within the same cap. A host whose
+ * sleeps end on time spins a few tens of µs before each send instead of the fixed 100 µs (the sender's CPU, issue
+ * 23); a wake-up later than the rest does not widen the window for the next {@link #ADAPTIVE_HISTORY} sends,
+ * because no affordable window covers it (docs/notes/2026-12-04-lean-cpu.md).
  *
  * <p>A park interrupted by {@link Thread#interrupt()} returns at once (a negative lateness), so a stopped
  * sender does not wait out its deadline.
@@ -30,14 +34,18 @@ public final class ParkThenSpinPacer implements Pacer {
 
     /** {@code spinNs} value that selects the learnt window. */
     public static final long ADAPTIVE = -1;
-    /** The learnt window before any park was seen, ns (the fixed default's 100 µs). */
+    /** The learnt window until {@link #ADAPTIVE_MIN_SAMPLES} parks were seen, ns (the fixed default's 100 µs). */
     public static final long ADAPTIVE_START_NS = 100_000;
-    /** Parks whose overshoot the learnt window covers. */
-    public static final int ADAPTIVE_HISTORY = 64;
-    /** Added to the worst overshoot seen, ns. */
+    /** Parks whose overshoot the learnt window is taken from (a power of two). */
+    public static final int ADAPTIVE_HISTORY = 256;
+    /** Parks seen before the learnt window replaces {@link #ADAPTIVE_START_NS}. */
+    public static final int ADAPTIVE_MIN_SAMPLES = 32;
+    /** Of every this many parks in the history, the one that woke latest is left uncovered (1 %). */
+    public static final int ADAPTIVE_OUTLIER_EVERY = 100;
+    /** Added to the overshoot covered, ns; also the smallest learnt window. */
     public static final long ADAPTIVE_MARGIN_NS = 10_000;
-    /** The learnt window never exceeds this (a sleep that late is a preemption, not a wake-up), ns. */
-    public static final long ADAPTIVE_MAX_NS = 5_000_000;
+    /** The learnt window never exceeds this, ns: the fixed default's 100 µs, so it never spins longer than it. */
+    public static final long ADAPTIVE_MAX_NS = 100_000;
 
     private final PacingClock clock;
     private final long spinNs;
@@ -49,7 +57,9 @@ public final class ParkThenSpinPacer implements Pacer {
     private final boolean meanCap;
     private long waits;              // awaitDeadlineAfter calls so far; the first one's interval is the lead-in
     private long meanIntervalNs;
+    private final long[] largest;    // null unless adaptive: scratch for the largest overshoots of the ring, descending
     private int nextOvershoot;
+    private long samples;            // parks recorded in the ring so far
     private long learntNs = ADAPTIVE_START_NS;
 
     /**
@@ -87,6 +97,7 @@ public final class ParkThenSpinPacer implements Pacer {
         this.spinNs = spinNs;
         this.intervalShareShift = intervalShareShift;
         this.overshoots = spinNs == ADAPTIVE ? new long[ADAPTIVE_HISTORY] : null;
+        this.largest = spinNs == ADAPTIVE ? new long[ADAPTIVE_HISTORY / ADAPTIVE_OUTLIER_EVERY + 1] : null;
     }
 
     /** @return a pacer that only parks, for the time left (a window of 0). */
@@ -167,15 +178,50 @@ public final class ParkThenSpinPacer implements Pacer {
         return nowNs - deadlineNs;
     }
 
-    /** Records one park's overshoot and sets the window to the worst of the history plus the margin. */
+    /**
+     * Records one park's overshoot; from {@link #ADAPTIVE_MIN_SAMPLES} parks on, sets the window to the overshoot
+     * that all but the worst 1 % of the history stay within (the k-th largest, k = 1 + parks / 100) plus the
+     * margin, at most {@link #ADAPTIVE_MAX_NS}. A scan of the ring per park (256 comparisons), no allocation.
+     */
     private void learn(long overshootNs) {
         long[] ring = overshoots;
         ring[nextOvershoot] = Math.max(0, overshootNs);
         nextOvershoot = (nextOvershoot + 1) & (ADAPTIVE_HISTORY - 1);
-        long worst = 0;
-        for (long v : ring) {
-            worst = Math.max(worst, v);
+        if (samples < ADAPTIVE_HISTORY) {
+            samples++;
         }
-        learntNs = Math.min(ADAPTIVE_MAX_NS, worst + ADAPTIVE_MARGIN_NS);
+        if (samples < ADAPTIVE_MIN_SAMPLES) {
+            return;
+        }
+        int n = (int) samples;
+        learntNs = windowFor(kthLargest(ring, n, n / ADAPTIVE_OUTLIER_EVERY + 1, largest));
+    }
+
+    /** The learnt window for a covered overshoot: plus the margin, at most {@link #ADAPTIVE_MAX_NS}. */
+    static long windowFor(long coveredOvershootNs) {
+        return Math.min(ADAPTIVE_MAX_NS - ADAPTIVE_MARGIN_NS, Math.max(0, coveredOvershootNs)) + ADAPTIVE_MARGIN_NS;
+    }
+
+    /**
+     * @param values  the values, the first {@code n} of which count (all >= 0)
+     * @param k       1..scratch.length: 1 for the largest
+     * @param scratch k or more longs, overwritten
+     * @return the k-th largest of {@code values[0..n)} (duplicates counted), 0 when {@code n < k}
+     */
+    static long kthLargest(long[] values, int n, int k, long[] scratch) {
+        Arrays.fill(scratch, 0, k, 0L);
+        for (int i = 0; i < n; i++) {
+            long v = values[i];
+            if (v <= scratch[k - 1]) {
+                continue;
+            }
+            int j = k - 1;
+            while (j > 0 && scratch[j - 1] < v) {
+                scratch[j] = scratch[j - 1];
+                j--;
+            }
+            scratch[j] = v;
+        }
+        return n < k ? 0 : scratch[k - 1];
     }
 }

@@ -77,8 +77,8 @@ public final class TwampSessionWarmUp {
     /**
      * Runs one throw-away session of up to {@code packets} packets for at most {@code maxNs}, ending early once
      * {@code stop} returns true (checked every 10 ms); does nothing when a warm-up of {@code mode} has completed
-     * in this JVM before (a library user running many sessions pays for it once). Then runs the socket warm-up for the calls a session does
-     * not make (batch calls) with what time is left.
+     * in this JVM before (a library user running many sessions pays for it once). After the full warm-up, runs the socket
+     * warm-up ({@link WarmUpPlan#socketRoundTrips}) with what time is left; after the short one, none.
      *
      * @param mode           the mode of the session that follows (its packet layouts and ciphers)
      * @param paddingBytes   its padding
@@ -164,8 +164,9 @@ public final class TwampSessionWarmUp {
             Thread.currentThread().interrupt();
         }
         long leftNs = maxNs - (System.nanoTime() - startNs);
-        if (leftNs > 0 && !stop.getAsBoolean() && !Thread.currentThread().isInterrupted()) {
-            SocketWarmUp.run(SocketWarmUp.DEFAULT_ROUND_TRIPS / 4, leftNs, stop);
+        int roundTrips = WarmUpPlan.socketRoundTrips(packets);
+        if (roundTrips > 0 && leftNs > 0 && !stop.getAsBoolean() && !Thread.currentThread().isInterrupted()) {
+            SocketWarmUp.run(roundTrips, leftNs, stop);
         }
         return new Result(handled, System.nanoTime() - startNs, completed, sockets);
     }

@@ -73,6 +73,20 @@ public final class WarmUpPlan {
         return mean <= 0 ? Double.POSITIVE_INFINITY : 1 / mean;
     }
 
+    /**
+     * The socket round trips ({@code ffm.SocketWarmUp}) that follow an engine warm-up of {@code enginePackets}: a
+     * quarter of {@code SocketWarmUp.DEFAULT_ROUND_TRIPS} (3,000) after the full warm-up, whose sessions (and twampd)
+     * reach C2 and use the batch calls at high rates; none after the short one. There they compiled socket paths the
+     * session never calls, in the up to 1.5 s before its start: 3,000 round trips of interpreted and then C1-compiled
+     * downcalls, about 0.1 s of CPU of a 2000-packet session at 500/s (docs/notes/2026-12-04-lean-cpu.md).
+     */
+    public static int socketRoundTrips(long enginePackets) {
+        return enginePackets >= FULL_PACKETS ? SOCKET_ROUND_TRIPS : 0;
+    }
+
+    /** Socket round trips after the full warm-up (a quarter of {@code SocketWarmUp.DEFAULT_ROUND_TRIPS}). */
+    public static final int SOCKET_ROUND_TRIPS = 3_000;
+
     /** When a warm-up for a session starting at {@code startNanoTime} ({@link System#nanoTime()} scale) must end. */
     public static long endNanoTime(long startNanoTime) {
         return startNanoTime - STOP_BEFORE_START_NS;

@@ -132,8 +132,8 @@ class AgentMetricsTest {
         // the sender stack only where the kernel gave a TX stamp; no reflector stack without Follow-Up Telemetry
         assertTrue(t.contains("twping_agent_delay_component_seconds_count{component=\"sender_stack\"," + a + "} 5"), t);
         assertFalse(t.contains("twping_agent_delay_component_seconds_count{component=\"reflector_stack\""), t);
-        assertTrue(t.contains("twping_agent_delay_component_seconds_bucket{component=\"back\"," + a + ",le=\"3.0E-5\"} 0"), t);
-        assertTrue(t.contains("twping_agent_delay_component_seconds_bucket{component=\"back\"," + a + ",le=\"4.0E-5\"} 10"), t);
+        assertTrue(t.contains("twping_agent_delay_component_seconds_bucket{component=\"back\"," + a + ",le=\"2.0E-5\"} 0"), t);
+        assertTrue(t.contains("twping_agent_delay_component_seconds_bucket{component=\"back\"," + a + ",le=\"5.0E-5\"} 10"), t);
         assertTrue(t.contains("twping_agent_delay_component_seconds_sum{component=\"receiver_wakeup\"," + a + "} 5.0E-5"), t);
         // the less precise stamp of each component names its source; unknown counts the packets without it
         assertTrue(t.contains("twping_agent_delay_component_packets_total{component=\"sender_stack\",protocol=\"twamp\",source=\"user\",target=\"a\"} 5.0"), t);
@@ -141,7 +141,7 @@ class AgentMetricsTest {
         assertTrue(t.contains("twping_agent_delay_component_packets_total{component=\"forward\",protocol=\"twamp\",source=\"reflector\",target=\"a\"} 10.0"), t);
         assertTrue(t.contains("twping_agent_delay_component_packets_total{component=\"reflector_stack\",protocol=\"twamp\",source=\"unknown\",target=\"a\"} 10.0"), t);
         assertTrue(t.contains("twping_agent_delay_component_packets_total{component=\"receiver_wakeup\",protocol=\"twamp\",source=\"user\",target=\"a\"} 10.0"), t);
-        // bounded: 6 histograms of 48 series, one source series per component and the sender stack's unknown one
+        // bounded: 6 histograms of 25 series (22 coarse buckets, +Inf, sum, count), one source series per component and the sender stack's unknown one
         assertEquals(SERIES_PER_NEW_TARGET + COMPONENT_SERIES_TWAMP_LOOPBACK, seriesOf(t, "a"));
         assertEquals(SERIES_PER_NEW_TARGET, seriesOf(t, "b"));
         m.removeTarget("a");
@@ -149,5 +149,5 @@ class AgentMetricsTest {
     }
 
     /** Component series of a TWAMP target whose packets have kernel stamps but for some no TX stamp (FLEET.md). */
-    static final int COMPONENT_SERIES_TWAMP_LOOPBACK = 6 * 48 + 7 + 1;
+    static final int COMPONENT_SERIES_TWAMP_LOOPBACK = 6 * (DelayBuckets.coarseCount() + 3) + 7 + 1;
 }

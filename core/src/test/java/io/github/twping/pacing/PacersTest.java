@@ -148,53 +148,92 @@ class PacersTest {
         assertThrows(IllegalArgumentException.class, () -> new ParkThenSpinPacer(clock, 1, 17));
     }
 
-    @Test
-    void shouldLearnAWindowThatCoversTheWakeUpOvershoot() {
-        // sleeps end 150 us late: the default 100 us window would make every send 50 us late
-        SimulatedClock clock = new SimulatedClock(START_NS, 0, 20, 150_000);
-        ParkThenSpinPacer pacer = new ParkThenSpinPacer(clock, ParkThenSpinPacer.ADAPTIVE);
-        assertEquals(ParkThenSpinPacer.ADAPTIVE_START_NS, pacer.windowNs());
-        long previous = START_NS;
-        long firstLateNs = -1;
-        long lastLateNs = -1;
-        for (int i = 1; i <= 10; i++) {
-            long deadlineNs = START_NS + i * 2_000_000L;
-            long lateNs = pacer.awaitDeadlineAfter(deadlineNs, previous);
-            previous = deadlineNs;
-            firstLateNs = i == 1 ? lateNs : firstLateNs;
-            lastLateNs = lateNs;
+    /** Waits {@code count} deadlines {@code intervalNs} apart after {@code fromNs}; returns the last deadline. */
+    private static long waitMany(ParkThenSpinPacer pacer, long fromNs, int count, long intervalNs) {
+        long deadlineNs = fromNs;
+        for (int i = 0; i < count; i++) {
+            deadlineNs += intervalNs;
+            pacer.awaitDeadlineAfter(deadlineNs, deadlineNs - intervalNs);
         }
-        assertEquals(50_000, firstLateNs, "the first park overshoots the start window");
-        assertEquals(150_000 + ParkThenSpinPacer.ADAPTIVE_MARGIN_NS, pacer.windowNs(), "overshoot plus margin");
-        assertTrue(lastLateNs < 20, "once learnt, the spin covers the overshoot: " + lastLateNs);
+        return deadlineNs;
     }
 
     @Test
-    void shouldShrinkTheLearntWindowOnceTheLateWakeUpsAreOutOfTheHistory() {
+    void shouldKeepTheStartWindowUntilEnoughParksWereSeen() {
+        SimulatedClock clock = new SimulatedClock(START_NS, 0, 20, 5_000);
+        ParkThenSpinPacer pacer = new ParkThenSpinPacer(clock, ParkThenSpinPacer.ADAPTIVE);
+        assertEquals(ParkThenSpinPacer.ADAPTIVE_START_NS, pacer.windowNs());
+        waitMany(pacer, START_NS, ParkThenSpinPacer.ADAPTIVE_MIN_SAMPLES - 1, 2_000_000);
+        assertEquals(ParkThenSpinPacer.ADAPTIVE_START_NS, pacer.windowNs(), "31 parks: still the start window");
+        waitMany(pacer, clock.nowNs, 1, 2_000_000);
+        assertEquals(5_000 + ParkThenSpinPacer.ADAPTIVE_MARGIN_NS, pacer.windowNs(), "32 parks: overshoot plus margin");
+    }
+
+    @Test
+    void shouldSpinLessOnceItLearntThatSleepsEndOnTime() {
+        // sleeps end 5 us late: the learnt window is 15 us, so a send at 500/s spins 15 us, not 100
+        SimulatedClock clock = new SimulatedClock(START_NS, 0, 1_000, 5_000);
+        ParkThenSpinPacer pacer = new ParkThenSpinPacer(clock, ParkThenSpinPacer.ADAPTIVE);
+        long deadlineNs = waitMany(pacer, START_NS, 100, 2_000_000);
+        long spinsBefore = clock.spins;
+        long lateNs = pacer.awaitDeadlineAfter(deadlineNs + 2_000_000, deadlineNs);
+        assertEquals(0, lateNs);
+        assertEquals(10, clock.spins - spinsBefore, "15 us window - 5 us overshoot = 10 spin steps of 1 us");
+        // the fixed window spends 95 steps on the same wait
+        SimulatedClock fixedClock = new SimulatedClock(START_NS, 0, 1_000, 5_000);
+        new ParkThenSpinPacer(fixedClock, 100_000).awaitDeadlineAfter(START_NS + 2_000_000, START_NS);
+        assertEquals(95, fixedClock.spins);
+    }
+
+    @Test
+    void shouldLeaveTheLatestOnePercentOfTheHistoryUncovered() {
+        SimulatedClock clock = new SimulatedClock(START_NS, 0, 20, 5_000);
+        ParkThenSpinPacer pacer = new ParkThenSpinPacer(clock, ParkThenSpinPacer.ADAPTIVE);
+        long deadlineNs = waitMany(pacer, START_NS, ParkThenSpinPacer.ADAPTIVE_HISTORY, 2_000_000);
+        // two late wake-ups (300 and 60 us) in 256 parks: the 3rd largest, 5 us, sets the window
+        clock.parkOvershootNs = 300_000;
+        deadlineNs = waitMany(pacer, deadlineNs, 1, 2_000_000);
+        clock.parkOvershootNs = 60_000;
+        deadlineNs = waitMany(pacer, deadlineNs, 1, 2_000_000);
+        clock.parkOvershootNs = 5_000;
+        assertEquals(15_000, pacer.windowNs(), "two outliers of 256 are not covered");
+        // a third one of 40 us: the 3rd largest is now 40 us
+        clock.parkOvershootNs = 40_000;
+        waitMany(pacer, deadlineNs, 1, 2_000_000);
+        assertEquals(50_000, pacer.windowNs());
+    }
+
+    @Test
+    void shouldCapTheLearntWindowAndForgetOldOvershoots() {
+        // every sleep ends 400 us late: the window stops at the cap (100 us), it does not chase the wake-up
         SimulatedClock clock = new SimulatedClock(START_NS, 0, 20, 400_000);
         ParkThenSpinPacer pacer = new ParkThenSpinPacer(clock, ParkThenSpinPacer.ADAPTIVE);
-        long deadlineNs = START_NS;
-        for (int i = 0; i < 3; i++) {
-            deadlineNs += 2_000_000;
-            pacer.awaitDeadlineAfter(deadlineNs, deadlineNs - 2_000_000);
-        }
-        assertEquals(410_000, pacer.windowNs());
+        long deadlineNs = waitMany(pacer, START_NS, 64, 2_000_000);
+        assertEquals(ParkThenSpinPacer.ADAPTIVE_MAX_NS, pacer.windowNs());
+        // then sleeps end 5 us late: once the late ones left the history, the window is 15 us
         clock.parkOvershootNs = 5_000;
-        for (int i = 0; i < ParkThenSpinPacer.ADAPTIVE_HISTORY; i++) {
-            deadlineNs += 2_000_000;
-            pacer.awaitDeadlineAfter(deadlineNs, deadlineNs - 2_000_000);
-        }
-        assertEquals(15_000, pacer.windowNs(), "only the recent overshoots count");
-        // and the learnt window still obeys the interval cap: 100 us between deadlines, a quarter of it
-        clock.parkOvershootNs = 400_000;
-        deadlineNs += 2_000_000;
-        pacer.awaitDeadlineAfter(deadlineNs, deadlineNs - 2_000_000);
-        assertEquals(410_000, pacer.windowNs());
-        long before = clock.spins;
-        deadlineNs = clock.nowNs + 100_000;
-        pacer.awaitDeadlineAfter(deadlineNs, deadlineNs - 100_000);
-        assertTrue(clock.spins - before <= 25_000 / 20 + 1, "capped at 25 us of spin: " + (clock.spins - before));
+        deadlineNs = waitMany(pacer, deadlineNs, ParkThenSpinPacer.ADAPTIVE_HISTORY - 3, 2_000_000);
+        assertEquals(ParkThenSpinPacer.ADAPTIVE_MAX_NS, pacer.windowNs(), "three late ones still in the history");
+        deadlineNs = waitMany(pacer, deadlineNs, 1, 2_000_000);
+        assertEquals(15_000, pacer.windowNs(), "two late ones left: uncovered");
+        // and the learnt window obeys the interval cap: 40 us between deadlines, a quarter of it
+        long spinsBefore = clock.spins;
+        pacer.awaitDeadlineAfter(clock.nowNs + 40_000, clock.nowNs);
+        assertTrue(clock.spins - spinsBefore <= 10_000 / 20 + 1, "capped at 10 us of spin: " + (clock.spins - spinsBefore));
         assertThrows(IllegalArgumentException.class, () -> new ParkThenSpinPacer(clock, -2));
+    }
+
+    @Test
+    void shouldFindTheKthLargestWithDuplicates() {
+        long[] scratch = new long[3];
+        assertEquals(9, ParkThenSpinPacer.kthLargest(new long[] {3, 9, 1, 7}, 4, 1, scratch));
+        assertEquals(7, ParkThenSpinPacer.kthLargest(new long[] {3, 9, 1, 7}, 4, 2, scratch));
+        assertEquals(9, ParkThenSpinPacer.kthLargest(new long[] {9, 9, 1, 7}, 4, 2, scratch), "duplicates count");
+        assertEquals(3, ParkThenSpinPacer.kthLargest(new long[] {3, 9, 1, 7, 100}, 4, 3, scratch), "only the first n");
+        assertEquals(0, ParkThenSpinPacer.kthLargest(new long[] {5, 5}, 2, 3, scratch), "fewer than k values");
+        assertEquals(0, ParkThenSpinPacer.kthLargest(new long[] {0, 0, 0}, 3, 3, scratch));
+        assertEquals(ParkThenSpinPacer.ADAPTIVE_MARGIN_NS, ParkThenSpinPacer.windowFor(-5));
+        assertEquals(ParkThenSpinPacer.ADAPTIVE_MAX_NS, ParkThenSpinPacer.windowFor(Long.MAX_VALUE - 1));
     }
 
     @Test

@@ -36,6 +36,15 @@ class WarmUpPlanTest {
     }
 
     @Test
+    void socketRoundTripsFollowOnlyTheFullWarmUp() {
+        assertEquals(0, WarmUpPlan.socketRoundTrips(WarmUpPlan.C1_PACKETS), "the short warm-up: none");
+        assertEquals(0, WarmUpPlan.socketRoundTrips(0));
+        assertEquals(WarmUpPlan.SOCKET_ROUND_TRIPS, WarmUpPlan.socketRoundTrips(WarmUpPlan.FULL_PACKETS));
+        assertEquals(io.github.twping.ffm.SocketWarmUp.DEFAULT_ROUND_TRIPS / 4, WarmUpPlan.SOCKET_ROUND_TRIPS,
+                "a quarter of the socket warm-up's own default, as before");
+    }
+
+    @Test
     void theFullWarmUpForAFastOrLongSession() {
         assertEquals(WarmUpPlan.FULL_PACKETS, WarmUpPlan.packets(500_000, every(0.00002, true)), "50,000/s");
         assertEquals(WarmUpPlan.FULL_PACKETS, WarmUpPlan.packets(1000, every(0.0005, true)), "2000/s");

@@ -28,6 +28,7 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class LauncherJvmOptionsTest {
     private static final String C1_ONLY = "-XX:TieredStopAtLevel=1";
+    private static final String NO_REPLAY = "-XX:-AOTReplayTraining";
 
     private record Run(int status, String output) {
     }
@@ -66,8 +67,10 @@ class LauncherJvmOptionsTest {
         Run ping = run(Map.of(), "-c", "1", "127.0.0.1:1");
         assertEquals(1, ping.status(), "nothing listens on port 1: " + ping.output());
         assertTrue(ping.output().contains(C1_ONLY), ping.output());
+        assertTrue(ping.output().contains(NO_REPLAY), "no replay of the training's compilations: " + ping.output());
         Run slow = run(Map.of(), "-c2000", "-i0.002f", "127.0.0.1:1");
         assertTrue(slow.output().contains(C1_ONLY), slow.output());
+        assertTrue(slow.output().contains(NO_REPLAY), slow.output());
     }
 
     @Test
@@ -75,6 +78,7 @@ class LauncherJvmOptionsTest {
         Run fast = run(Map.of(), "-c", "500000", "-i", "0.00002f", "127.0.0.1:1");
         assertEquals(1, fast.status(), fast.output());
         assertFalse(fast.output().contains("TieredStopAtLevel"), fast.output());
+        assertFalse(fast.output().contains(NO_REPLAY), "C2's runs replay the training: " + fast.output());
         Run longRun = run(Map.of(), "-c", "20000", "-i", "0.1", "127.0.0.1:1");
         assertFalse(longRun.output().contains("TieredStopAtLevel"), longRun.output());
         Run cluster = run(Map.of(), "-Qc10", "127.0.0.1:1");
