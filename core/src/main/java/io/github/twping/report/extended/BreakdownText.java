@@ -48,14 +48,14 @@ public final class BreakdownText {
         };
     }
 
-    /** Appends the breakdown lines of the {@code --exact} block (ending with an empty line). */
+    /** Appends the breakdown lines of the {@code --exact} block (after an empty line, ending with one). */
     public static StringBuilder exactSection(StringBuilder sb, BreakdownSummary summary, Language language,
                                              char units) {
         boolean ru = language == Language.RU;
         double f = factor(units);
         String unit = unit(units, ru);
         BreakdownStatistics st = summary.statistics();
-        sb.append(ru ? "--- разбивка задержки (docs/STATISTICS.md; p50 p99 p99.9 max, " : "--- delay breakdown "
+        sb.append(ru ? "\n--- разбивка задержки (docs/STATISTICS.md; p50 p99 p99.9 max, " : "\n--- delay breakdown "
                 + "(docs/STATISTICS.md; p50 p99 p99.9 max, ").append(unit).append(") ---\n");
         for (Component c : Component.values()) {
             sb.append(label(c, ru)).append(": ");

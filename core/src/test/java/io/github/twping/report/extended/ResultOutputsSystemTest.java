@@ -109,7 +109,7 @@ class ResultOutputsSystemTest {
             assertTrue(block.contains(label), label + " in " + block);
         }
         assertTrue(block.contains(" p99.999 "), block);
-        int breakdown = out.indexOf("--- delay breakdown (docs/STATISTICS.md; p50 p99 p99.9 max, ms) ---\n");
+        int breakdown = out.indexOf("\n\n--- delay breakdown (docs/STATISTICS.md; p50 p99 p99.9 max, ms) ---\n"); // after an empty line
         int explain = out.indexOf("--- explain: the slowest packets (span from the send stamp to the receiver thread,"
                 + " ms) ---\n");
         assertTrue(breakdown > exact && explain > breakdown, "the breakdown ends the --exact block, --explain follows: "
