@@ -1,9 +1,8 @@
 package io.github.twping.session;
 
-import io.github.twping.ffm.Capabilities;
-import io.github.twping.ffm.ReceivedPacket;
+import io.github.twping.ffm.DatagramBatch;
+import io.github.twping.ffm.ForwardingUdpSocket;
 import io.github.twping.ffm.SocketException;
-import io.github.twping.ffm.TxTimestampHandler;
 import io.github.twping.ffm.UdpSocket;
 import io.github.twping.protocol.Mode;
 import io.github.twping.protocol.TestPacketLayout;
@@ -22,8 +21,7 @@ import java.util.concurrent.locks.LockSupport;
  * keeps the fate (drop, duplicate, corrupt) of its first attempt. Receives and everything else pass through.
  * Used by one reflector thread; {@link #wakeup()} and {@link #close()} may come from any thread.
  */
-public final class FaultInjectingSocket implements UdpSocket {
-    private final UdpSocket socket;
+public final class FaultInjectingSocket extends ForwardingUdpSocket {
     private final ReflectorFaultInjection faults;
     private final int hmacOffset;
     private volatile boolean woken;
@@ -44,7 +42,7 @@ public final class FaultInjectingSocket implements UdpSocket {
      * @param hmacOffset offset of the reply HMAC, or -1 when replies carry none (corruption then does nothing)
      */
     public FaultInjectingSocket(UdpSocket socket, ReflectorFaultInjection faults, int hmacOffset) {
-        this.socket = socket;
+        super(socket);
         this.faults = faults;
         this.hmacOffset = hmacOffset;
     }
@@ -74,7 +72,7 @@ public final class FaultInjectingSocket implements UdpSocket {
             dropped++;
             return length;
         }
-        int sent = socket.send(data, length, destination);
+        int sent = delegate.send(data, length, destination);
         if (sent <= 0) {
             retrying = true;
             return sent;
@@ -82,7 +80,7 @@ public final class FaultInjectingSocket implements UdpSocket {
         if (corrupt) {
             corrupted++;
         }
-        if (duplicate && socket.send(data, length, destination) > 0) {
+        if (duplicate && delegate.send(data, length, destination) > 0) {
             duplicated++;
         }
         return sent;
@@ -111,55 +109,28 @@ public final class FaultInjectingSocket implements UdpSocket {
         return corrupted;
     }
 
-    @Override
-    public int receive(MemorySegment buffer, ReceivedPacket meta, long timeoutNs) throws SocketException {
-        return socket.receive(buffer, meta, timeoutNs);
-    }
+
+
+
+
+
+
+
 
     @Override
-    public InetSocketAddress localAddress() {
-        return socket.localAddress();
-    }
-
-    @Override
-    public boolean isNative() {
-        return socket.isNative();
-    }
-
-    @Override
-    public Capabilities capabilities() {
-        return socket.capabilities();
-    }
-
-    @Override
-    public int pollTxTimestamps(TxTimestampHandler handler) throws SocketException {
-        return socket.pollTxTimestamps(handler);
-    }
-
-    @Override
-    public long sentPacketCount() {
-        return socket.sentPacketCount();
-    }
-
-    @Override
-    public long kernelDrops() {
-        return socket.kernelDrops();
-    }
-
-    @Override
-    public boolean trafficClass(int tos) throws SocketException {
-        return socket.trafficClass(tos);
+    public int sendBatch(DatagramBatch batch) throws SocketException {
+        return sendEach(batch);                                     // each reply meets its fault
     }
 
     @Override
     public void wakeup() {
         woken = true;
-        socket.wakeup();
+        delegate.wakeup();
     }
 
     @Override
     public void close() {
         woken = true;
-        socket.close();
+        delegate.close();
     }
 }

@@ -22,12 +22,11 @@ import io.github.twping.datafile.SessionDataReader;
 import io.github.twping.datafile.SessionDataWriter;
 import io.github.twping.datafile.SessionHeader;
 import io.github.twping.datafile.TwoWayRecord;
-import io.github.twping.ffm.Capabilities;
 import io.github.twping.ffm.DatagramBatch;
+import io.github.twping.ffm.ForwardingUdpSocket;
 import io.github.twping.ffm.ReceivedPacket;
 import io.github.twping.ffm.SocketException;
 import io.github.twping.ffm.Timestamping;
-import io.github.twping.ffm.TxTimestampHandler;
 import io.github.twping.ffm.UdpSocket;
 import io.github.twping.ffm.UdpSocketOptions;
 import io.github.twping.protocol.Mode;
@@ -283,69 +282,23 @@ class DelayBreakdownSessionTest {
     }
 
     /** The client's socket with a sleep before each send: after the sender stamped the packet, before sendmsg. */
-    private static final class SlowSendSocket implements UdpSocket {
-        private final UdpSocket socket;
+    private static final class SlowSendSocket extends ForwardingUdpSocket {
         private final long holdNs;
 
         SlowSendSocket(UdpSocket socket, long holdNs) {
-            this.socket = socket;
+            super(socket);
             this.holdNs = holdNs;
         }
 
         @Override
         public int send(MemorySegment data, int length, InetSocketAddress destination) throws SocketException {
             hold(holdNs);
-            return socket.send(data, length, destination);
+            return delegate.send(data, length, destination);
         }
 
         @Override
-        public int receive(MemorySegment buffer, ReceivedPacket meta, long timeoutNs) throws SocketException {
-            return socket.receive(buffer, meta, timeoutNs);
-        }
-
-        @Override
-        public int receiveBatch(DatagramBatch batch, long timeoutNs) throws SocketException {
-            return socket.receiveBatch(batch, timeoutNs);
-        }
-
-        @Override
-        public InetSocketAddress localAddress() {
-            return socket.localAddress();
-        }
-
-        @Override
-        public boolean isNative() {
-            return socket.isNative();
-        }
-
-        @Override
-        public Capabilities capabilities() {
-            return socket.capabilities();
-        }
-
-        @Override
-        public int pollTxTimestamps(TxTimestampHandler handler) throws SocketException {
-            return socket.pollTxTimestamps(handler);
-        }
-
-        @Override
-        public int pollTxTimestampsBatched(TxTimestampHandler handler) throws SocketException {
-            return socket.pollTxTimestampsBatched(handler);
-        }
-
-        @Override
-        public long sentPacketCount() {
-            return socket.sentPacketCount();
-        }
-
-        @Override
-        public void wakeup() {
-            socket.wakeup();
-        }
-
-        @Override
-        public void close() {
-            socket.close();
+        public int sendBatch(DatagramBatch batch) throws SocketException {
+            return sendEach(batch);
         }
     }
 }
