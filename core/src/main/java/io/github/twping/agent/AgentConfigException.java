@@ -1,8 +1,10 @@
 package io.github.twping.agent;
 
+import io.github.twping.config.ControlCharacters;
+
 /**
  * A configuration file that cannot be used. The message is the one line printed for it:
- * {@code FILE:LINE: FIELD: what is wrong}.
+ * {@code FILE:LINE: FIELD: what is wrong}, its control characters made visible (a YAML key may hold line breaks).
  */
 public final class AgentConfigException extends Exception {
     private static final long serialVersionUID = 1L;
@@ -11,7 +13,8 @@ public final class AgentConfigException extends Exception {
     private final String field;
 
     public AgentConfigException(String file, int line, String field, String problem) {
-        super(file + ":" + line + ": " + (field == null || field.isEmpty() ? "" : field + ": ") + problem);
+        super(ControlCharacters.escape(file + ":" + line + ": " + (field == null || field.isEmpty() ? "" : field + ": ")
+                + problem));
         this.line = line;
         this.field = field;
     }

@@ -1,5 +1,7 @@
 package io.github.twping.server;
 
+import io.github.twping.config.ControlCharacters;
+
 import java.io.PrintStream;
 
 /**
@@ -54,38 +56,9 @@ public final class ServerLog {
         }
     }
 
-    /**
-     * {@code text} with every character below 0x20, DEL and the C1 controls (0x80-0x9f) written as
-     * {@code \xNN}, and {@code \} as {@code \\}; other characters unchanged. Returns {@code text} itself
-     * when nothing needs escaping.
-     */
+    /** {@code text} with its control characters made visible ({@link ControlCharacters#escape}). */
     public static String escape(String text) {
-        int i = 0;
-        int n = text.length();
-        while (i < n && !needsEscape(text.charAt(i))) {
-            i++;
-        }
-        if (i == n) {
-            return text;
-        }
-        StringBuilder b = new StringBuilder(n + 16).append(text, 0, i);
-        for (; i < n; i++) {
-            char c = text.charAt(i);
-            if (c == '\\') {
-                b.append("\\\\");
-            } else if (needsEscape(c)) {
-                b.append("\\x").append(HEX[c >> 4 & 0xf]).append(HEX[c & 0xf]);
-            } else {
-                b.append(c);
-            }
-        }
-        return b.toString();
-    }
-
-    private static final char[] HEX = "0123456789abcdef".toCharArray();
-
-    private static boolean needsEscape(char c) {
-        return c < 0x20 || c == 0x7f || c == '\\' || (c >= 0x80 && c <= 0x9f);
+        return ControlCharacters.escape(text);
     }
 
     private void write(String message) {

@@ -1,6 +1,7 @@
 package io.github.twping.agent;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -67,6 +68,14 @@ class AgentConfigLoaderTest {
         assertEquals(15, v6.packetCount());
         assertEquals(1.0, c.backoffInitialSeconds());
         assertEquals(60.0, c.backoffMaxSeconds());
+    }
+
+    @Test
+    void shouldRefuseAKeyWithLineBreaksOnOneLine() {
+        // a quoted YAML key may hold line breaks and escapes; the refusal names it with them made visible
+        String m = error("agent: {\"back\\noff\\r\\u001b[2J\": 1}\ntargets: [{name: a, host: 192.0.2.7}]\n");
+        assertFalse(m.contains("\n") || m.contains("\r") || m.contains("\u001b"), m);
+        assertTrue(m.contains("back\\x0aoff\\x0d\\x1b[2J") && m.endsWith("unknown field"), m);
     }
 
     @Test
