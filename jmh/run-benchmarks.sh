@@ -8,7 +8,9 @@
 # which jmh/compare.sh checks) and --enable-native-access=ALL-UNNAMED to the host and forked JVMs.
 # --smoke: one fork, no warm-up, one 200 ms measurement iteration; proves every selected benchmark
 # still runs, then compares the result with itself through jmh/compare.sh (must exit 0). Timing never
-# fails the smoke pass; a benchmark that throws does (-foe true).
+# fails the smoke pass; a benchmark that throws does (-foe true). It ignores JMH's machine-wide lock
+# (/tmp/jmh.lock): a smoke pass measures nothing, and two builds on one machine (CI runners, a developer's
+# two checkouts) would otherwise fail each other's.
 # Environment: JMH_JAVA_OPTS, extra options for the host JVM (e.g. -Djmh.ignoreLock=true when another
 # JMH run holds /tmp/jmh.lock on a shared machine; results then disturb each other).
 # --pacing-accuracy: runs io.github.twping.jmh.pacing.PacingAccuracyRunner (Markdown table of lateness
@@ -81,7 +83,9 @@ for arg in ${jmh_args[@]+"${jmh_args[@]}"}; do
     prev=$arg
 done
 [ "$prof_gc" = 1 ] || run_args+=(-prof gc)
+host_opts=()
 if [ "$smoke" = 1 ]; then
+    host_opts+=(-Djmh.ignoreLock=true)
     has_option -f || run_args+=(-f 1)
     has_option -wi || run_args+=(-wi 0)
     has_option -i || run_args+=(-i 1)
@@ -90,7 +94,7 @@ fi
 mkdir -p "$(dirname "$out")"
 rm -f "$out"    # a failed run must not leave the previous result looking current
 # shellcheck disable=SC2086
-"$java_bin" "$native" ${JMH_JAVA_OPTS:-} -jar "$jar" "${run_args[@]}" ${jmh_args[@]+"${jmh_args[@]}"}
+"$java_bin" "$native" ${host_opts[@]+"${host_opts[@]}"} ${JMH_JAVA_OPTS:-} -jar "$jar" "${run_args[@]}" ${jmh_args[@]+"${jmh_args[@]}"}
 echo "run-benchmarks.sh: JMH JSON result in $out" >&2
 
 if [ "$smoke" = 1 ]; then

@@ -78,7 +78,10 @@ class LauncherJvmOptionsTest {
         Run fast = run(Map.of(), "-c", "500000", "-i", "0.00002f", "127.0.0.1:1");
         assertEquals(1, fast.status(), fast.output());
         assertFalse(fast.output().contains("TieredStopAtLevel"), fast.output());
-        assertFalse(fast.output().contains(NO_REPLAY), "C2's runs replay the training: " + fast.output());
+        // with the AOT cache C2's runs replay the training; without one (a cache older than the jar, or none yet)
+        // the JVM itself switches the replay off, so the flag then says nothing about the launcher
+        assertFalse(fast.output().contains("-XX:AOTCache=") && fast.output().contains(NO_REPLAY),
+                "C2's runs replay the training: " + fast.output());
         Run longRun = run(Map.of(), "-c", "20000", "-i", "0.1", "127.0.0.1:1");
         assertFalse(longRun.output().contains("TieredStopAtLevel"), longRun.output());
         Run cluster = run(Map.of(), "-Qc10", "127.0.0.1:1");
