@@ -79,13 +79,7 @@ teardown() {
     # one call each: removing a container or an image deletes a whole copy of its tree with vfs
     if [ ${#CONTAINERS[@]} -gt 0 ]; then timeout 300 docker rm -f "${CONTAINERS[@]}" >/dev/null 2>&1 || true; fi
     if [ ${#IMAGES[@]} -gt 0 ]; then timeout 300 docker image rm -f "${IMAGES[@]}" >/dev/null 2>&1 || true; fi
-    if [ -n "$DOCKERD_PID" ]; then
-        log "stopping the dockerd this run started (pid $DOCKERD_PID)"
-        kill -TERM "$DOCKERD_PID" 2>/dev/null || true
-        local _
-        for _ in $(seq 1 100); do kill -0 "$DOCKERD_PID" 2>/dev/null || break; sleep 0.1; done
-        kill -KILL "$DOCKERD_PID" 2>/dev/null || true
-    fi
+    if declare -F release_engine >/dev/null; then release_engine; fi
     if [ "$KEEP" = 1 ]; then
         log "outputs kept in $WORK"
     else
@@ -98,6 +92,38 @@ trap 'exit 130' INT
 trap 'exit 143' TERM
 
 # --- the engine ---------------------------------------------------------------------------
+# Stand runs share one engine: a run that finds none starts it and notes its pid in $ENGINE_STATE; every run
+# registers itself under users/ while it runs; the last run to leave stops a dockerd a stand started (never
+# one that was running before). The lock makes "is an engine up, else start one" and "am I the last" atomic,
+# so two builds on one machine neither start two daemons nor stop one under the other.
+ENGINE_STATE=/run/twping-docker-stand
+mkdir -p "$ENGINE_STATE/users"
+exec {ENGINE_LOCK}>"$ENGINE_STATE/lock"
+flock -w 300 "$ENGINE_LOCK" || cannot "another stand run holds $ENGINE_STATE/lock for over 300 s"
+REGISTERED=0
+release_engine() {
+    [ "$REGISTERED" = 1 ] || return 0
+    flock -w 300 "$ENGINE_LOCK" || return 0
+    rm -f "$ENGINE_STATE/users/$$"
+    local f others=0
+    for f in "$ENGINE_STATE"/users/*; do
+        [ -e "$f" ] || continue
+        if kill -0 "${f##*/}" 2>/dev/null; then others=$((others + 1)); else rm -f "$f"; fi
+    done
+    local pid
+    pid=$(cat "$ENGINE_STATE/dockerd.pid" 2>/dev/null || true)
+    if [ -n "$pid" ] && [ "$others" = 0 ]; then
+        log "stopping the dockerd a stand run started (pid $pid)"
+        kill -TERM "$pid" 2>/dev/null || true
+        local _
+        for _ in $(seq 1 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+        kill -KILL "$pid" 2>/dev/null || true
+        rm -f "$ENGINE_STATE/dockerd.pid"
+    elif [ -n "$pid" ]; then
+        log "leaving the stand's dockerd (pid $pid) to $others other stand run(s)"
+    fi
+    flock -u "$ENGINE_LOCK"
+}
 if ! timeout 20 docker info >/dev/null 2>&1; then
     command -v dockerd >/dev/null 2>&1 || cannot "no Docker engine answers and there is no dockerd (apt-get install docker.io)"
     log "starting dockerd (vfs storage, no iptables, no bridge; log: $WORK/dockerd.log)"
@@ -105,12 +131,17 @@ if ! timeout 20 docker info >/dev/null 2>&1; then
     setsid dockerd --storage-driver=vfs --iptables=false --ip6tables=false --bridge=none \
         >"$WORK/dockerd.log" 2>&1 </dev/null &
     DOCKERD_PID=$!
+    echo "$DOCKERD_PID" >"$ENGINE_STATE/dockerd.pid"
     if ! wait_until 60 "dockerd" timeout 10 docker info; then
         tail -n 5 "$WORK/dockerd.log" >&2
         KEEP=1
+        REGISTERED=1
         cannot "dockerd did not start within 60 s (its log: $WORK/dockerd.log)"
     fi
 fi
+touch "$ENGINE_STATE/users/$$"
+REGISTERED=1
+flock -u "$ENGINE_LOCK"
 
 # --- the release archive, built in the background while the base image is made ---------------
 RELEASE_PID=""
