@@ -463,9 +463,14 @@ public final class TwampRun {
 
     /**
      * Says on stderr when the kernel dropped replies at our test socket (receive buffer full): those packets
-     * count as lost in the C-identical outputs, but were lost in this host, not in the network.
+     * count as lost in the C-identical outputs, but were lost in this host, not in the network. When every packet
+     * sent was answered no reply counted as lost, so the socket is not asked (a drop could then only be a duplicate
+     * or a stranger's datagram); a run without loss then never links getsockopt (docs/notes/2026-12-05-ffm-link.md).
      */
-    private void reportKernelDrops(UdpSocket socket) {
+    private void reportKernelDrops(UdpSocket socket, ClientTestSession s) {
+        if (s.counters().received() >= s.sentCount()) {
+            return;
+        }
         long drops = socket.kernelDrops();
         if (drops > 0) {
             run.errLine(run.program + ": " + drops + " replies were dropped by this host's kernel at the test socket"
@@ -528,7 +533,7 @@ public final class TwampRun {
             ControlWatch.awaitQuietly(s);
             return null;
         }
-        reportKernelDrops(socket);
+        reportKernelDrops(socket, s);
         return s.outcome();
     }
 

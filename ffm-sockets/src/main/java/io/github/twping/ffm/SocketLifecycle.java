@@ -47,6 +47,11 @@ final class SocketLifecycle {
         closing = true;
     }
 
+    /** True while a call is inside (it may be blocked in the kernel and need a wake-up). */
+    boolean busy() {
+        return users.get() != 0;
+    }
+
     /** @return true for the first caller only. */
     boolean requestClose() {
         return closeRequested.compareAndSet(false, true);
