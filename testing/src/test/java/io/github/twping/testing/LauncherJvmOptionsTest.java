@@ -130,4 +130,24 @@ class LauncherJvmOptionsTest {
         Run off = run(Map.of("TWPING_AOT", "0", "TWPING_CDS", "0"), "-h");
         assertFalse(off.output().contains("AOTCache"), off.output());
     }
+
+    /**
+     * The training run (cli.AotTraining) also prints a human summary, so that a {@code twping -c 1} takes the summary's
+     * classes from the cache instead of loading and verifying them from the jar. One two-packet session against the
+     * embedded reflector (loopback).
+     */
+    @Test
+    void theAotCacheHoldsTheHumanSummary() throws Exception {
+        Path root = NetnsStandSystemTest.repositoryRoot();
+        Path aot = root.resolve("core/target/twping.aot");
+        Path jar = root.resolve("core/target/twping.jar");
+        assumeTrue(Files.isRegularFile(aot) && Files.isRegularFile(jar)
+                        && Files.getLastModifiedTime(aot).compareTo(Files.getLastModifiedTime(jar)) > 0,
+                "no AOT cache newer than the jar (./twping --train-aot makes one)");
+        Run session = run(Map.of("opts", "-Xlog:class+load=info:stdout"), "--loopback", "-c", "2", "-i", "0.01", "-L", "1");
+        assertEquals(0, session.status(), session.output());
+        String line = session.output().lines().filter(l -> l.contains(" io.github.twping.report.owamp.HumanSummaryWriter "))
+                .findFirst().orElse("");
+        assertTrue(line.contains("source: shared objects file"), "the summary writer came from the AOT cache: " + line);
+    }
 }
