@@ -22,8 +22,9 @@ import org.junit.jupiter.api.Timeout;
  * ({@code -XX:+PrintCommandLineFlags}, {@code -XX:+PrintFlagsFinal}): no JIT for {@code -h}, C1 alone for a short
  * slow session, tiered compilation for
  * a fast session, {@code TWPING_JIT} overriding the choice, and the AOT cache mapped when the launcher has one.
- * Skipped, saying so, when the jar is not built (the launcher would build it, which takes minutes). No session
- * runs: the sessions' server is a closed loopback port, refused at once.
+ * Skipped, saying so, when the jar is not built (the launcher would build it, which takes minutes). The sessions'
+ * server is a closed loopback port, refused at once, except in the one check of the cache's human summary (a
+ * two-packet session against the embedded reflector).
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class LauncherJvmOptionsTest {
