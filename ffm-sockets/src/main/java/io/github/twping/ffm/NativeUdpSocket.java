@@ -173,22 +173,18 @@ final class NativeUdpSocket implements UdpSocket {
      * timestamps enables them system-wide through deferred work (net_enable_timestamp), so packets arriving in
      * the first milliseconds would carry no stamp; a throw-away loopback socket probes until a stamp appears.
      * Our socket keeps the stamping enabled from then on.
-     *
-     * <p>The probe receives with {@code recvmmsg} ({@link #receiveBatch}), as the client's and the reflectors'
-     * receive loops do, not with {@code recvmsg}: each distinct downcall shape costs its first caller a generated
-     * class and a dozen method-handle classes (about 5 ms of CPU, docs/notes/2026-12-05-ffm-link.md), and a
-     * {@code twping -c 1} otherwise linked recvmsg for this probe alone.
      */
     private static void warmUpRxTimestamps() {
         UdpSocketOptions probeOptions = UdpSocketOptions.builder().bindAddress(InetAddress.getLoopbackAddress())
                 .timestamping(Timestamping.RX_SOFTWARE).build();
-        try (NativeUdpSocket probe = open(probeOptions, false); DatagramBatch batch = new DatagramBatch(1, 16)) {
+        try (NativeUdpSocket probe = open(probeOptions, false)) {
             MemorySegment buffer = probe.arena.allocate(16, 8);
+            ReceivedPacket meta = new ReceivedPacket();
             long deadlineNs = System.nanoTime() + WARM_UP_NS;
             while (System.nanoTime() - deadlineNs < 0) {
                 probe.send(buffer, 1, probe.localAddress);
-                if (probe.receiveBatch(batch, WARM_UP_NS) > 0
-                        && batch.meta(0).timestampSource() != TimestampSource.USER) {
+                if (probe.receive(buffer, meta, WARM_UP_NS) >= 0
+                        && meta.timestampSource() != TimestampSource.USER) {
                     return;
                 }
                 LockSupport.parkNanos(500_000);
