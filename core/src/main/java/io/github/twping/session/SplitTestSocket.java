@@ -85,6 +85,21 @@ public final class SplitTestSocket implements UdpSocket {
     }
 
     @Override
+    public int sendStamped(MemorySegment data, int length, InetSocketAddress destination) throws SocketException {
+        return sending.sendStamped(data, length, destination);
+    }
+
+    @Override
+    public long txStampId() {
+        return sending.txStampId();
+    }
+
+    @Override
+    public boolean txTimestampsPerSend() {
+        return sending.txTimestampsPerSend();
+    }
+
+    @Override
     public boolean trafficClass(int tos) throws SocketException {
         return sending.trafficClass(tos);
     }

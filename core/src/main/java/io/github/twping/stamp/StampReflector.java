@@ -153,12 +153,14 @@ public final class StampReflector implements AutoCloseable {
     /**
      * Opens a reflector socket on {@code bind}: the options of the TWAMP reflector
      * ({@link SessionReflector#socketOptions}: IP TTL 255 on replies, received TTL and TOS, kernel RX timestamps,
-     * 16 MiB buffers), kernel TX timestamps of the replies for the Follow-Up Telemetry TLV (RFC 8972 §4.7), and each
-     * request's destination address for the Location and Destination Node Address TLVs.
+     * 16 MiB buffers), kernel TX timestamps for the Follow-Up Telemetry TLV (RFC 8972 §4.7) asked for per reply, only
+     * for the sessions that sent that TLV ({@link io.github.twping.ffm.UdpSocketOptions#txTimestampsPerSend}: a
+     * stamp costs the kernel a clone and an error-queue entry and the reflector the drain), and each request's
+     * destination address for the Location and Destination Node Address TLVs.
      */
     public static UdpSocket openSocket(InetSocketAddress bind, int tos) throws SocketException {
         return UdpSocket.open(SessionReflector.socketOptions(bind, tos)
-                .timestamping(Timestamping.RX_TX_SOFTWARE).receiveDestination(true).build());
+                .timestamping(Timestamping.RX_TX_SOFTWARE).txTimestampsPerSend(true).receiveDestination(true).build());
     }
 
     /**
@@ -329,21 +331,26 @@ public final class StampReflector implements AutoCloseable {
         }
         tlvs.applyReplyTos();
         signer.signTlvs(reply, tlvs.hmacTlvAt());
+        // a kernel TX stamp only for the replies of a session that asked for Follow-Up Telemetry (RFC 8972 §4.7)
+        boolean stamp = peer >= 0 && peers.followUp[peer];
         for (int attempt = 0; attempt < SendRetry.ATTEMPTS; attempt++) {
             long sendEpochNs = clock.nowEpochNs();
             out.timestampNtp(spec.format().fromEpochNanos(sendEpochNs, taiSeconds))
                     .errorEstimate(spec.format().markErrorEstimate(clock.errorEstimate()));
             signer.seal(reply, attempt, seq);
-            long packetId = socket.sentPacketCount();
-            if (socket.send(reply, replyLength, destination) > 0) {
+            long packetId = stamp ? socket.txStampId() : -1;
+            if ((stamp ? socket.sendStamped(reply, replyLength, destination)
+                    : socket.send(reply, replyLength, destination)) > 0) {
                 processingTimeNs.accept(sendEpochNs - receivedEpochNs); // before the count: reflected() covers it
                 reflected++;
                 peers.totalTx++;
                 if (peer >= 0) {
                     peers.txCount[peer]++;
+                }
+                if (stamp) {
                     peers.lastSentId[peer] = packetId;
                 }
-                txStamps.sent(packetId, peer, seq);
+                txStamps.sent(packetId, stamp ? peer : -1, seq);
                 return;
             }
             sendRetries++;
