@@ -125,6 +125,11 @@ public final class SplitTestSocket implements UdpSocket {
     }
 
     @Override
+    public int receiveBufferBytes() {
+        return receiving.receiveBufferBytes();
+    }
+
+    @Override
     public int pollTxTimestamps(TxTimestampHandler handler) throws SocketException {
         return sending.pollTxTimestamps(handler);
     }

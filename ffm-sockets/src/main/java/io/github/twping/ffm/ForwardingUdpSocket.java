@@ -89,6 +89,11 @@ public abstract class ForwardingUdpSocket implements UdpSocket {
     }
 
     @Override
+    public int receiveBufferBytes() {
+        return delegate.receiveBufferBytes();
+    }
+
+    @Override
     public int pollTxTimestamps(TxTimestampHandler handler) throws SocketException {
         return delegate.pollTxTimestamps(handler);
     }

@@ -689,6 +689,12 @@ final class NativeUdpSocket implements UdpSocket {
     }
 
     @Override
+    public int receiveBufferBytes() {
+        int bytes = getIntOption(SOL_SOCKET, SO_RCVBUF);
+        return bytes < 0 ? -1 : bytes;
+    }
+
+    @Override
     public int pollTxTimestamps(TxTimestampHandler handler) throws SocketException {
         if (!txTimestamps || !lifecycle.enter()) {
             return 0;

@@ -127,6 +127,15 @@ public interface UdpSocket extends AutoCloseable {
         return -1;
     }
 
+    /**
+     * The receive buffer the kernel granted (getsockopt SO_RCVBUF: twice the bytes asked for, the kernel's
+     * bookkeeping share included, capped at twice {@code net.core.rmem_max} unless SO_RCVBUFFORCE was allowed), or
+     * -1 when the implementation cannot tell. Any thread.
+     */
+    default int receiveBufferBytes() {
+        return -1;
+    }
+
     /** Drains TX timestamps from the error queue (non-blocking); @return how many were delivered. */
     int pollTxTimestamps(TxTimestampHandler handler) throws SocketException;
 
