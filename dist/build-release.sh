@@ -9,6 +9,7 @@
 #   runtime/           a jlink runtime of only the JDK modules the code can reach (found with jdeps)
 #   lib/twping.jar     the runnable jar
 #   lib/twping.aot     the AOT cache (JEP 483/514/515) of a training run made here with that runtime
+#   lib/twampd.aot     twampd's own AOT cache (its servers' start-up alone)
 #   README.md, docs/, LICENSE, NOTICE, Dockerfile, .dockerignore
 #   licenses/          the licences of what the archive bundles, made from the dependencies' metadata
 #                      (dist/licenses/CollectLicenses.java over core/target/licenses/third-party.tsv, and
@@ -22,7 +23,7 @@
 # Options:
 #   --out DIR        where the archive, SHA256SUMS and the staging tree go (default dist/target)
 #   --version V      version in the names (default: the project version of the root pom.xml)
-#   --no-aot         skip the training run (no lib/twping.aot); quicker, for smoke passes
+#   --no-aot         skip the training runs (no lib/twping.aot, lib/twampd.aot); quicker, for smoke passes
 #   --no-verify      skip unpacking the archive and running it once
 #   --arch A         x86_64 or aarch64 (default: this machine's, uname -m)
 #   --m2-repository D  the Maven local repository holding the dependencies' jars (default ~/.m2/repository)
@@ -184,6 +185,17 @@ if [ "$aot" = 1 ]; then
     [ -s "$tree/lib/twping.aot" ] || die "the training run wrote no AOT cache (log: $train_log)"
     rm -f "$tree/lib/twping.aot.config"
     touch -d "@$epoch" "$tree/lib/twping.aot"
+    # twampd's own cache: a TWAMP and a STAMP server's start-up alone, without the client's classes (docs/SERVER.md)
+    say "AOT cache: the servers' training run"
+    if ! TWPING_MAIN=io.github.twping.cli.AotServerTraining TWPING_CDS=0 \
+            TWPING_JAVA_OPTS="-Xms16m -Xmn8m -XX:AOTCacheOutput=$tree/lib/twampd.aot" \
+            run_target timeout 900 "$tree/twping" >>"$train_log" 2>&1 </dev/null; then
+        tail -n 20 "$train_log" >&2
+        die "the servers' training run failed (log: $train_log)"
+    fi
+    [ -s "$tree/lib/twampd.aot" ] || die "the servers' training run wrote no AOT cache (log: $train_log)"
+    rm -f "$tree/lib/twampd.aot.config"
+    touch -d "@$epoch" "$tree/lib/twampd.aot"
 fi
 
 # 5. The archive (sorted, numeric root owner, one time stamp) and its checksum.
@@ -206,13 +218,18 @@ if [ "$verify" = 1 ]; then
         cat "$stage/verify.out" >&2
         die "the unpacked archive does not run (output above)"
     fi
+    # twampd maps its own cache (lib/twampd.aot)
+    if ! TWPING_JAVA_OPTS="$opts" run_target timeout 600 "$check/$name/twampd" -h >"$stage/verify-twampd.out" 2>&1 </dev/null; then
+        cat "$stage/verify-twampd.out" >&2
+        die "the unpacked archive's twampd -h fails (output above)"
+    fi
     # the agent's configuration check: Jackson 3 and the schema validator, reached through method references
     if ! TWPING_JAVA_OPTS="$opts" run_target timeout 600 "$check/$name/twping" --agent "$root/deploy/debian/agent.yaml" --check \
             >"$stage/verify-agent.out" 2>&1 </dev/null; then
         cat "$stage/verify-agent.out" >&2
         die "the unpacked archive's twping --agent ... --check fails (output above)"
     fi
-    say "checked: the unpacked archive runs${opts:+ with its AOT cache (-XX:AOTMode=on)}, and twping --agent --check"
+    say "checked: the unpacked archive runs${opts:+ with its AOT cache (-XX:AOTMode=on)}, twampd -h and twping --agent --check"
 fi
 
 size=$(stat -c %s "$out/$archive")

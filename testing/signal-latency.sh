@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # From SIGINT to the printed partial summary: how long a running twping takes to answer Ctrl-C.
 #
-#   testing/signal-latency.sh [--runs N] [--twampd-port PORT] [--second-after MS] [--trace] [--fifo PRIO]
+#   testing/signal-latency.sh [--runs N] [--twampd-port PORT] [--second-after MS] [--trace] [--fifo PRIO] [--stamp]
 #
 # Starts our twampd on 127.0.0.1 (open mode, foreground, stopped at the end), then N times (default 10) runs
 # `./twping -c 100000 -i 0.01 127.0.0.1:PORT`, waits until its session has run for 1 s, sends SIGINT and
@@ -15,6 +15,8 @@
 # leaving, Stop-Sessions, the statistics, the summary, ...; time.StopTrace) for attributing the time.
 # With --fifo PRIO, both clients run under `chrt -f PRIO` (SCHED_FIFO; root or CAP_SYS_NICE): the other work of
 # a loaded machine then no longer delays them, which approximates a quiet machine (the server stays time-shared).
+# With --stamp, the STAMP client path instead (`./twping -c 100000 -i 0.01 --stamp 127.0.0.1:PORT` against our
+# `twampd --stamp` on that port; C twping has no STAMP, so TWPING_C is not used then).
 # Prints a Markdown table (min / median / max per client and the exit statuses) and the load average before
 # and after. Exit 0, 1 when a run failed to start, 2 on bad arguments.
 set -euo pipefail
@@ -25,6 +27,7 @@ port=18770
 second=""
 trace=""
 fifo=""
+stamp=""
 while [ $# -gt 0 ]; do
     case $1 in
         --runs) runs=${2:?--runs needs a value}; shift 2 ;;
@@ -32,7 +35,8 @@ while [ $# -gt 0 ]; do
         --second-after) second=${2:?--second-after needs a value}; shift 2 ;;
         --trace) trace=1; shift ;;
         --fifo) fifo=${2:?--fifo needs a value}; shift 2 ;;
-        *) echo "usage: testing/signal-latency.sh [--runs N] [--twampd-port PORT] [--second-after MS] [--trace] [--fifo PRIO]" >&2; exit 2 ;;
+        --stamp) stamp=--stamp; shift ;;
+        *) echo "usage: testing/signal-latency.sh [--runs N] [--twampd-port PORT] [--second-after MS] [--trace] [--fifo PRIO] [--stamp]" >&2; exit 2 ;;
     esac
 done
 case $runs in ''|*[!0-9]*|0) echo "signal-latency.sh: --runs: a positive integer expected" >&2; exit 2 ;; esac
@@ -47,7 +51,7 @@ fi
 command -v python3 >/dev/null || { echo "signal-latency.sh: python3 is needed for the timing" >&2; exit 1; }
 
 . "$root/testing/lib/local-twampd.sh"
-local_twampd signal-latency "$port"
+local_twampd signal-latency "$port" $stamp
 
 # One run: prints "<ms to first summary byte> <ms to exit> <exit status>" (-1 when no summary came).
 cat >"$work/one.py" <<'PY'
@@ -107,8 +111,8 @@ load_before=$(cut -d' ' -f1-3 /proc/loadavg)
 ours=()
 theirs=()
 for i in $(seq "$runs"); do
-    ours+=("$(python3 "$work/one.py" "$second" "$trace" ${wrap[@]+"${wrap[@]}"} "$root/twping" -c 100000 -i 0.01 "127.0.0.1:$port")")
-    if [ -n "${TWPING_C:-}" ]; then
+    ours+=("$(python3 "$work/one.py" "$second" "$trace" ${wrap[@]+"${wrap[@]}"} "$root/twping" -c 100000 -i 0.01 $stamp "127.0.0.1:$port")")
+    if [ -n "${TWPING_C:-}" ] && [ -z "$stamp" ]; then
         theirs+=("$(python3 "$work/one.py" "$second" "" ${wrap[@]+"${wrap[@]}"} "$TWPING_C" -c 100000 -i 0.01 "127.0.0.1:$port")")
     fi
 done
@@ -128,7 +132,7 @@ codes = ",".join(r[2] for r in rows)
 print("| %s | %s | %s | %s |" % (label, col(0), col(1), codes))
 ' "$label"
 }
-echo "SIGINT after 1 s of a session, ${runs} runs${second:+, a second SIGINT ${second} ms after the first}${fifo:+, clients under SCHED_FIFO $fifo}; $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) CPUs"
+echo "SIGINT after 1 s of a ${stamp:+STAMP }session, ${runs} runs${second:+, a second SIGINT ${second} ms after the first}${fifo:+, clients under SCHED_FIFO $fifo}; $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) CPUs"
 echo
 echo "| client | to summary ms (min / median / max) | to exit ms | exit statuses |"
 echo "|---|---|---|---|"

@@ -12,12 +12,14 @@ import io.github.twping.schedule.SendSchedule;
 import io.github.twping.schedule.StartTimes;
 import io.github.twping.session.ClientTestSession;
 import io.github.twping.session.ClockErrorEstimate;
+import io.github.twping.session.ReceiverCounters;
 import io.github.twping.session.SessionOutcome;
 import io.github.twping.session.SplitTestSocket;
 import io.github.twping.stamp.StampReflectorSpec;
 import io.github.twping.stamp.StampSenderSession;
 import io.github.twping.stamp.StampSenderSpec;
 import io.github.twping.stamp.TaiOffset;
+import io.github.twping.stamp.TimestampFormat;
 import io.github.twping.stamp.StampTelemetry;
 import io.github.twping.datafile.SessionDataWriter;
 import io.github.twping.datafile.SessionHeader;
@@ -249,6 +251,13 @@ final class StampTargetRunner extends TargetLoop {
         }
         running = null;
         SessionOutcome outcome = s.outcome();
+        ReceiverCounters counters = s.counters();
+        metrics.recordBadReplies(cfg.name(), counters.tooShort(), counters.badHmac(), counters.foreign(),
+                counters.malformed());
+        if (spec != null) {
+            metrics.recordPtpTaiOffset(cfg.name(), spec.format() == TimestampFormat.PTP || counters.ptpReplies() > 0,
+                    spec.taiSeconds());
+        }
         Failure failed = sessionFailure(cfg, s, FAILING, diagnostics);
         if (failed != null) {
             return failed;

@@ -23,6 +23,7 @@ import io.github.twping.session.ClientTestSession;
 import io.github.twping.session.SplitTestSocket;
 import io.github.twping.session.TestSocketOptions;
 import io.github.twping.session.ClockErrorEstimate;
+import io.github.twping.session.ReceiverCounters;
 import io.github.twping.session.SessionOutcome;
 import io.github.twping.datafile.SessionDataWriter;
 import io.github.twping.datafile.SessionHeader;
@@ -293,6 +294,9 @@ final class TwampTargetRunner extends TargetLoop {
             } catch (ControlException e) {
                 return new Failure(FailureReason.CONTROL, describe(e, "Stop-Sessions"), false);
             }
+            ReceiverCounters counters = s.counters();
+            metrics.recordBadReplies(cfg.name(), counters.tooShort(), counters.badHmac(), counters.foreign(),
+                    counters.malformed());
             Failure failed = sessionFailure(cfg, s, FAILING, diagnostics);
             if (failed != null) {
                 return failed;

@@ -91,10 +91,11 @@ public final class Twping {
         }
     }
 
-    /** @return true once a TWAMP run has written its summary (partial or not) to stdout; any thread. */
+    /** @return true once a TWAMP, STAMP or TWAMP-Light run has written its summary (partial or not) to stdout; any thread. */
     public boolean summaryPrinted() {
         TwampRun r = current;
-        return r != null && r.summaryPrinted();
+        StampRun stamp = currentStamp;
+        return r != null && r.summaryPrinted() || stamp != null && stamp.summaryPrinted();
     }
 
     /** Runs and returns the exit status (0 success, 1 failure, 2 interrupted, 3 a CI gate failed). */

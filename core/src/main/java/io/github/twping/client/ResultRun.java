@@ -116,7 +116,7 @@ public final class ResultRun {
             b.append(b.isEmpty() ? "" : ", ").append(c.badHmac()).append(" failed the HMAC check");
         }
         if (c.foreign() > 0) {
-            b.append(b.isEmpty() ? "" : ", ").append(c.foreign()).append(" of another session (Micro-session ID)");
+            b.append(b.isEmpty() ? "" : ", ").append(c.foreign()).append(" of another session (SSID or Micro-session ID)");
         }
         String used = c.malformed() > 0 ? c.malformed() + " replies had a malformed TLV area (used)" : null;
         if (b.isEmpty() && used == null) {

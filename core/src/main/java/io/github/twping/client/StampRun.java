@@ -35,10 +35,10 @@ import io.github.twping.stamp.StampSenderWarmUp;
 import io.github.twping.session.WarmUpPlan;
 import io.github.twping.stamp.TaiOffset;
 import io.github.twping.stamp.TimestampFormat;
-import io.github.twping.datafile.ScheduleDeltas;
 import io.github.twping.datafile.SessionDataWriter;
 import io.github.twping.datafile.SessionHeader;
 import io.github.twping.time.NtpTime;
+import io.github.twping.time.StopTrace;
 import io.github.twping.time.WallClock;
 import io.github.twping.ffm.SocketException;
 import io.github.twping.stamp.ClockSyncSource;
@@ -55,6 +55,12 @@ public final class StampRun {
     private final Path tempDirectory;
     private final TwampRun.ReportSink reportSink;
     private volatile ClientTestSession session;
+    /** The running session's receiving socket: a cancel wakes its receiver, which then ends at once. */
+    private volatile UdpSocket receiving;
+    private volatile boolean summaryPrinted;
+    private final Runnable markSummaryPrinted = () -> summaryPrinted = true;
+    /** The report's preparation during the wait for the start time (as {@link TwampRun}'s); null before it. */
+    private volatile ReportPreparation preparation;
 
     /**
      * @param reportSink receives the summary numbers for the CI gates (may be null)
@@ -66,13 +72,40 @@ public final class StampRun {
         this.tempDirectory = tempDirectory;
     }
 
-    /** Stops the run from another thread (a signal): partial results are printed. */
+    /**
+     * Stops the run from another thread (a signal): partial results are printed. As {@link TwampRun#cancel}: the
+     * sender leaves its wait for the next send time at once ({@link ClientTestSession#cancel}) and the receiver's
+     * socket is woken, so the receiver does not wait for the end of its receive tick.
+     */
     public void cancel() {
         run.cancel();
         ClientTestSession s = session;
         if (s != null) {
             s.cancel();
+            UdpSocket r = receiving;
+            if (r != null) {
+                r.wakeup();
+            }
         }
+    }
+
+    /** @return true once the summary (partial or not) has been written to stdout; any thread. */
+    public boolean summaryPrinted() {
+        return summaryPrinted;
+    }
+
+    /** @return the running session (null before it is made); tests */
+    ClientTestSession session() {
+        return session;
+    }
+
+    /**
+     * @return the deltas of the send schedule the summary's statistics took one by one (-1 before the summary): after
+     *         a stop, the end of the schedule comes from its sum taken in the wait for the start time (tests)
+     */
+    long reportDeltasWalked() {
+        ReportPreparation p = preparation;
+        return p == null ? -1 : p.reportDeltasWalked();
     }
 
     /** Runs the measurement; never throws for network or user errors; @return the exit status. */
@@ -194,6 +227,8 @@ public final class StampRun {
             return TwampRun.EXIT_INTERRUPTED;
         }
         printApproximately(slots, startTimeNtp, lossTimeoutNtp);
+        ReportPreparation prepared = ReportPreparation.start(run, file, header, local.getAddress());
+        preparation = prepared;
         ResultOutputs results = ResultRun.create(run.options, run.program, run.stdout, run.err);
         run.progressLine(results);
         if (results != null) {
@@ -212,6 +247,7 @@ public final class StampRun {
                 startTimeNtp, lossTimeoutNtp, spinNs, writer, run.clock, errors, run::diag,
                 stamp.authenticated() ? run.options.connection().passphrase() : null);
         s.cpus(extras.cpus()).rtPriority(extras.rtPriority());
+        receiving = socket;
         session = s;
         // compile the engine while the start time approaches, as much as the session needs; the threads start
         // WarmUpPlan.STOP_BEFORE_START_NS before it (docs/STAMP.md)
@@ -219,8 +255,16 @@ public final class StampRun {
                 : StampSenderWarmUp.Sender.light(padding,
                         stamp.authenticated() ? run.options.connection().passphrase() : null);
         long startNanos = System.nanoTime() + NtpTime.signedDurationToNanos(startTimeNtp - run.clock.nowNtp());
-        StampSenderWarmUp.beforeSession(warm, reflector.getAddress(), spinNs, run.options.extras().kernelSendStamps(),
-                WarmUpPlan.packets(test.packetCount(), slots), startNanos, run::cancelled).awaitStart();
+        StampSenderWarmUp.Running warming = StampSenderWarmUp.beforeSession(warm, reflector.getAddress(), spinNs,
+                run.options.extras().kernelSendStamps(), WarmUpPlan.packets(test.packetCount(), slots), startNanos,
+                run::cancelled);
+        // the report's preparation in the same wait, in steps of at most ReportPreparation.SLICE_NS (bounded: each
+        // step advances the schedule's sum or the warming pass, and none is taken in the last RESERVE_NS)
+        long prepareEndNs = WarmUpPlan.endNanoTime(startNanos);
+        while (!run.cancelled() && prepared.step(prepareEndNs - System.nanoTime())) {
+            // next step
+        }
+        warming.awaitStart();
         ResultRun.prepare(results, s);
         s.start();
         ResultRun.startLive(results, file.channel(), header, writer, s, run.clock,
@@ -234,7 +278,9 @@ public final class StampRun {
                     s.cancel();
                 }
             }
+            StopTrace.mark("session-ended");
             s.join(5_000);
+            StopTrace.mark("threads-joined");
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             s.cancel();
@@ -252,10 +298,13 @@ public final class StampRun {
             return TwampRun.EXIT_FAILURE;
         }
         stopResults(results);                           // the progress line is erased before the summary
-        HostInfo hosts = hostInfo(header, local);
-        Reports.writeChannel(Outputs.of(run.options, run.program), file.channel(), hosts, ScheduleDeltas.of(header),
-                run.out, run.err);
+        HostInfo hosts = prepared.hosts();
+        StopTrace.mark("hosts");
+        Reports.writeChannel(Outputs.of(run.options, run.program), file.channel(), hosts, prepared.deltas(),
+                run.out, run.err, markSummaryPrinted);  // before the data file's mapping is released
         run.out.flush();
+        summaryPrinted = true;
+        StopTrace.mark("summary");
         if (results != null && telemetry != null && results.showsStampTlvs()) {
             try {
                 results.stampTlvs(StampTlvAnalysis.results(file.channel(), s.recordSources(), telemetry, stamp.tlvs(),
@@ -301,15 +350,5 @@ public final class StampRun {
         double secs = StartTimes.secondsUntilResults(startTimeNtp, run.clock.nowNtp(), duration);
         run.out.print(run.texts().approximately(secs));
         run.out.flush();
-    }
-
-    private HostInfo hostInfo(SessionHeader header, InetSocketAddress local) {
-        HostInfo numeric = HostInfo.numericFrom(header);
-        String fromHost = AddressText.withoutZone(local.getAddress().getCanonicalHostName());
-        if (fromHost.equals(local.getAddress().getHostAddress())) {
-            fromHost = numeric.fromAddr();
-        }
-        return new HostInfo(fromHost, numeric.fromServ(), numeric.fromAddr(), run.options.testAddress().node(),
-                numeric.toServ(), numeric.toAddr());
     }
 }

@@ -2,14 +2,12 @@ package io.github.twping.client;
 
 import io.github.twping.config.DscpParser;
 import java.io.IOException;
-import java.io.OutputStream;
 import java.io.PrintStream;
 import java.net.Inet6Address;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
 import java.nio.channels.FileChannel;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -32,7 +30,6 @@ import io.github.twping.ffm.UdpSocket;
 import io.github.twping.net.AddressText;
 import io.github.twping.protocol.Mode;
 import io.github.twping.report.owamp.HostInfo;
-import io.github.twping.report.owamp.OutputOptions;
 import io.github.twping.report.owamp.Reports;
 import io.github.twping.report.extended.ResultOutputs;
 import io.github.twping.schedule.ScheduleSlot;
@@ -43,9 +40,6 @@ import io.github.twping.session.ClockErrorEstimate;
 import io.github.twping.session.TwampSessionWarmUp;
 import io.github.twping.session.WarmUpPlan;
 import io.github.twping.session.SessionOutcome;
-import io.github.twping.datafile.DeltaSource;
-import io.github.twping.datafile.ScheduleDeltas;
-import io.github.twping.datafile.ScheduleEnd;
 import io.github.twping.datafile.SessionDataWriter;
 import io.github.twping.datafile.SessionHeader;
 import io.github.twping.time.NtpTime;
@@ -79,19 +73,6 @@ public final class TwampRun {
     private static final String TEST_FAILED = "Test session(s) Failed...";
     /** How long the session waits for a stopped warm-up to leave (one round trip, bounded by its receive timeout). */
     private static final long WARM_UP_STOP_MS = 400;
-    /** How long the report waits for the background lookup of the local name (it then looks it up itself). */
-    private static final long HOST_LOOKUP_JOIN_MS = 2_000;
-    /** Deltas of the schedule's end summed between two looks at the clock (about 0.1 ms compiled). */
-    private static final long SCHEDULE_END_STEP = 1024;
-    /** How long one step of the report's preparation sums the schedule before the control connection is looked at. */
-    private static final long PREPARE_SLICE_NS = TimeUnit.MILLISECONDS.toNanos(5);
-    /** The wait for the start time takes no step of the report's preparation this close to its end. */
-    private static final long PREPARE_RESERVE_NS = TimeUnit.MILLISECONDS.toNanos(100);
-    /**
-     * Nor begins the summary's warming pass this close to it: class loading and one interpreted pass, which cannot
-     * be cut short, took 25-80 ms on an uncontended CPU and up to 520 ms at load 18 (the start wait is about 850 ms).
-     */
-    private static final long WARM_SUMMARY_RESERVE_NS = TimeUnit.MILLISECONDS.toNanos(600);
     /** The read timeout of one look at the control connection between two steps (ControlClient's shortest). */
     private static final long PREPARE_POLL_NS = TimeUnit.MILLISECONDS.toNanos(1);
     /** How often the wait for the start time looks at the cancellation between control-connection polls. */
@@ -101,15 +82,8 @@ public final class TwampRun {
     private final ReportSink reportSink;
     private final Path tempDirectory;
     private volatile ClientTestSession session;
-    /** The thread of {@link #lookUpHostsInBackground}, and the hosts it looked up. */
-    private volatile Thread hostLookup;
-    private volatile HostInfo preparedHosts;
-    /** The sum of the whole send schedule, walked during the wait for the start time; null when not needed. */
-    private ScheduleEnd scheduleEnd;
-    /** What the wait for the start time prepares the report from ({@link #prepareStep}); null when nothing. */
-    private SessionDataFile preparedFile;
-    private SessionHeader preparedHeader;
-    private boolean summaryWarmed;
+    /** The report's preparation during the wait for the start time; null before it. */
+    private ReportPreparation preparation;
     private volatile boolean summaryPrinted;
     /** Sets {@link #summaryPrinted}; made with the run, so that no lambda is linked between the signal and the summary. */
     private final Runnable markSummaryPrinted = () -> summaryPrinted = true;
@@ -338,7 +312,7 @@ public final class TwampRun {
         printApproximately(slots, timing);  // first: the warm-up's threads would delay the line's "now"
         startWarmUp(control.mode(), slots, timing.startTimeNtp());
         StopTrace.mark("start-wait");
-        planReport(file, header, localAddress);
+        preparation = ReportPreparation.start(run, file, header, localAddress);
 
         SessionOutcome outcome;
         results = ResultRun.create(run.options, run.program, run.stdout, run.err);
@@ -441,7 +415,7 @@ public final class TwampRun {
             if (leftNs <= 0) {
                 break;
             }
-            boolean stepped = prepareStep(leftNs);
+            boolean stepped = preparation.step(leftNs);
             ControlActivity activity = control.awaitActivity(stepped ? PREPARE_POLL_NS
                     : Math.min(leftNs, START_WATCH_INTERVAL_NS));
             if (activity != ControlActivity.QUIET && !run.cancelled()) {
@@ -540,11 +514,12 @@ public final class TwampRun {
      */
     private boolean report(SessionDataFile file, SessionHeader header, InetAddress localAddress) {
         stopResults();                                  // the progress line is erased before the summary
-        HostInfo hosts = preparedHosts(header, localAddress);
+        ReportPreparation prepared = preparation != null ? preparation
+                : ReportPreparation.start(run, file, header, localAddress);
+        HostInfo hosts = prepared.hosts();
         StopTrace.mark("hosts");
-        ScheduleEnd end = scheduleEnd;
-        Reports.writeChannel(Outputs.of(run.options, run.program), file.channel(), hosts,
-                ScheduleDeltas.of(header, end == null ? null : end.finish()), run.out, run.err,
+        Reports.writeChannel(Outputs.of(run.options, run.program), file.channel(), hosts, prepared.deltas(),
+                run.out, run.err,
                 markSummaryPrinted);  // before the data file's mapping is released (milliseconds)
         run.out.flush();
         summaryPrinted = true;
@@ -557,119 +532,10 @@ public final class TwampRun {
         return written;
     }
 
-    /**
-     * Gets the summary ready before the test ends, so that a Ctrl-C's partial results come as fast as C's
-     * (docs/CLI.md, signals; testing/signal-latency.sh). The reverse lookup of the local name (a blocking call of
-     * unbounded length) runs on a background thread started now; the rest is done by the main thread in steps
-     * while it waits for the start time ({@link #prepareStep}), never beside the session's threads.
-     */
-    private void planReport(SessionDataFile file, SessionHeader header, InetAddress localAddress) {
-        lookUpHostsInBackground(header, localAddress);
-        OutputOptions opts = Outputs.of(run.options, run.program);
-        if (opts.quiet() || opts.raw()) {
-            return;
-        }
-        long n = header.packetCount();
-        if (opts.subsession() == 0 || opts.subsession() >= n) {
-            scheduleEnd = ScheduleEnd.of(header);  // the summary ends at schedtime(N-1) however early the stop
-        }
-        if (!opts.perFile()) {
-            preparedFile = file;
-            preparedHeader = header;
-        }
-    }
-
-    /**
-     * One step of the report's preparation in the wait for the start time, when at least
-     * {@link #PREPARE_RESERVE_NS} of the wait is left. First, once, one pass of the statistics and the summary over
-     * the data file as it is (the header alone) into a discarding stream, with a schedule of zero deltas: it loads
-     * and links their code, which, run cold after the signal, took 30-450 ms on a loaded machine. Then, in slices of
-     * {@link #PREPARE_SLICE_NS}, the schedule's sum ({@link ScheduleEnd}): a Ctrl-C's
-     * summary then reads its end time instead of walking, for {@code -c 100000}, 100,000 exponential deltas (an
-     * AES block per four random words).
-     *
-     * @return true when a step was taken (more may follow)
-     */
-    private boolean prepareStep(long leftNs) {
-        if (leftNs < PREPARE_RESERVE_NS) {
-            return false;
-        }
-        if (!summaryWarmed && preparedFile != null && leftNs >= WARM_SUMMARY_RESERVE_NS) {
-            summaryWarmed = true;
-            PrintStream discard = new PrintStream(OutputStream.nullOutputStream(), false, StandardCharsets.UTF_8);
-            Reports.writeChannel(Outputs.of(run.options, run.program), preparedFile.channel(),
-                    HostInfo.numericFrom(preparedHeader), ZERO_DELTAS, discard, discard);
-            StopTrace.mark("summary-warmed");
-            return true;
-        }
-        ScheduleEnd end = scheduleEnd;
-        if (end != null && !end.isDone()) {
-            long sliceEndNs = System.nanoTime() + PREPARE_SLICE_NS;
-            while (!end.advance(SCHEDULE_END_STEP)) {
-                if (System.nanoTime() - sliceEndNs >= 0 || run.cancelled()) {
-                    return true;
-                }
-            }
-            StopTrace.mark("schedule-end-summed");
-            return true;
-        }
-        return false;
-    }
-
-    /** The schedule of {@link #prepareStep}'s discarded pass: its numbers do not matter, its code does. */
-    private static final DeltaSource ZERO_DELTAS = new DeltaSource() {
-        @Override
-        public void reset() {
-        }
-
-        @Override
-        public long nextDeltaNtp() {
-            return 0;
-        }
-
-        @Override
-        public long skipDeltasNtp(long count) {
-            return 0;
-        }
-    };
-
-    /** Starts the reverse lookup of the local name ({@link #hostInfo}) on a background thread. */
-    private void lookUpHostsInBackground(SessionHeader header, InetAddress localAddress) {
-        Thread t = Thread.ofPlatform().daemon(true).name("twping-host-lookup").unstarted(() ->
-                preparedHosts = hostInfo(header, localAddress));
-        hostLookup = t;
-        t.start();
-    }
-
-    /** The hosts {@link #lookUpHostsInBackground} looked up, after waiting (bounded) for it; else looked up now. */
-    private HostInfo preparedHosts(SessionHeader header, InetAddress localAddress) {
-        Thread t = hostLookup;
-        if (t != null) {
-            try {
-                t.join(HOST_LOOKUP_JOIN_MS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }
-        HostInfo h = preparedHosts;
-        return h != null ? h : hostInfo(header, localAddress);
-    }
-
     private void stopResults() {
         if (results != null) {
             results.stopLive();
         }
-    }
-
-    /** fromhost: reverse lookup of the local address; tohost: testaddr as typed (docs/STATISTICS.md). */
-    private HostInfo hostInfo(SessionHeader header, InetAddress local) {
-        HostInfo numeric = HostInfo.numericFrom(header);
-        String fromHost = AddressText.withoutZone(local.getCanonicalHostName());
-        if (fromHost.equals(local.getHostAddress())) {
-            fromHost = numeric.fromAddr();
-        }
-        return new HostInfo(fromHost, numeric.fromServ(), numeric.fromAddr(), run.options.testAddress().node(),
-                numeric.toServ(), numeric.toAddr());
     }
 
     static String strerror(IOException e) {

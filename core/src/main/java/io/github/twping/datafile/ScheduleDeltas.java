@@ -17,6 +17,8 @@ public final class ScheduleDeltas implements DeltaSource {
     /** Deltas taken since the last reset, and their sum. */
     private long taken;
     private long sumNtp;
+    /** Deltas taken one by one ({@link #nextDeltaNtp}) since this source was made, resets included. */
+    private long walked;
 
     private ScheduleDeltas(SendSchedule schedule, long packetCount, long totalNtp, boolean totalKnown) {
         this.schedule = schedule;
@@ -58,6 +60,7 @@ public final class ScheduleDeltas implements DeltaSource {
     public long nextDeltaNtp() {
         long d = schedule.nextDeltaNtp();
         taken++;
+        walked++;
         sumNtp += d;
         return d;
     }
@@ -73,5 +76,10 @@ public final class ScheduleDeltas implements DeltaSource {
             return rest;
         }
         return DeltaSource.super.skipDeltasNtp(count);
+    }
+
+    /** @return the deltas taken one by one ({@link #nextDeltaNtp}) since this source was made (a skip's not counted) */
+    public long walked() {
+        return walked;
     }
 }

@@ -42,6 +42,11 @@ public final class AgentMetrics {
     static final String[] COMPONENT_SOURCES = {"hardware", "kernel", "user", "reflector", "unknown"};
     private static final int SOURCE_UNKNOWN = COMPONENT_SOURCES.length - 1;
     private static final Component[] COMPONENTS = Component.values();
+    /**
+     * The {@code reason} values of {@code twping_agent_bad_replies_total}: the {@code bad_replies} fields of twping's
+     * JSON (docs/CLI.md, "Replies not used"); the first three were not used, {@code malformed} replies were.
+     */
+    static final String[] BAD_REPLY_REASONS = {"too_short", "bad_hmac", "foreign", "malformed"};
 
     private final PrometheusRegistry registry;
     private final Histogram delay;
@@ -66,6 +71,8 @@ public final class AgentMetrics {
     private final Counter reloads;
     private final Histogram component;
     private final Counter componentPackets;
+    private final Counter badReplies;
+    private final Gauge ptpTaiOffset;
     private volatile BiConsumer<String, SessionSample> listener;
     private final Map<String, String> protocols = new ConcurrentHashMap<>();
 
@@ -127,6 +134,13 @@ public final class AgentMetrics {
         componentPackets = counter("twping_agent_delay_component_packets",
                 "Answered test packets per breakdown component, by the source of its stamps (unknown: not known)",
                 "target", "protocol", "component", "source");
+        badReplies = counter("twping_agent_bad_replies",
+                "Replies not used (too_short, bad_hmac, foreign: of another session by SSID or Micro-session ID) or"
+                        + " used with a malformed TLV area (malformed)", "target", "protocol", "reason");
+        ptpTaiOffset = Gauge.builder().name("twping_agent_ptp_tai_offset_seconds")
+                .help("TAI-UTC offset the last session converted PTP timestamps with; 0: unknown, PTP seconds taken"
+                        + " as UTC (STAMP targets whose last session had PTP timestamps only)")
+                .labelNames("target", "protocol").register(registry);
         reloads.labelValues("ok").inc(0);
         reloads.labelValues("error").inc(0);
     }
@@ -174,6 +188,9 @@ public final class AgentMetrics {
         for (FailureReason r : FailureReason.values()) {
             failures.labelValues(target, p(target), r.label()).inc(0);
         }
+        for (String r : BAD_REPLY_REASONS) {
+            badReplies.labelValues(target, p(target), r).inc(0);
+        }
         up.labelValues(target, p(target)).set(0);
     }
 
@@ -199,6 +216,10 @@ public final class AgentMetrics {
         for (FailureReason r : FailureReason.values()) {
             failures.remove(target, p(target), r.label());
         }
+        for (String r : BAD_REPLY_REASONS) {
+            badReplies.remove(target, p(target), r);
+        }
+        ptpTaiOffset.remove(target, p(target));
         for (Component c : COMPONENTS) {
             component.remove(target, p(target), c.key());
             for (String source : COMPONENT_SOURCES) {
@@ -368,6 +389,33 @@ public final class AgentMetrics {
                     }
                 }
             }
+        }
+    }
+
+    /**
+     * Counts the replies a session of {@code target} could not use (shorter than a reply, failed HMAC, of another
+     * session) and those used with a malformed TLV area; recorded for every session that ran, failed ones included
+     * (a session whose every reply had another SSID fails with {@code no_reply}).
+     */
+    public void recordBadReplies(String target, long tooShort, long badHmac, long foreign, long malformed) {
+        long[] counts = {tooShort, badHmac, foreign, malformed};
+        for (int i = 0; i < counts.length; i++) {
+            if (counts[i] > 0) {
+                badReplies.labelValues(target, p(target), BAD_REPLY_REASONS[i]).inc(counts[i]);
+            }
+        }
+    }
+
+    /**
+     * Says with which TAI-UTC offset the last session of {@code target} converted PTP timestamps (docs/STAMP.md,
+     * "Timestamps and Error Estimate"): {@code seconds}, 0 when the kernel did not know it (PTP seconds then taken as
+     * UTC, each one-way delay 37 s off); {@code ptp} false (no PTP timestamp, ours or the reflector's) removes it.
+     */
+    public void recordPtpTaiOffset(String target, boolean ptp, int seconds) {
+        if (ptp) {
+            ptpTaiOffset.labelValues(target, p(target)).set(seconds);
+        } else {
+            ptpTaiOffset.remove(target, p(target));
         }
     }
 

@@ -10,7 +10,7 @@ package io.github.twping.session;
  * @param late           replies to packets already recorded as lost
  * @param kernelRxStamps replies stamped by the kernel on arrival
  * @param kernelTxStamps kernel TX timestamps delivered for sent packets
- * @param foreign        authentic replies of another session, dropped (STAMP: a Micro-session ID not ours)
+ * @param foreign        authentic replies of another session, dropped (STAMP: an SSID not our non-zero one, or a Micro-session ID not ours)
  * @param malformed      replies used although their TLV area did not parse (STAMP)
  * @param ptpReplies     replies whose reflector timestamps were in the PTP format (STAMP)
  */

@@ -306,6 +306,12 @@ public final class StampSenderCodec implements TestPacketCipher {
         if (hmac != null && !hmac.verify(packet, 0, StampLayouts.HMAC_COVERED, reflectorLayout.hmacOffset())) {
             return false;
         }
+        if (spec.ssid() != 0 && received.wrap(packet).ssid() != spec.ssid()) {
+            // RFC 8972 §3: a reply belongs to the session whose SSID it carries (the reflector copies ours); one
+            // with another SSID is not this session's, whatever its sequence number (counted, not used)
+            rejection = REJECTED_FOREIGN;
+            return false;
+        }
         if (length > reflectorLayout.length()) {
             if (!readTlvs(packet, Math.min(length, (int) packet.byteSize()))) {
                 return false;

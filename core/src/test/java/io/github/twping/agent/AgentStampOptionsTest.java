@@ -4,12 +4,14 @@ import io.github.twping.cli.AgentArgs;
 import io.github.twping.testsupport.Wait;
 import java.time.Duration;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.github.twping.stamp.StampReflector;
+import io.github.twping.stamp.TaiOffset;
 import io.github.twping.stamp.StampReflectorSpec;
 import io.github.twping.stamp.StampTlv;
 import io.github.twping.stamp.TimestampFormat;
@@ -180,6 +182,10 @@ class AgentStampOptionsTest {
         for (String t : new String[] {"o", "a"}) {
             String labels = "protocol=\"stamp\",target=\"" + t + "\"";
             assertEquals(1.0, value(agent, "twping_agent_target_up", labels), t + log());
+            // o sends PTP timestamps, a's reflector answers with them: the offset they were converted with
+            assertEquals(TaiOffset.kernel(), value(agent, "twping_agent_ptp_tai_offset_seconds", labels), t);
+            assertEquals(0.0, value(agent, "twping_agent_bad_replies_total", "protocol=\"stamp\",reason=\"foreign\","
+                    + "target=\"" + t + "\""), t);
             assertTrue(value(agent, "twping_agent_packets_received_total", labels) > 0, t);
             // PTP sender stamps read back as NTP: a forward delay of loopback size, not decades
             double fwdMax = value(agent, "twping_agent_last_session_delay_seconds",
@@ -281,12 +287,62 @@ class AgentStampOptionsTest {
      * the last 64 requests are kept. Two platform threads, each a receive loop with a 100 ms timeout that ends when
      * the relay is closed.
      */
+    /**
+     * RFC 8972 §3: a STAMP target with {@code ssid: 7} behind a reflector whose replies carry SSID 8 (the relay
+     * changes them) uses none of them: they are counted in {@code twping_agent_bad_replies_total{reason="foreign"}}
+     * and the sessions fail with {@code no_reply}; a target without an SSID (0) behind the same change is not
+     * checked and measures. Before, the replies were matched by sequence number alone and nothing was exported.
+     */
+    @Test
+    void stampRepliesWithAnotherSsidAreCountedAsForeign() throws Exception {
+        InetAddress lo = InetAddress.getLoopbackAddress();
+        StampReflector reflector = reflector(lo, false, null, TimestampFormat.NTP);
+        java.util.function.UnaryOperator<byte[]> otherSsid = r -> {
+            byte[] c = Arrays.copyOf(r, r.length);
+            int ssid = uint16(c, 14) + 1;
+            c[14] = (byte) (ssid >>> 8);
+            c[15] = (byte) ssid;
+            return c;
+        };
+        Relay withSsid = relay(reflector).changingReplies(otherSsid);
+        Relay withoutSsid = relay(reflector).changingReplies(otherSsid);
+        String yaml = """
+                defaults: {rate: 50, session: 0.4, loss_timeout: 0.3, spin_us: 0, protocol: stamp}
+                targets:
+                  - {name: s, host: "127.0.0.1:%d", ssid: 7}
+                  - {name: z, host: "127.0.0.1:%d"}
+                """;
+        AgentCommand agent = agent(yaml.formatted(withSsid.port(), withoutSsid.port()));
+        String s = "protocol=\"stamp\",reason=\"no_reply\",target=\"s\"";
+        Wait.until(() -> failures(agent, s) >= 2 && agent.agent().sessionsDone("z") >= 2, "two failed sessions of s, two sessions of z",
+                Duration.ofNanos(DEADLINE_NS));
+        double foreign = value(agent, "twping_agent_bad_replies_total", "protocol=\"stamp\",reason=\"foreign\",target=\"s\"");
+        double sent = value(agent, "twping_agent_packets_sent_total", "protocol=\"stamp\",target=\"s\"");
+        assertTrue(foreign > 0 && foreign <= sent, "foreign " + foreign + ", sent " + sent + log());
+        assertEquals(0.0, value(agent, "twping_agent_packets_received_total", "protocol=\"stamp\",target=\"s\""));
+        assertEquals(0.0, value(agent, "twping_agent_bad_replies_total", "protocol=\"stamp\",reason=\"foreign\",target=\"z\""));
+        assertTrue(value(agent, "twping_agent_packets_received_total", "protocol=\"stamp\",target=\"z\"") > 0);
+        assertEquals(1.0, value(agent, "twping_agent_target_up", "protocol=\"stamp\",target=\"z\""), log());
+        // NTP both ways: no PTP offset series
+        assertFalse(text(agent).contains("twping_agent_ptp_tai_offset_seconds{"), text(agent));
+    }
+
+    private static double failures(AgentCommand agent, String labels) {
+        try {
+            return value(agent, "twping_agent_session_failures_total", labels);
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
     static final class Relay implements AutoCloseable {
         private final DatagramSocket front;
         private final DatagramSocket back;
         private final ConcurrentLinkedDeque<byte[]> requests = new ConcurrentLinkedDeque<>();
         private volatile SocketAddress client;
         private volatile int lastReply = -1;
+        /** What the relay does to each reply before passing it on (a faulty reflector); none by default. */
+        private volatile java.util.function.UnaryOperator<byte[]> replyChange = r -> r;
         private volatile boolean closed;
         private final Thread up;
         private final Thread down;
@@ -317,6 +373,11 @@ class AgentStampOptionsTest {
             return null;
         }
 
+        Relay changingReplies(java.util.function.UnaryOperator<byte[]> change) {
+            replyChange = change;
+            return this;
+        }
+
         /** @return the length of the last reply relayed, -1 before the first */
         int lastReply() {
             return lastReply;
@@ -338,6 +399,7 @@ class AgentStampOptionsTest {
                         }
                         back.send(new DatagramPacket(data, data.length));
                     } else if (client != null) {
+                        data = replyChange.apply(data);
                         lastReply = data.length;
                         front.send(new DatagramPacket(data, data.length, client));
                     }

@@ -127,6 +127,44 @@ class BadRepliesCliTest {
     }
 
     /**
+     * RFC 8972 §3: with {@code --ssid 7} the sender takes only replies carrying SSID 7. A reflector answering with
+     * SSID 8 (odd packets) has those replies counted as of another session and their packets lost; the replies with
+     * SSID 7 are used. Before, every reply was matched by its sequence number alone: 6 sent, 0 lost.
+     */
+    @Test
+    void stampRepliesWithAnotherSsidAreNotUsed() throws Exception {
+        Path json = dir.resolve("ssid.json");
+        String[] r = run("--stamp", List.of("-c", "6", "-i", "0.01f", "-L", "1", "--ssid", "7", "--exact", "--json",
+                json.toString()), request -> {
+                    byte[] reply = java.util.Arrays.copyOf(stampReplyWithABrokenTlv(request), 44);
+                    int seq = ByteBuffer.wrap(request).getInt(0);
+                    int requestSsid = ByteBuffer.wrap(request).getShort(14) & 0xffff;
+                    ByteBuffer.wrap(reply).putShort(14, (short) (seq % 2 == 0 ? requestSsid : requestSsid + 1));
+                    return reply;
+                });
+        assertTrue(r[0].contains("6 sent, 3 lost (50.000%)"), r[0]);
+        assertTrue(r[1].contains("twping: 3 replies were not used (3 of another session (SSID or Micro-session ID));"
+                + " packets without another reply count as lost\n"), r[1]);
+        assertTrue(r[0].contains("\nreplies not used: shorter than 44 octets 0, failed HMAC 0, of another session 3\n"),
+                r[0]);
+        JsonNode bad = new ObjectMapper().readTree(Files.readString(json)).get("bad_replies");
+        assertEquals(3, bad.get("foreign").asLong());
+        assertEquals(0, bad.get("too_short").asLong() + bad.get("bad_hmac").asLong() + bad.get("malformed").asLong());
+        assertValid(Files.readString(json));
+    }
+
+    @Test
+    void stampRepliesWithOurSsidAreUsed() throws Exception {
+        String[] r = run("--stamp", List.of("-c", "3", "-i", "0.01f", "-L", "1", "--ssid", "7"), request -> {
+            byte[] reply = java.util.Arrays.copyOf(stampReplyWithABrokenTlv(request), 44);
+            ByteBuffer.wrap(reply).putShort(14, ByteBuffer.wrap(request).getShort(14));
+            return reply;
+        });
+        assertTrue(r[0].contains("3 sent, 0 lost (0.000%)"), r[0]);
+        assertFalse(r[1].contains("replies"), r[1]);
+    }
+
+    /**
      * An unauthenticated STAMP reply (RFC 8762 §4.3.1) to {@code request}, then a TLV header whose length runs past
      * the datagram.
      */

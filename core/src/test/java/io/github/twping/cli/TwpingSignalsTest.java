@@ -16,6 +16,9 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import io.github.twping.server.EmbeddedServer;
+import io.github.twping.stamp.StampReflector;
+import io.github.twping.stamp.StampReflectorSpec;
+import java.net.InetSocketAddress;
 import io.github.twping.testsupport.Wait;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
@@ -160,6 +163,35 @@ class TwpingSignalsTest {
     void shouldKeepThePartialSummaryAndExitZeroWhenASecondSignalFollowsIt() throws Exception {
         try (EmbeddedServer server = EmbeddedServer.start(EmbeddedServer.options())) {
             Process p = start(server.port(), false, "INT", "-c", "100000", "-i", "0.01");
+            try {
+                Wait.until(() -> outputContains("until results available") || !p.isAlive(), "the test to be set up");
+                assertTrue(p.isAlive(), this::outputOrEmpty);
+                signal(p, "INT");
+                Wait.until(() -> outputContains("--- twping statistics") || !p.isAlive(), "the partial summary");
+                signal(p, "INT");
+                assertTrue(p.waitFor(60, TimeUnit.SECONDS), "twping did not end after two signals");
+                String out = output();
+                assertEquals(0, p.exitValue(), out);
+                assertTrue(out.contains("--- twping statistics") && out.contains("two-way jitter = "), out);
+            } finally {
+                p.destroyForcibly();
+            }
+        }
+    }
+
+    /**
+     * The same two Ctrl-C presses in a STAMP session ({@code --stamp}, against a reflector of this test): the
+     * partial summary comes, and the second signal after it exits 0 (before, the STAMP run did not say that its
+     * summary was out, and the second signal exited 2).
+     */
+    @Test
+    void shouldKeepTheStampPartialSummaryAndExitZeroWhenASecondSignalFollowsIt() throws Exception {
+        StampReflector reflector = new StampReflector(StampReflectorSpec.stamp(),
+                StampReflector.openSocket(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0), null);
+        try (reflector) {
+            reflector.start();
+            Process p = start(reflector.localAddress().getPort(), false, "INT", "-c", "100000", "-i", "0.01",
+                    "--stamp");
             try {
                 Wait.until(() -> outputContains("until results available") || !p.isAlive(), "the test to be set up");
                 assertTrue(p.isAlive(), this::outputOrEmpty);

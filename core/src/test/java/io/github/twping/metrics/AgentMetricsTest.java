@@ -15,9 +15,9 @@ import org.junit.jupiter.api.Test;
 
 class AgentMetricsTest {
     /** Series per target in the text exposition once a session ended: the figure docs/FLEET.md gives. */
-    static final int SERIES_PER_TARGET = 191;
+    static final int SERIES_PER_TARGET = 195;
     /** Series per target before its first session ends (docs/FLEET.md): no histogram or quantile series yet. */
-    static final int SERIES_PER_NEW_TARGET = 24;
+    static final int SERIES_PER_NEW_TARGET = 28;
 
     static SessionSample sample(boolean completed) {
         return new SessionSample(10, 2, 1, 1, 0, 3, 1, new double[] {1e-5, 2e-5, 3e-5, 4e-5, 1e-3, 2e-3, 3e-3, 4e-3},
@@ -48,6 +48,37 @@ class AgentMetricsTest {
         String after = PrometheusText.of(registry);
         assertEquals(0, seriesOf(after, "a"));
         assertEquals(SERIES_PER_TARGET, seriesOf(after, "b"));
+    }
+
+    /**
+     * The replies a session could not use, by reason (docs/FLEET.md), created at zero with the target; and the TAI
+     * offset of PTP timestamps, only while the target's last session had some. Neither was exported before.
+     */
+    @Test
+    void shouldCountBadRepliesByReasonAndSayTheTaiOffsetOfPtpTimestamps() {
+        PrometheusRegistry registry = new PrometheusRegistry();
+        AgentMetrics m = new AgentMetrics(registry);
+        m.addTarget("s", "stamp");
+        String t = PrometheusText.of(registry);
+        assertTrue(t.contains("twping_agent_bad_replies_total{protocol=\"stamp\",reason=\"foreign\",target=\"s\"} 0.0"), t);
+        assertFalse(t.contains("twping_agent_ptp_tai_offset_seconds{"), t);
+        m.recordBadReplies("s", 1, 2, 3, 4);
+        m.recordBadReplies("s", 0, 0, 5, 0);
+        m.recordPtpTaiOffset("s", true, 0);
+        t = PrometheusText.of(registry);
+        assertTrue(t.contains("twping_agent_bad_replies_total{protocol=\"stamp\",reason=\"too_short\",target=\"s\"} 1.0"), t);
+        assertTrue(t.contains("twping_agent_bad_replies_total{protocol=\"stamp\",reason=\"bad_hmac\",target=\"s\"} 2.0"), t);
+        assertTrue(t.contains("twping_agent_bad_replies_total{protocol=\"stamp\",reason=\"foreign\",target=\"s\"} 8.0"), t);
+        assertTrue(t.contains("twping_agent_bad_replies_total{protocol=\"stamp\",reason=\"malformed\",target=\"s\"} 4.0"), t);
+        assertTrue(t.contains("twping_agent_ptp_tai_offset_seconds{protocol=\"stamp\",target=\"s\"} 0.0"), t);
+        m.recordPtpTaiOffset("s", true, 37);
+        assertTrue(PrometheusText.of(registry).contains(
+                "twping_agent_ptp_tai_offset_seconds{protocol=\"stamp\",target=\"s\"} 37.0"));
+        m.recordPtpTaiOffset("s", false, 37);
+        assertFalse(PrometheusText.of(registry).contains("twping_agent_ptp_tai_offset_seconds{"));
+        m.recordPtpTaiOffset("s", true, 37);
+        m.removeTarget("s");
+        assertEquals(0, seriesOf(PrometheusText.of(registry), "s"));
     }
 
     @Test

@@ -37,7 +37,8 @@ class StampMissingTlvTest {
         for (long at = BASE; at < length; at = tlv.next()) {
             tlv.wrap(reply, at).flags(0);                  // answered, as our reflector does
         }
-        new ReflectorPacket(StampLayouts.UNAUTHENTICATED_REFLECTOR).wrap(reply).senderSequenceNumber(0);
+        new ReflectorPacket(StampLayouts.UNAUTHENTICATED_REFLECTOR).wrap(reply).senderSequenceNumber(0)
+                .ssid(1);                                  // copied, as a reflector does (RFC 8972 §3)
         assertTrue(receiver.openReflector(reply, length));
         assertEquals(0, telemetry.missing());
 

@@ -64,7 +64,8 @@ class StampSenderCodecAllocationTest {
                     tlv.wrap(reply, at).flags(0);
                 }
                 in.clearMbz().sequenceNumber(seq).timestampNtp(now).errorEstimate(0x0001).receiveTimestampNtp(now)
-                        .senderSequenceNumber(seq).senderTimestampNtp(now).senderErrorEstimate(0x0001).senderTtl(64);
+                        .ssid(3).senderSequenceNumber(seq).senderTimestampNtp(now).senderErrorEstimate(0x0001)
+                        .senderTtl(64);
                 tlv.wrap(reply, sender.tlvOffset(StampTlv.FOLLOW_UP_TELEMETRY))
                         .followUp(Math.max(0, seq - 1), seq == 0 ? 0 : now, StampTlv.METHOD_SW_LOCAL);
                 if (auth) {

@@ -130,4 +130,24 @@ class LauncherJvmOptionsTest {
         Run off = run(Map.of("TWPING_AOT", "0", "TWPING_CDS", "0"), "-h");
         assertFalse(off.output().contains("AOTCache"), off.output());
     }
+
+    @Test
+    void twampdMapsItsOwnCacheWhenThereIsOne() throws Exception {
+        Path root = NetnsStandSystemTest.repositoryRoot();
+        Path jar = root.resolve("core/target/twping.jar");
+        Path clientAot = root.resolve("core/target/twping.aot");
+        Path serverAot = root.resolve("core/target/twampd.aot");
+        assumeTrue(Files.isRegularFile(serverAot) && Files.isRegularFile(jar)
+                        && Files.getLastModifiedTime(serverAot).compareTo(Files.getLastModifiedTime(jar)) > 0,
+                "no servers' AOT cache newer than the jar (./twping --train-aot makes one)");
+        Run twampd = run(Map.of("TWPING_MAIN", "io.github.twping.cli.TwampdMain", "opts", "-Xlog:aot=info:stdout"), "-h");
+        assertTrue(twampd.output().contains("-XX:AOTCache=" + serverAot), twampd.output());
+        assertTrue(twampd.output().contains("Mapped static  region"), "the cache was mapped: " + twampd.output());
+        Run client = run(Map.of(), "-h");
+        assertFalse(client.output().contains(serverAot.toString()), "the client keeps its own: " + client.output());
+        if (Files.isRegularFile(clientAot)
+                && Files.getLastModifiedTime(clientAot).compareTo(Files.getLastModifiedTime(jar)) > 0) {
+            assertTrue(client.output().contains("-XX:AOTCache=" + clientAot), client.output());
+        }
+    }
 }
