@@ -128,6 +128,7 @@ public final class AgentCommand {
         Agent a = new Agent(config, metrics, this::line, WallClock.system(DebugTimeOffset.NONE)).jsonStream(stream);
         agent = a;
         a.start();
+        HeapCeiling ceiling = HeapCeiling.start();
         line("agent: " + config.targets().size() + " targets from " + file);
         ready.countDown();
         try {
@@ -135,6 +136,7 @@ public final class AgentCommand {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+        ceiling.close();
         boolean clean = a.stop(TimeUnit.SECONDS.toNanos(30));
         line("agent: stopped" + (clean ? "" : " (some sessions did not end within 30 s)"));
         MetricsEndpoint ep = endpoint;

@@ -36,9 +36,20 @@ public final class RecordStamps {
         flags = new byte[n];
     }
 
-    /** A table for a session of {@code packetCount} packets, with room for duplicates (as {@link RecordSources}). */
+    /** Records beyond the packet count a table keeps room for: duplicates (an eighth of the packets) and this many. */
+    static final int SLACK_RECORDS = 64;
+
+    /**
+     * A table for a session of {@code packetCount} packets, with room for duplicates: an eighth more and
+     * {@link #SLACK_RECORDS} (33 bytes a record; an agent keeps one table per target between sessions, so a
+     * 100-packet session's table is 5.8 KB, not the 37 KB of {@link RecordSources}' 1024 spare records).
+     */
     public static RecordStamps forPacketCount(long packetCount) {
-        return new RecordStamps(packetCount + (packetCount >> 3) + 1024);
+        return new RecordStamps(sizeFor(packetCount));
+    }
+
+    private static long sizeFor(long packetCount) {
+        return packetCount + (packetCount >> 3) + SLACK_RECORDS;
     }
 
     /**
@@ -101,7 +112,7 @@ public final class RecordStamps {
      *         {@link #forPacketCount} would, so that it can be {@link #clear}ed and used again
      */
     public boolean holds(long packetCount) {
-        return flags.length >= Math.min(packetCount + (packetCount >> 3) + 1024, MAX_CAPACITY);
+        return flags.length >= Math.min(sizeFor(packetCount), MAX_CAPACITY);
     }
 
     /** Forgets every entry (for the next session; not while a receiver writes). */

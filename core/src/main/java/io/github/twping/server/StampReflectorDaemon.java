@@ -84,6 +84,11 @@ public final class StampReflectorDaemon {
                     + (spec.authenticated() ? " (authenticated)" : "") + (spec.stateful() ? " (stateful)" : "")
                     + (spec.format() == TimestampFormat.PTP && !spec.light()
                     ? " (PTP timestamps, TAI-UTC " + TaiOffset.describe(r.taiOffset()) + ")" : ""));
+            if (verbose) {
+                int granted = r.receiveBufferBytes();
+                err.println("twampd: receive buffer " + (granted < 0 ? "unknown" : granted + " bytes") + " (asked "
+                        + StampReflector.RECEIVE_BUFFER_BYTES + "; the kernel reports twice what it allows)");
+            }
             if (spec.format() == TimestampFormat.PTP && !spec.light() && r.taiOffset() == 0) {
                 err.println("twampd: " + TaiOffset.UNKNOWN_NOTE);
             }

@@ -85,6 +85,21 @@ public final class SplitTestSocket implements UdpSocket {
     }
 
     @Override
+    public int sendStamped(MemorySegment data, int length, InetSocketAddress destination) throws SocketException {
+        return sending.sendStamped(data, length, destination);
+    }
+
+    @Override
+    public long txStampId() {
+        return sending.txStampId();
+    }
+
+    @Override
+    public boolean txTimestampsPerSend() {
+        return sending.txTimestampsPerSend();
+    }
+
+    @Override
     public boolean trafficClass(int tos) throws SocketException {
         return sending.trafficClass(tos);
     }
@@ -107,6 +122,11 @@ public final class SplitTestSocket implements UdpSocket {
     @Override
     public long kernelDrops() {
         return receiving.kernelDrops();
+    }
+
+    @Override
+    public int receiveBufferBytes() {
+        return receiving.receiveBufferBytes();
     }
 
     @Override

@@ -7,7 +7,7 @@ import java.util.Arrays;
  * The STAMP reflector's sources: open addressing on (address, port, SSID), preallocated, never shrinking. Only sources
  * the allow-list admits are inserted (the reflector checks it before {@link #insert}), so every entry is answered.
  * Each entry keeps its reply address, stateful sequence counter, rate bucket, Direct Measurement counters and the
- * kernel TX stamp of its last reply (Follow-Up Telemetry). Used by the reflector thread only.
+ * kernel TX stamp of its last stamped reply (Follow-Up Telemetry). Used by the reflector thread only.
  */
 final class PeerTable {
     private static final long NS_PER_SECOND = 1_000_000_000L;
@@ -32,7 +32,12 @@ final class PeerTable {
     /** The kernel TX stamp of that reply (CLOCK_REALTIME ns, or the NIC's). */
     final long[] lastTxEpochNs;
     final boolean[] lastTxHardware;
-    /** Packet id of the session's last reply sent, -1 before the first. */
+    /**
+     * The session has sent a Follow-Up Telemetry TLV: its replies from then on are sent with a kernel TX stamp
+     * (the only replies that are, RFC 8972 §4.7).
+     */
+    final boolean[] followUp;
+    /** Packet id (TX-stamp id) of the session's last stamped reply, -1 before the first. */
     final long[] lastSentId;
     /** Packet id of the session's last reply whose TX stamp was read, -1 before the first. */
     final long[] lastStampedId;
@@ -59,6 +64,7 @@ final class PeerTable {
         lastTxSeq = new long[c];
         lastTxEpochNs = new long[c];
         lastTxHardware = new boolean[c];
+        followUp = new boolean[c];
         lastSentId = new long[c];
         lastStampedId = new long[c];
     }
@@ -107,6 +113,7 @@ final class PeerTable {
         lastTxSeq[i] = -1;
         lastTxEpochNs[i] = 0;
         lastTxHardware[i] = false;
+        followUp[i] = false;
         lastSentId[i] = -1;
         lastStampedId[i] = -1;
         size++;

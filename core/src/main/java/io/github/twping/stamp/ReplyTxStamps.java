@@ -7,9 +7,10 @@ import io.github.twping.ffm.TxTimestampHandler;
 import io.github.twping.ffm.UdpSocket;
 
 /**
- * The kernel TX stamps of the STAMP reflector's replies (RFC 8972 §4.7, Follow-Up Telemetry): each sent reply's packet
- * id is remembered in a ring with its session and sequence number; the socket's error queue is drained every
- * {@link #DRAIN_EVERY} replies, and on demand before a Follow-Up Telemetry TLV whose session's last reply has no
+ * The kernel TX stamps of the STAMP reflector's replies (RFC 8972 §4.7, Follow-Up Telemetry): only the replies of
+ * sessions that sent a Follow-Up Telemetry TLV are stamped ({@link UdpSocket#sendStamped}); each stamped reply's
+ * TX-stamp id ({@link UdpSocket#txStampId}) is remembered in a ring with its session and sequence number; the socket's
+ * error queue is drained every {@link #DRAIN_EVERY} stamped replies, and on demand before a Follow-Up Telemetry TLV whose session's last reply has no
  * stamp read yet, and each stamp is stored in the session's {@link PeerTable} entry. Reflector thread only.
  */
 final class ReplyTxStamps implements TxTimestampHandler {
@@ -23,6 +24,8 @@ final class ReplyTxStamps implements TxTimestampHandler {
     private final UdpSocket socket;
     private final PeerTable peers;
     private final boolean enabled;
+    /** The socket stamps every send (not only {@link UdpSocket#sendStamped}): every reply queues a stamp. */
+    private final boolean everySend;
     private final long[] ringId = new long[RING];
     private final int[] ringPeer = new int[RING];
     private final long[] ringSeq = new long[RING];
@@ -34,6 +37,7 @@ final class ReplyTxStamps implements TxTimestampHandler {
         this.socket = socket;
         this.peers = peers;
         this.enabled = socket.capabilities().txTimestamps();
+        this.everySend = enabled && !socket.txTimestampsPerSend();
         Arrays.fill(ringId, -1);
     }
 
@@ -42,7 +46,11 @@ final class ReplyTxStamps implements TxTimestampHandler {
         return enabled;
     }
 
-    /** A reply with {@code packetId} and sequence number {@code seq} left for session {@code peer} (-1: none). */
+    /**
+     * A reply left: stamped with TX-stamp id {@code packetId} and sequence number {@code seq} for session
+     * {@code peer}, or not stamped ({@code peer} -1). Counts toward the next drain only the replies that queue a
+     * stamp: the stamped ones, or every one on a socket that stamps every send.
+     */
     void sent(long packetId, int peer, long seq) throws IOException {
         if (peer >= 0) {
             int slot = (int) (packetId & (RING - 1));
@@ -50,7 +58,7 @@ final class ReplyTxStamps implements TxTimestampHandler {
             ringPeer[slot] = peer;
             ringSeq[slot] = seq;
         }
-        if (enabled && ++sentSinceDrain >= DRAIN_EVERY) {
+        if (enabled && (peer >= 0 || everySend) && ++sentSinceDrain >= DRAIN_EVERY) {
             drain();
         }
     }

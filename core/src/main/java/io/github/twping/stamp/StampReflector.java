@@ -26,6 +26,7 @@ import io.github.twping.session.ReflectorClock;
 import io.github.twping.session.ReflectorRunner;
 import io.github.twping.session.SendRetry;
 import io.github.twping.session.SessionReflector;
+import io.github.twping.session.TestSocketOptions;
 
 /**
  * A STAMP Session-Reflector (RFC 8762 §4.3) or TWAMP-Light reflector (RFC 5357 Appendix I) on one UDP socket, with
@@ -52,6 +53,15 @@ public final class StampReflector implements AutoCloseable {
     public static final int MAX_DATAGRAM = 65_535;
     /** Datagrams one receive call takes: a reflector that fell behind catches up in a few system calls. */
     static final int BATCH = 32;
+    /**
+     * The receive buffer asked for: four times a TWAMP session's ({@link TestSocketOptions#REFLECTOR_BUFFER_BYTES}),
+     * since this one socket takes the requests of every sender. With SO_RCVBUFFORCE (CAP_NET_ADMIN) the kernel grants
+     * twice this for its bookkeeping: at the 1,152 bytes of kernel memory a small datagram costs on loopback
+     * ({@link TestSocketOptions}), about 116,000 datagrams (1.1 s at 100,000/s) that the reflector thread
+     * can fall behind by before the kernel drops; without the capability it is capped at {@code net.core.rmem_max}.
+     * Memory is charged only for datagrams queued.
+     */
+    public static final int RECEIVE_BUFFER_BYTES = 4 * TestSocketOptions.REFLECTOR_BUFFER_BYTES;
     /** Replies sent between two error-queue drains at most ({@link ReplyTxStamps#DRAIN_EVERY}). */
     static final int TX_DRAIN_EVERY = ReplyTxStamps.DRAIN_EVERY;
 
@@ -153,12 +163,19 @@ public final class StampReflector implements AutoCloseable {
     /**
      * Opens a reflector socket on {@code bind}: the options of the TWAMP reflector
      * ({@link SessionReflector#socketOptions}: IP TTL 255 on replies, received TTL and TOS, kernel RX timestamps,
-     * 16 MiB buffers), kernel TX timestamps of the replies for the Follow-Up Telemetry TLV (RFC 8972 §4.7), and each
-     * request's destination address for the Location and Destination Node Address TLVs.
+     * a {@value #RECEIVE_BUFFER_BYTES}-byte receive buffer), kernel TX timestamps for the Follow-Up Telemetry TLV (RFC 8972 §4.7) asked for per reply, only
+     * for the sessions that sent that TLV ({@link io.github.twping.ffm.UdpSocketOptions#txTimestampsPerSend}: a
+     * stamp costs the kernel a clone and an error-queue entry and the reflector the drain), and each request's
+     * destination address for the Location and Destination Node Address TLVs.
      */
     public static UdpSocket openSocket(InetSocketAddress bind, int tos) throws SocketException {
-        return UdpSocket.open(SessionReflector.socketOptions(bind, tos)
-                .timestamping(Timestamping.RX_TX_SOFTWARE).receiveDestination(true).build());
+        return UdpSocket.open(SessionReflector.socketOptions(bind, tos).receiveBufferBytes(RECEIVE_BUFFER_BYTES)
+                .timestamping(Timestamping.RX_TX_SOFTWARE).txTimestampsPerSend(true).receiveDestination(true).build());
+    }
+
+    /** The receive buffer granted to the socket ({@link UdpSocket#receiveBufferBytes}), -1 when unknown. */
+    public int receiveBufferBytes() {
+        return socket.receiveBufferBytes();
     }
 
     /**
@@ -329,21 +346,26 @@ public final class StampReflector implements AutoCloseable {
         }
         tlvs.applyReplyTos();
         signer.signTlvs(reply, tlvs.hmacTlvAt());
+        // a kernel TX stamp only for the replies of a session that asked for Follow-Up Telemetry (RFC 8972 §4.7)
+        boolean stamp = peer >= 0 && peers.followUp[peer];
         for (int attempt = 0; attempt < SendRetry.ATTEMPTS; attempt++) {
             long sendEpochNs = clock.nowEpochNs();
             out.timestampNtp(spec.format().fromEpochNanos(sendEpochNs, taiSeconds))
                     .errorEstimate(spec.format().markErrorEstimate(clock.errorEstimate()));
             signer.seal(reply, attempt, seq);
-            long packetId = socket.sentPacketCount();
-            if (socket.send(reply, replyLength, destination) > 0) {
+            long packetId = stamp ? socket.txStampId() : -1;
+            if ((stamp ? socket.sendStamped(reply, replyLength, destination)
+                    : socket.send(reply, replyLength, destination)) > 0) {
                 processingTimeNs.accept(sendEpochNs - receivedEpochNs); // before the count: reflected() covers it
                 reflected++;
                 peers.totalTx++;
                 if (peer >= 0) {
                     peers.txCount[peer]++;
+                }
+                if (stamp) {
                     peers.lastSentId[peer] = packetId;
                 }
-                txStamps.sent(packetId, peer, seq);
+                txStamps.sent(packetId, stamp ? peer : -1, seq);
                 return;
             }
             sendRetries++;

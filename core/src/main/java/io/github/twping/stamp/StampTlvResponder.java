@@ -237,6 +237,7 @@ final class StampTlvResponder {
 
     private void followUp(int peer) throws IOException {
         if (peer >= 0) {
+            peers.followUp[peer] = true;                  // this reply and the session's later ones are stamped
             txStamps.drainFor(peer);                      // the session's previous reply may have no stamp read yet
         }
         if (peer >= 0 && peers.lastTxSeq[peer] >= 0) {

@@ -19,8 +19,9 @@ import org.junit.jupiter.api.Test;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The reflector reads its error queue (the kernel TX stamps of its replies) in batches, not once per datagram:
- * every {@link StampReflector#TX_DRAIN_EVERY} replies, and before a Follow-Up Telemetry TLV whose session's last
+ * The reflector stamps only the replies of sessions that sent a Follow-Up Telemetry TLV (RFC 8972 §4.7), from that
+ * TLV on; a session without one costs no stamp and no error-queue read. The error queue is read every
+ * {@link StampReflector#TX_DRAIN_EVERY} stamped replies and before a Follow-Up Telemetry TLV whose session's last
  * reply has no stamp read yet; the Follow-Up Telemetry stays exact, also for interleaved sessions.
  */
 class StampReflectorTxDrainTest {
@@ -76,7 +77,7 @@ class StampReflectorTxDrainTest {
     }
 
     @Test
-    void withoutFollowUpTheQueueIsReadOncePerBatchOfReplies() throws Exception {
+    void withoutFollowUpNoReplyIsStampedAndTheQueueIsNeverRead() throws Exception {
         InetSocketAddress to = start();
         try (DatagramSocket client = client()) {
             int n = 10 * StampReflector.TX_DRAIN_EVERY + 5;
@@ -86,9 +87,47 @@ class StampReflectorTxDrainTest {
         }
         assertTrue(stopped(), "reflector thread ended");
         assertEquals(10 * StampReflector.TX_DRAIN_EVERY + 5, reflector.reflected());
-        assertEquals(10, reflector.txDrains(), "one drain per " + StampReflector.TX_DRAIN_EVERY + " replies");
-        assertTrue(reflector.txStampsMatched() >= 9L * StampReflector.TX_DRAIN_EVERY,
-                "the stamps of the drained replies were matched: " + reflector.txStampsMatched());
+        assertEquals(0, reflector.txDrains(), "no error-queue read: no reply asked for a stamp");
+        assertEquals(0, reflector.txStampsMatched(), "no reply was stamped");
+    }
+
+    @Test
+    void aSessionIsStampedFromItsFirstFollowUpOnAndAPlainSessionBesideItNever() throws Exception {
+        InetSocketAddress to = start();
+        int rounds = 3 * StampReflector.TX_DRAIN_EVERY;
+        int plainFirst = 5;
+        long[] sentNtp = new long[rounds];
+        try (DatagramSocket plain = client(); DatagramSocket asking = client()) {
+            for (int r = 0; r < rounds; r++) {
+                assertEquals(r, exchange(plain, to, request(r, false)).getInt(24));
+                boolean followUp = r >= plainFirst;
+                ByteBuffer reply = exchange(asking, to, request(5000L + r, followUp));
+                sentNtp[r] = reply.getLong(4);
+                if (!followUp) {
+                    continue;
+                }
+                assertEquals(0, reply.get(44) & (StampTlv.FLAG_U | StampTlv.FLAG_M), "Follow-Up TLV answered");
+                long fuSeq = reply.getInt(48) & 0xFFFF_FFFFL;
+                long fuStamp = reply.getLong(52);
+                if (r == plainFirst) {
+                    assertEquals(0, fuStamp, "the replies before the first Follow-Up TLV were not stamped");
+                    assertEquals(0, fuSeq);
+                    continue;
+                }
+                assertEquals(5000L + r - 1, fuSeq, "round " + r + ": the session's previous reply");
+                assertEquals(StampTlv.METHOD_SW_LOCAL, reply.get(60) & 0xFF, "a kernel software stamp");
+                double late = NtpTime.toDouble(fuStamp) - NtpTime.toDouble(sentNtp[r - 1]);
+                assertTrue(late >= -1e-6 && late < 1.0,
+                        "the kernel stamp follows the previous reply's user-space timestamp: " + late + " s");
+            }
+        }
+        assertTrue(stopped(), "reflector thread ended");
+        int stamped = rounds - plainFirst;
+        assertEquals(2L * rounds, reflector.reflected());
+        assertEquals(stamped - 1, reflector.followUpsReported());
+        long matched = reflector.txStampsMatched();
+        assertTrue(matched >= stamped - 1 && matched <= stamped,
+                "only the asking session's replies from its first Follow-Up on were stamped: " + matched);
     }
 
     @Test

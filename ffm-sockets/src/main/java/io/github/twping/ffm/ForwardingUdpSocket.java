@@ -44,6 +44,21 @@ public abstract class ForwardingUdpSocket implements UdpSocket {
     }
 
     @Override
+    public int sendStamped(MemorySegment data, int length, InetSocketAddress destination) throws SocketException {
+        return delegate.sendStamped(data, length, destination);
+    }
+
+    @Override
+    public long txStampId() {
+        return delegate.txStampId();
+    }
+
+    @Override
+    public boolean txTimestampsPerSend() {
+        return delegate.txTimestampsPerSend();
+    }
+
+    @Override
     public void connect(InetSocketAddress peer) throws SocketException {
         delegate.connect(peer);
     }
@@ -71,6 +86,11 @@ public abstract class ForwardingUdpSocket implements UdpSocket {
     @Override
     public long kernelDrops() {
         return delegate.kernelDrops();
+    }
+
+    @Override
+    public int receiveBufferBytes() {
+        return delegate.receiveBufferBytes();
     }
 
     @Override

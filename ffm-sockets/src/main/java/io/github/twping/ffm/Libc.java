@@ -56,6 +56,10 @@ final class Libc {
             FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG, JAVA_INT, ADDRESS, JAVA_INT));
     }
 
+    private static final class Sendmsg {
+        static final MethodHandle H = errnoHandle("sendmsg", FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_INT));
+    }
+
     private static final class Recvmsg {
         static final MethodHandle H = errnoHandle("recvmsg", FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_INT));
     }
@@ -243,6 +247,18 @@ final class Libc {
                        MemorySegment sockaddr, int sockaddrLength) {
         try {
             long n = (long) Sendto.H.invokeExact(callState, fd, buffer, length, flags, sockaddr, sockaddrLength);
+            return n >= 0 ? n : -errno(callState);
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw linkageBug(t);
+        }
+    }
+
+    /** @return bytes sent, or -errno. */
+    static long sendmsg(MemorySegment callState, int fd, MemorySegment msghdr, int flags) {
+        try {
+            long n = (long) Sendmsg.H.invokeExact(callState, fd, msghdr, flags);
             return n >= 0 ? n : -errno(callState);
         } catch (RuntimeException | Error e) {
             throw e;

@@ -33,6 +33,8 @@ final class NativeSocketSetup {
     private final MemorySegment length;
     private boolean kernelRxTimestamps;
     private boolean txTimestamps;
+    /** The TX recording flags a stamped send asks for in its control message; 0 when the socket stamps every send. */
+    private int perSendTxFlags;
 
     NativeSocketSetup(int fd, int family, Arena arena, MemorySegment callState) {
         this.fd = fd;
@@ -119,14 +121,19 @@ final class NativeSocketSetup {
                 setIntOrThrow("setsockopt(IP_PKTINFO)", SOL_IP, IP_PKTINFO, 1);
             }
         }
-        boolean hardware = configureTimestamping(o.timestamping(), o.txScheduledTimestamps());
+        boolean hardware = configureTimestamping(o.timestamping(), o.txScheduledTimestamps(), o.txTimestampsPerSend());
         bind(o);
         return new Configured(readLocalAddress(), new Capabilities(ttlSet, tosSet, o.receiveTtl(), o.receiveTos(),
                 kernelRxTimestamps, txTimestamps, hardware));
     }
 
-    /** Asks for the strongest accepted timestamping; @return whether the hardware flags were accepted. */
-    private boolean configureTimestamping(Timestamping timestamping, boolean txScheduled) {
+    /**
+     * Asks for the strongest accepted timestamping; @return whether the hardware flags were accepted. With
+     * {@code perSend}, the TX recording flags are left out of the socket option and kept for the control message of
+     * each stamped send ({@link #perSendTxFlags}); the reporting flags (SOFTWARE, RAW_HARDWARE, OPT_ID, OPT_TSONLY)
+     * stay on the socket, where the kernel reads them for a stamp asked for by a control message too.
+     */
+    private boolean configureTimestamping(Timestamping timestamping, boolean txScheduled, boolean perSend) {
         int flags = switch (timestamping) {
             case NONE -> 0;
             case RX_SOFTWARE -> SOF_TIMESTAMPING_RX_SOFTWARE | SOF_TIMESTAMPING_SOFTWARE;
@@ -140,18 +147,36 @@ final class NativeSocketSetup {
             flags |= SOF_TIMESTAMPING_TX_SCHED;
         }
         boolean hardware = timestamping == Timestamping.HARDWARE;
-        int rc = setInt(SOL_SOCKET, SO_TIMESTAMPING, hardware ? flags | HARDWARE_FLAGS : flags);
+        boolean tx = (flags & SOF_TIMESTAMPING_TX_SOFTWARE) != 0;
+        int rc = setInt(SOL_SOCKET, SO_TIMESTAMPING, socketFlags(hardware ? flags | HARDWARE_FLAGS : flags, perSend));
         if (rc < 0 && hardware) {
             hardware = false;
-            rc = setInt(SOL_SOCKET, SO_TIMESTAMPING, flags);
+            rc = setInt(SOL_SOCKET, SO_TIMESTAMPING, socketFlags(flags, perSend));
         }
         if (rc == 0) {
             kernelRxTimestamps = true;
-            txTimestamps = (flags & SOF_TIMESTAMPING_TX_SOFTWARE) != 0;
+            txTimestamps = tx;
+            if (tx && perSend) {
+                perSendTxFlags = (hardware ? flags | HARDWARE_FLAGS : flags) & TX_RECORD_FLAGS;
+            }
             return hardware;
         }
         kernelRxTimestamps = setInt(SOL_SOCKET, SO_TIMESTAMPNS, 1) == 0;
         return false;
+    }
+
+    /** The TX recording flags, the only ones a control message may carry (SOF_TIMESTAMPING_TX_RECORD_MASK). */
+    private static final int TX_RECORD_FLAGS =
+            SOF_TIMESTAMPING_TX_HARDWARE | SOF_TIMESTAMPING_TX_SOFTWARE | SOF_TIMESTAMPING_TX_SCHED;
+
+    /** The socket option's flags: {@code flags} less the TX recording ones when each send asks for its own. */
+    private static int socketFlags(int flags, boolean perSend) {
+        return perSend ? flags & ~TX_RECORD_FLAGS : flags;
+    }
+
+    /** The TX recording flags of a stamped send's control message; 0 when the socket stamps every send. */
+    int perSendTxFlags() {
+        return perSendTxFlags;
     }
 
     private void bind(UdpSocketOptions o) throws SocketException {

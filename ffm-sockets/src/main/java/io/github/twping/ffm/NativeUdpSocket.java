@@ -58,6 +58,13 @@ final class NativeUdpSocket implements UdpSocket {
     private InetSocketAddress cachedDestination;
     private int cachedAddressLength;
     private long sentPacketCount;
+    // stamped sends on a socket whose TX stamps are asked for per send (UdpSocketOptions#txTimestampsPerSend)
+    private final MemorySegment sendMsg;
+    private final MemorySegment sendIov;
+    private final MemorySegment sendControl;
+    /** The OPT_ID of the next TX-stamped send: every send counts, or with per-send stamps only sendStamped's. */
+    private long txStampId;
+    private boolean perSendTx;
 
     // receive path (the receiving thread)
     private final MemorySegment recvState;
@@ -102,6 +109,14 @@ final class NativeUdpSocket implements UdpSocket {
         this.sendState = Libc.allocateCallState(arena);
         this.sendAddress = arena.allocate(SOCKADDR_STORAGE_BYTES, 8);
         this.sendOption = arena.allocate(JAVA_INT);
+        this.sendMsg = arena.allocate(Structs.MSGHDR);
+        this.sendIov = arena.allocate(Structs.IOVEC);
+        this.sendControl = arena.allocate(ControlMessages.space(4), 8);
+        sendMsg.set(ADDRESS, MSG_NAME, sendAddress);
+        sendMsg.set(ADDRESS, MSG_IOV, sendIov);
+        sendMsg.set(JAVA_LONG, MSG_IOVLEN, 1);
+        sendMsg.set(ADDRESS, MSG_CONTROL, sendControl);
+        sendMsg.set(JAVA_LONG, MSG_CONTROLLEN, ControlMessages.space(4));
 
         this.recvState = Libc.allocateCallState(arena);
         this.recvMsg = arena.allocate(Structs.MSGHDR);
@@ -151,6 +166,7 @@ final class NativeUdpSocket implements UdpSocket {
                 socket.capabilities = configured.capabilities();
                 socket.kernelRxTimestamps = configured.capabilities().kernelRxTimestamps();
                 socket.txTimestamps = configured.capabilities().txTimestamps();
+                socket.perSendTx(socket.setup.perSendTxFlags());
                 if (socket.txTimestamps) {
                     socket.allocateErrorBatch();
                 }
@@ -247,6 +263,9 @@ final class NativeUdpSocket implements UdpSocket {
             } while (n == -Errno.EINTR);
             if (n >= 0) {
                 sentPacketCount++;
+                if (!perSendTx) {
+                    txStampId++;
+                }
                 return (int) n;
             }
             if (n == -Errno.EAGAIN || n == -Errno.ENOBUFS) {
@@ -256,6 +275,78 @@ final class NativeUdpSocket implements UdpSocket {
         } finally {
             lifecycle.exit();
         }
+    }
+
+    /**
+     * The control message of a stamped send, written once: SOL_SOCKET / SO_TIMESTAMPING with the TX recording flags
+     * ({@code flags}, 0 when every send is stamped by the socket option).
+     */
+    private void perSendTx(int flags) {
+        perSendTx = flags != 0;
+        if (perSendTx) {
+            sendControl.set(JAVA_LONG, Structs.CMSG_LEN, ControlMessages.length(4));
+            sendControl.set(JAVA_INT, Structs.CMSG_LEVEL, SOL_SOCKET);
+            sendControl.set(JAVA_INT, Structs.CMSG_TYPE, SO_TIMESTAMPING);
+            sendControl.set(JAVA_INT, ControlMessages.HEADER_BYTES, flags);
+        }
+    }
+
+    /**
+     * With per-send TX stamps: sendmsg with the SO_TIMESTAMPING control message, so that the kernel stamps this
+     * datagram and gives it the next OPT_ID ({@link #txStampId}). Otherwise {@link #send}: the socket option stamps
+     * every send, or none.
+     */
+    @Override
+    public int sendStamped(MemorySegment data, int length, InetSocketAddress destination) throws SocketException {
+        if (!perSendTx) {
+            return send(data, length, destination);
+        }
+        Objects.checkFromIndexSize(0, length, data.byteSize());
+        if (!lifecycle.enter()) {
+            throw new SocketException("sendmsg", Errno.EBADF, "socket closed", null);
+        }
+        try {
+            if (destination != cachedDestination) {
+                cacheDestination(destination, data.isNative() ? 0 : length);
+            }
+            MemorySegment source = data;
+            if (!data.isNative()) {
+                source = sendStaging;
+                if (length > source.byteSize()) {
+                    source = sendStaging(length);
+                }
+                MemorySegment.copy(data, 0, source, 0, length);
+            }
+            sendIov.set(ADDRESS, 0, source);
+            sendIov.set(JAVA_LONG, 8, length);
+            sendMsg.set(JAVA_INT, MSG_NAMELEN, cachedAddressLength);
+            sendMsg.set(JAVA_INT, MSG_FLAGS, 0);
+            long n;
+            do {
+                n = Libc.sendmsg(sendState, fd, sendMsg, 0);
+            } while (n == -Errno.EINTR);
+            if (n >= 0) {
+                sentPacketCount++;
+                txStampId++;
+                return (int) n;
+            }
+            if (n == -Errno.EAGAIN || n == -Errno.ENOBUFS) {
+                return 0;
+            }
+            throw SocketException.of("sendmsg(SO_TIMESTAMPING)", (int) n);
+        } finally {
+            lifecycle.exit();
+        }
+    }
+
+    @Override
+    public long txStampId() {
+        return txStampId;
+    }
+
+    @Override
+    public boolean txTimestampsPerSend() {
+        return perSendTx;
     }
 
     /** IP_TOS (and IPV6_TCLASS on an IPv6 socket) for later sends; called on the send path's thread. */
@@ -571,6 +662,9 @@ final class NativeUdpSocket implements UdpSocket {
             } while (n == -Errno.EINTR);
             if (n >= 0) {
                 sentPacketCount += n;
+                if (!perSendTx) {
+                    txStampId += n;
+                }
                 return n;
             }
             if (n == -Errno.EAGAIN || n == -Errno.ENOBUFS) {
@@ -592,6 +686,12 @@ final class NativeUdpSocket implements UdpSocket {
         } finally {
             lifecycle.exit();
         }
+    }
+
+    @Override
+    public int receiveBufferBytes() {
+        int bytes = getIntOption(SOL_SOCKET, SO_RCVBUF);
+        return bytes < 0 ? -1 : bytes;
     }
 
     @Override

@@ -127,6 +127,15 @@ public interface UdpSocket extends AutoCloseable {
         return -1;
     }
 
+    /**
+     * The receive buffer the kernel granted (getsockopt SO_RCVBUF: twice the bytes asked for, the kernel's
+     * bookkeeping share included, capped at twice {@code net.core.rmem_max} unless SO_RCVBUFFORCE was allowed), or
+     * -1 when the implementation cannot tell. Any thread.
+     */
+    default int receiveBufferBytes() {
+        return -1;
+    }
+
     /** Drains TX timestamps from the error queue (non-blocking); @return how many were delivered. */
     int pollTxTimestamps(TxTimestampHandler handler) throws SocketException;
 
@@ -146,8 +155,36 @@ public interface UdpSocket extends AutoCloseable {
     /** Error-queue entries {@link #pollTxTimestampsBatched} reads with one system call. */
     int TX_TIMESTAMP_BATCH = 32;
 
-    /** Packets sent so far: the OPT_ID the kernel gives the next send. Read it from the sending thread. */
+    /**
+     * Packets sent so far: on a socket stamping every send, the OPT_ID the kernel gives the next send. Read it from
+     * the sending thread.
+     */
     long sentPacketCount();
+
+    /**
+     * Sends as {@link #send} does, with a kernel TX timestamp asked for this datagram: on a socket opened with
+     * {@link UdpSocketOptions.Builder#txTimestampsPerSend} the only sends stamped are these (an SO_TIMESTAMPING
+     * control message on the sendmsg); on any other socket this is {@link #send}, stamped when the socket stamps
+     * every send. The stamp arrives through {@link #pollTxTimestamps} with the id {@link #txStampId} had before the
+     * call. Send path.
+     */
+    default int sendStamped(MemorySegment data, int length, InetSocketAddress destination) throws SocketException {
+        return send(data, length, destination);
+    }
+
+    /**
+     * The packet id (SOF_TIMESTAMPING_OPT_ID) the kernel gives the next TX-stamped send: {@link #sentPacketCount}
+     * on a socket stamping every send; with {@link #txTimestampsPerSend} the number of {@link #sendStamped} calls
+     * that sent (the kernel counts only the datagrams it stamps). Read it from the sending thread.
+     */
+    default long txStampId() {
+        return sentPacketCount();
+    }
+
+    /** True when only {@link #sendStamped} sends get TX timestamps ({@link UdpSocketOptions#txTimestampsPerSend}). */
+    default boolean txTimestampsPerSend() {
+        return false;
+    }
 
     /** Wakes a blocked receive, which then returns {@link #CLOSED}, as do all later receives (shutdown(2)). */
     void wakeup();

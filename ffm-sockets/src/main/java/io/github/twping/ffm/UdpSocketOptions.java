@@ -29,6 +29,7 @@ public final class UdpSocketOptions {
     private final boolean receiveDestination;
     private final Timestamping timestamping;
     private final boolean txScheduledTimestamps;
+    private final boolean txTimestampsPerSend;
     private final boolean forceNio;
     private final int busyPollMicros;
     private final boolean reusePort;
@@ -55,6 +56,7 @@ public final class UdpSocketOptions {
         this.receiveDestination = b.receiveDestination;
         this.timestamping = b.timestamping;
         this.txScheduledTimestamps = b.txScheduledTimestamps;
+        this.txTimestampsPerSend = b.txTimestampsPerSend;
         this.forceNio = b.forceNio;
     }
 
@@ -129,6 +131,14 @@ public final class UdpSocketOptions {
         return txScheduledTimestamps;
     }
 
+    /**
+     * TX timestamps only for the datagrams sent with {@link UdpSocket#sendStamped}, not for every send (with
+     * {@link Timestamping#RX_TX_SOFTWARE} or {@link Timestamping#HARDWARE}).
+     */
+    public boolean txTimestampsPerSend() {
+        return txTimestampsPerSend;
+    }
+
     public boolean forceNio() {
         return forceNio;
     }
@@ -157,6 +167,7 @@ public final class UdpSocketOptions {
                 + " first " + portFirstTry + ", ttl=" + unicastTtl + ", tos=" + tos + ", rcvbuf=" + receiveBufferBytes
                 + ", sndbuf=" + sendBufferBytes + ", device=" + bindToDevice + ", recvTtl=" + receiveTtl
                 + ", recvTos=" + receiveTos + ", timestamping=" + timestamping + ", txSched=" + txScheduledTimestamps
+                + ", txPerSend=" + txTimestampsPerSend
                 + ", forceNio=" + forceNio + ", busyPoll=" + busyPollMicros + ", reusePort=" + reusePort
                 + ", dropReceived=" + dropReceived + "]";
     }
@@ -178,6 +189,7 @@ public final class UdpSocketOptions {
         private boolean receiveDestination;
         private Timestamping timestamping = Timestamping.NONE;
         private boolean txScheduledTimestamps;
+        private boolean txTimestampsPerSend;
         private boolean forceNio;
         private int busyPollMicros = DEFAULT;
         private boolean reusePort;
@@ -272,6 +284,18 @@ public final class UdpSocketOptions {
 
         public Builder txScheduledTimestamps(boolean on) {
             this.txScheduledTimestamps = on;
+            return this;
+        }
+
+        /**
+         * With TX timestamps ({@link Timestamping#RX_TX_SOFTWARE}, {@link Timestamping#HARDWARE}): the kernel stamps
+         * only the datagrams sent with {@link UdpSocket#sendStamped} (an SO_TIMESTAMPING control message on that
+         * sendmsg, Linux 4.7 and later), not every send. The socket keeps the reporting flags (OPT_ID, OPT_TSONLY);
+         * the ids then count the stamped sends only ({@link UdpSocket#txStampId}). A send that needs no stamp then
+         * costs no clone of its buffer, no error-queue entry and no drain.
+         */
+        public Builder txTimestampsPerSend(boolean on) {
+            this.txTimestampsPerSend = on;
             return this;
         }
 

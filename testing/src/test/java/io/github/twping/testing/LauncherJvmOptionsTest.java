@@ -103,7 +103,7 @@ class LauncherJvmOptionsTest {
         Run agent = run(Map.of(), "--agent", "/nonexistent/agent.yaml");
         assertEquals(1, agent.status(), "a missing file is one line and status 1: " + agent.output());
         assertTrue(agent.output().contains(C1_ONLY), agent.output());
-        assertTrue(agent.output().contains("-XX:MaxNewSize=12582912"), "a 12 MB young generation: " + agent.output());
+        assertTrue(agent.output().contains("-XX:MaxNewSize=8388608"), "an 8 MB young generation: " + agent.output());
         assertTrue(agent.output().contains("-XX:MaxHeapFreeRatio=30"), agent.output());
         // half the stack shadow zone on x86_64 (elsewhere the JVM accepts no less than its default)
         boolean x86 = "amd64".equals(System.getProperty("os.arch"));
