@@ -2,6 +2,7 @@ package io.github.twping.ffm;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
@@ -140,6 +141,25 @@ class PerSendTxTimestampsTest {
             assertFalse(socket.txTimestampsPerSend());
             assertEquals(20, socket.sendStamped(arena.allocate(64), 20, sink.localAddress()));
             assertEquals(1, socket.sentPacketCount());
+        }
+    }
+    /**
+     * A failed send is made again with errno capture (Libc.sendto, Libc.sendmsg: the first call captures nothing,
+     * so that its success path allocates nothing however the JIT inlines it); the reason must still be the kernel's.
+     */
+    @Test
+    void aFailedSendStillReportsTheKernelsReason() throws Exception {
+        try (UdpSocket socket = open(true); UdpSocket sink = sink(); Arena arena = Arena.ofConfined()) {
+            MemorySegment tooLong = arena.allocate(70_000);   // over the 65,507 octets of a UDP/IPv4 datagram
+            SocketException plain = assertThrows(SocketException.class,
+                    () -> socket.send(tooLong, 70_000, sink.localAddress()));
+            assertEquals(Errno.EMSGSIZE, plain.errno(), plain.toString());
+            SocketException stamped = assertThrows(SocketException.class,
+                    () -> socket.sendStamped(tooLong, 70_000, sink.localAddress()));
+            assertEquals(Errno.EMSGSIZE, stamped.errno(), stamped.toString());
+            MemorySegment data = arena.allocate(20);
+            assertEquals(20, socket.send(data, 20, sink.localAddress()), "the socket still sends");
+            assertEquals(1, socket.sentPacketCount(), "failed sends are not counted");
         }
     }
 }
