@@ -27,6 +27,7 @@ main_class=io.github.twping.testing.perf.LoopbackRttRunner
 harness_java perftest.sh "$main_class" "${PERFTEST_REBUILD:-0}"
 
 # The same collector and heap as the ./twping launcher, so the numbers are those of twping's JVM.
-jvm_opts=(--enable-native-access=ALL-UNNAMED -XX:+UseSerialGC -Xms128m -Xmn96m -Xmx512m)
+jvm_opts=(--enable-native-access=ALL-UNNAMED -XX:CompileCommand=quiet
+    -XX:CompileCommand=inline,jdk.internal.foreign.AbstractMemorySegmentImpl::asSlice -XX:+UseSerialGC -Xms128m -Xmn96m -Xmx512m)
 # shellcheck disable=SC2086
 exec "$java_bin" "${jvm_opts[@]}" ${PERFTEST_JAVA_OPTS:-} -cp "$jar:$classes" "$main_class" "$@"
