@@ -122,12 +122,7 @@ class LauncherJvmOptionsTest {
 
     @Test
     void theAotCacheIsMappedWhenTheLauncherHasOne() throws Exception {
-        Path root = NetnsStandSystemTest.repositoryRoot();
-        Path aot = root.resolve("core/target/twping.aot");
-        Path jar = root.resolve("core/target/twping.jar");
-        assumeTrue(Files.isRegularFile(aot) && Files.isRegularFile(jar)
-                        && Files.getLastModifiedTime(aot).compareTo(Files.getLastModifiedTime(jar)) > 0,
-                "no AOT cache newer than the jar (./twping --train-aot makes one)");
+        Path aot = assumeFreshCache("twping.aot");
         Run help = run(Map.of("opts", "-Xlog:aot=info:stdout"), "-h");
         assertTrue(help.output().contains("-XX:AOTCache=" + aot), help.output());
         assertTrue(help.output().contains("Mapped static  region"), "the cache was mapped: " + help.output());
@@ -142,12 +137,7 @@ class LauncherJvmOptionsTest {
      */
     @Test
     void theAotCacheHoldsTheHumanSummary() throws Exception {
-        Path root = NetnsStandSystemTest.repositoryRoot();
-        Path aot = root.resolve("core/target/twping.aot");
-        Path jar = root.resolve("core/target/twping.jar");
-        assumeTrue(Files.isRegularFile(aot) && Files.isRegularFile(jar)
-                        && Files.getLastModifiedTime(aot).compareTo(Files.getLastModifiedTime(jar)) > 0,
-                "no AOT cache newer than the jar (./twping --train-aot makes one)");
+        Path aot = assumeFreshCache("twping.aot");
         Run session = run(Map.of("opts", "-Xlog:class+load=info:stdout"), "--loopback", "-c", "2", "-i", "0.01", "-L", "1");
         assertEquals(0, session.status(), session.output());
         String line = session.output().lines().filter(l -> l.contains(" io.github.twping.report.owamp.HumanSummaryWriter "))
@@ -155,15 +145,23 @@ class LauncherJvmOptionsTest {
         assertTrue(line.contains("source: shared objects file"), "the summary writer came from the AOT cache: " + line);
     }
 
+    /** core/target/NAME, or the test is skipped when it is missing or older than the jar. */
+    private static Path assumeFreshCache(String name) throws IOException {
+        Path root = NetnsStandSystemTest.repositoryRoot();
+        Path aot = root.resolve("core/target/" + name);
+        Path jar = root.resolve("core/target/twping.jar");
+        assumeTrue(Files.isRegularFile(aot) && Files.isRegularFile(jar)
+                        && Files.getLastModifiedTime(aot).compareTo(Files.getLastModifiedTime(jar)) > 0,
+                "no " + name + " newer than the jar (./twping --train-aot makes one)");
+        return aot;
+    }
+
     @Test
     void twampdMapsItsOwnCacheWhenThereIsOne() throws Exception {
+        Path serverAot = assumeFreshCache("twampd.aot");
         Path root = NetnsStandSystemTest.repositoryRoot();
         Path jar = root.resolve("core/target/twping.jar");
         Path clientAot = root.resolve("core/target/twping.aot");
-        Path serverAot = root.resolve("core/target/twampd.aot");
-        assumeTrue(Files.isRegularFile(serverAot) && Files.isRegularFile(jar)
-                        && Files.getLastModifiedTime(serverAot).compareTo(Files.getLastModifiedTime(jar)) > 0,
-                "no servers' AOT cache newer than the jar (./twping --train-aot makes one)");
         Run twampd = run(Map.of("TWPING_MAIN", "io.github.twping.cli.TwampdMain", "opts", "-Xlog:aot=info:stdout"), "-h");
         assertTrue(twampd.output().contains("-XX:AOTCache=" + serverAot), twampd.output());
         assertTrue(twampd.output().contains("Mapped static  region"), "the cache was mapped: " + twampd.output());
