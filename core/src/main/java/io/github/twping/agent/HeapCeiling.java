@@ -9,7 +9,7 @@ import java.util.function.LongSupplier;
 
 /**
  * A soft ceiling on the agent's old generation (docs/PERFORMANCE.md, "Fleet and daemon memory"). The launcher runs
- * the agent on the Serial collector with a 12 MB young generation; the objects of a 10 s session outlive a few young
+ * the agent on the Serial collector with an 8 MB young generation; the objects of a 10 s session outlive a few young
  * collections and are promoted, so the old generation gains the garbage of every round of sessions (about 11 MB a
  * round with 100 targets). Serial collects its old generation only when it can no longer grow within
  * {@code -Xmx}: the agent's heap grew by about 1 MB/s towards its 512 MB maximum and kept every page it touched.
