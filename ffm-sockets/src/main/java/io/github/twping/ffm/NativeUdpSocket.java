@@ -246,17 +246,7 @@ final class NativeUdpSocket implements UdpSocket {
             throw new SocketException("sendto", Errno.EBADF, "socket closed", null);
         }
         try {
-            if (destination != cachedDestination) {
-                cacheDestination(destination, data.isNative() ? 0 : length);
-            }
-            MemorySegment source = data;
-            if (!data.isNative()) {
-                source = sendStaging;
-                if (length > source.byteSize()) {
-                    source = sendStaging(length);
-                }
-                MemorySegment.copy(data, 0, source, 0, length);
-            }
+            MemorySegment source = sendSource(data, length, destination);
             long n;
             do {
                 n = Libc.sendto(sendState, fd, source, length, 0, sendAddress, cachedAddressLength);
@@ -306,17 +296,7 @@ final class NativeUdpSocket implements UdpSocket {
             throw new SocketException("sendmsg", Errno.EBADF, "socket closed", null);
         }
         try {
-            if (destination != cachedDestination) {
-                cacheDestination(destination, data.isNative() ? 0 : length);
-            }
-            MemorySegment source = data;
-            if (!data.isNative()) {
-                source = sendStaging;
-                if (length > source.byteSize()) {
-                    source = sendStaging(length);
-                }
-                MemorySegment.copy(data, 0, source, 0, length);
-            }
+            MemorySegment source = sendSource(data, length, destination);
             sendIov.set(ADDRESS, 0, source);
             sendIov.set(JAVA_LONG, 8, length);
             sendMsg.set(JAVA_INT, MSG_NAMELEN, cachedAddressLength);
@@ -337,6 +317,26 @@ final class NativeUdpSocket implements UdpSocket {
         } finally {
             lifecycle.exit();
         }
+    }
+
+    /**
+     * What a send passes to the kernel: {@code data} itself when native, else its copy in the staging memory; and
+     * the destination's sockaddr, cached while the destination stays the same object. Inside {@code lifecycle}.
+     */
+    private MemorySegment sendSource(MemorySegment data, int length, InetSocketAddress destination)
+            throws SocketException {
+        if (destination != cachedDestination) {
+            cacheDestination(destination, data.isNative() ? 0 : length);
+        }
+        if (data.isNative()) {
+            return data;
+        }
+        MemorySegment source = sendStaging;
+        if (length > source.byteSize()) {
+            source = sendStaging(length);
+        }
+        MemorySegment.copy(data, 0, source, 0, length);
+        return source;
     }
 
     @Override
