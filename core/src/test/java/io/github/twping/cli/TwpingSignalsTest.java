@@ -162,20 +162,27 @@ class TwpingSignalsTest {
     @Test
     void shouldKeepThePartialSummaryAndExitZeroWhenASecondSignalFollowsIt() throws Exception {
         try (EmbeddedServer server = EmbeddedServer.start(EmbeddedServer.options())) {
-            Process p = start(server.port(), false, "INT", "-c", "100000", "-i", "0.01");
-            try {
-                Wait.until(() -> outputContains("until results available") || !p.isAlive(), "the test to be set up");
-                assertTrue(p.isAlive(), this::outputOrEmpty);
-                signal(p, "INT");
-                Wait.until(() -> outputContains("--- twping statistics") || !p.isAlive(), "the partial summary");
-                signal(p, "INT");
-                assertTrue(p.waitFor(60, TimeUnit.SECONDS), "twping did not end after two signals");
-                String out = output();
-                assertEquals(0, p.exitValue(), out);
-                assertTrue(out.contains("--- twping statistics") && out.contains("two-way jitter = "), out);
-            } finally {
-                p.destroyForcibly();
-            }
+            assertTwoSignalsKeepThePartialSummary(server.port());
+        }
+    }
+
+    /** SIGINT once the session is set up, again once the partial summary starts: exit 0 with the summary. */
+    private void assertTwoSignalsKeepThePartialSummary(int port, String... extra) throws Exception {
+        List<String> args = new ArrayList<>(List.of("-c", "100000", "-i", "0.01"));
+        args.addAll(List.of(extra));
+        Process p = start(port, false, "INT", args.toArray(new String[0]));
+        try {
+            Wait.until(() -> outputContains("until results available") || !p.isAlive(), "the test to be set up");
+            assertTrue(p.isAlive(), this::outputOrEmpty);
+            signal(p, "INT");
+            Wait.until(() -> outputContains("--- twping statistics") || !p.isAlive(), "the partial summary");
+            signal(p, "INT");
+            assertTrue(p.waitFor(60, TimeUnit.SECONDS), "twping did not end after two signals");
+            String out = output();
+            assertEquals(0, p.exitValue(), out);
+            assertTrue(out.contains("--- twping statistics") && out.contains("two-way jitter = "), out);
+        } finally {
+            p.destroyForcibly();
         }
     }
 
@@ -190,21 +197,7 @@ class TwpingSignalsTest {
                 StampReflector.openSocket(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0), null);
         try (reflector) {
             reflector.start();
-            Process p = start(reflector.localAddress().getPort(), false, "INT", "-c", "100000", "-i", "0.01",
-                    "--stamp");
-            try {
-                Wait.until(() -> outputContains("until results available") || !p.isAlive(), "the test to be set up");
-                assertTrue(p.isAlive(), this::outputOrEmpty);
-                signal(p, "INT");
-                Wait.until(() -> outputContains("--- twping statistics") || !p.isAlive(), "the partial summary");
-                signal(p, "INT");
-                assertTrue(p.waitFor(60, TimeUnit.SECONDS), "twping did not end after two signals");
-                String out = output();
-                assertEquals(0, p.exitValue(), out);
-                assertTrue(out.contains("--- twping statistics") && out.contains("two-way jitter = "), out);
-            } finally {
-                p.destroyForcibly();
-            }
+            assertTwoSignalsKeepThePartialSummary(reflector.localAddress().getPort(), "--stamp");
         }
     }
 
