@@ -60,22 +60,6 @@ final class Libc {
         static final MethodHandle H = errnoHandle("sendmsg", FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_INT));
     }
 
-    /*
-     * The sends without errno capture, for the call that succeeds. The capture's per-call slice of the state segment
-     * is scalar-replaced only when the JIT inlines the whole downcall chain into one compilation, which depends on
-     * where the compilation starts and on profiles other code shaped: a reflector sent 40 B of garbage per reply in
-     * some JVMs (StampReflectorAllocationTest, 2 of 6 runs). A failed send sent nothing, so it is repeated with the
-     * capturing handle to learn why; that handle is linked only when a send first fails.
-     */
-    private static final class SendtoPlain {
-        static final MethodHandle H = plainHandle("sendto",
-            FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG, JAVA_INT, ADDRESS, JAVA_INT));
-    }
-
-    private static final class SendmsgPlain {
-        static final MethodHandle H = plainHandle("sendmsg", FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_INT));
-    }
-
     private static final class Recvmsg {
         static final MethodHandle H = errnoHandle("recvmsg", FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_INT));
     }
@@ -111,12 +95,6 @@ final class Libc {
 
     private static final class Recvmmsg {
         static final MethodHandle H = errnoHandle("recvmmsg",
-            FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT, ADDRESS));
-    }
-
-    /** recvmmsg without errno capture, for the non-blocking error-queue reads (see {@link #recvmmsgNonBlocking}). */
-    private static final class RecvmmsgPlain {
-        static final MethodHandle H = plainHandle("recvmmsg",
             FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT, ADDRESS));
     }
 
@@ -264,15 +242,11 @@ final class Libc {
         }
     }
 
-    /** @return bytes sent, or -errno (a failed send is made again with errno capture, to learn why; see SendtoPlain). */
+    /** @return bytes sent, or -errno. */
     static long sendto(MemorySegment callState, int fd, MemorySegment buffer, long length, int flags,
                        MemorySegment sockaddr, int sockaddrLength) {
         try {
-            long n = (long) SendtoPlain.H.invokeExact(fd, buffer, length, flags, sockaddr, sockaddrLength);
-            if (n >= 0) {
-                return n;
-            }
-            n = (long) Sendto.H.invokeExact(callState, fd, buffer, length, flags, sockaddr, sockaddrLength);
+            long n = (long) Sendto.H.invokeExact(callState, fd, buffer, length, flags, sockaddr, sockaddrLength);
             return n >= 0 ? n : -errno(callState);
         } catch (RuntimeException | Error e) {
             throw e;
@@ -281,14 +255,10 @@ final class Libc {
         }
     }
 
-    /** @return bytes sent, or -errno (as {@link #sendto}: a failed send is made again with errno capture). */
+    /** @return bytes sent, or -errno. */
     static long sendmsg(MemorySegment callState, int fd, MemorySegment msghdr, int flags) {
         try {
-            long n = (long) SendmsgPlain.H.invokeExact(fd, msghdr, flags);
-            if (n >= 0) {
-                return n;
-            }
-            n = (long) Sendmsg.H.invokeExact(callState, fd, msghdr, flags);   // again, to learn why
+            long n = (long) Sendmsg.H.invokeExact(callState, fd, msghdr, flags);
             return n >= 0 ? n : -errno(callState);
         } catch (RuntimeException | Error e) {
             throw e;
@@ -313,28 +283,6 @@ final class Libc {
     static int recvmmsg(MemorySegment callState, int fd, MemorySegment mmsghdrs, int count, int flags) {
         try {
             int n = (int) Recvmmsg.H.invokeExact(callState, fd, mmsghdrs, count, flags, MemorySegment.NULL);
-            return n >= 0 ? n : -errno(callState);
-        } catch (RuntimeException | Error e) {
-            throw e;
-        } catch (Throwable t) {
-            throw linkageBug(t);
-        }
-    }
-
-    /**
-     * {@link #recvmmsg} for a read that does not block ({@code MSG_DONTWAIT}, e.g. the TX-stamp error queue), whose
-     * success path allocates nothing however the JIT inlines it: the errno capture's per-call slice escaped to the
-     * heap (40 B per read) when a JVM had compiled {@code asSlice} too large to inline (StampReflectorAllocationTest,
-     * found with a JFR allocation profile). A read that fails is made again with the capture, to learn why; it does
-     * not block, so repeating it changes nothing but the cost of an empty queue, one more system call.
-     */
-    static int recvmmsgNonBlocking(MemorySegment callState, int fd, MemorySegment mmsghdrs, int count, int flags) {
-        try {
-            int n = (int) RecvmmsgPlain.H.invokeExact(fd, mmsghdrs, count, flags, MemorySegment.NULL);
-            if (n >= 0) {
-                return n;
-            }
-            n = (int) Recvmmsg.H.invokeExact(callState, fd, mmsghdrs, count, flags, MemorySegment.NULL);
             return n >= 0 ? n : -errno(callState);
         } catch (RuntimeException | Error e) {
             throw e;

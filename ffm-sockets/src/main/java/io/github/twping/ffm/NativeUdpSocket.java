@@ -758,7 +758,7 @@ final class NativeUdpSocket implements UdpSocket {
                     errBatchHeaders.set(JAVA_INT, h + MSG_FLAGS, 0);
                     errBatchHeaders.set(JAVA_INT, h + DatagramBatch.MMSG_LEN, 0);
                 }
-                int n = Libc.recvmmsgNonBlocking(errState, fd, errBatchHeaders, TX_TIMESTAMP_BATCH, MSG_ERRQUEUE | MSG_DONTWAIT);
+                int n = Libc.recvmmsg(errState, fd, errBatchHeaders, TX_TIMESTAMP_BATCH, MSG_ERRQUEUE | MSG_DONTWAIT);
                 if (n < 0) {
                     if (n == -Errno.EINTR) {
                         continue;

@@ -143,10 +143,7 @@ class PerSendTxTimestampsTest {
             assertEquals(1, socket.sentPacketCount());
         }
     }
-    /**
-     * A failed send is made again with errno capture (Libc.sendto, Libc.sendmsg: the first call captures nothing,
-     * so that its success path allocates nothing however the JIT inlines it); the reason must still be the kernel's.
-     */
+    /** A failed send, plain or stamped per send, reports the kernel's reason (errno captured by the downcall). */
     @Test
     void aFailedSendStillReportsTheKernelsReason() throws Exception {
         try (UdpSocket socket = open(true); UdpSocket sink = sink(); Arena arena = Arena.ofConfined()) {
