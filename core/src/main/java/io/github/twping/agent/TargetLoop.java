@@ -47,7 +47,7 @@ abstract class TargetLoop implements Runner {
     /** The session running now, or null (cancelled by {@link #stopNow}). */
     volatile ClientTestSession running;
     /** The client's extra stamps of the last session, reused by the next one (the runner's thread only). */
-    RecordStamps stampTable;
+    private RecordStamps stampTable;
     volatile long sessionsDone;
     volatile long failuresSeen;
 
@@ -75,6 +75,32 @@ abstract class TargetLoop implements Runner {
         }
         return new SessionIntervals(cfg, data, writer.dataOffset(), header, writer::visibleRecords, s.recordSources(),
                 intervalSeconds, stream, clock);
+    }
+
+    /**
+     * Prepares {@code s} before it starts: the last session's client-stamp table (one per target instead of one per
+     * session) and no send-lateness histogram, which the agent never reads (each session's 28 KB outlived the young
+     * collections of its 10 s and was promoted, garbage in the old generation at its end).
+     */
+    final void prepare(ClientTestSession s) {
+        s.keepStamps(stampTable);
+        s.withoutLateness();
+        stampTable = null;
+    }
+
+    /**
+     * Keeps {@code s}'s stamp table for the next session once its sender and receiver threads have ended; after a
+     * session whose threads outlived the join the next one gets a new table.
+     */
+    final void keepTables(ClientTestSession s) {
+        if (s.threadsEnded()) {
+            stampTable = s.recordStamps();
+        }
+    }
+
+    /** @return the stamp table the next session will reuse, or null */
+    final RecordStamps stampTable() {
+        return stampTable;
     }
 
     /**
