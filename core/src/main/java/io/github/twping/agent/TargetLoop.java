@@ -5,6 +5,7 @@ import io.github.twping.metrics.FailureReason;
 import io.github.twping.datafile.RecordStamps;
 import io.github.twping.session.ClientTestSession;
 import io.github.twping.session.SessionOutcome;
+import io.github.twping.stats.exact.ExactStatistics;
 import io.github.twping.time.WallClock;
 import java.util.Locale;
 import java.util.concurrent.CountDownLatch;
@@ -46,6 +47,11 @@ abstract class TargetLoop implements Runner {
     volatile boolean stopping;
     /** The session running now, or null (cancelled by {@link #stopNow}). */
     volatile ClientTestSession running;
+    /**
+     * The statistics engine of the last session's interval events, started again for the next one (the runner's
+     * thread only; a session's intervals are finished or dropped before the next session's are made).
+     */
+    private ExactStatistics intervalEngine;
     /** The client's extra stamps of the last session, reused by the next one (the runner's thread only). */
     private RecordStamps stampTable;
     volatile long sessionsDone;
@@ -73,8 +79,10 @@ abstract class TargetLoop implements Runner {
         if (stream == null || intervalSeconds <= 0) {
             return null;
         }
-        return new SessionIntervals(cfg, data, writer.dataOffset(), header, writer::visibleRecords, s.recordSources(),
-                intervalSeconds, stream, clock);
+        SessionIntervals intervals = new SessionIntervals(cfg, data, writer.dataOffset(), header,
+                writer::visibleRecords, s.recordSources(), intervalSeconds, stream, clock, intervalEngine);
+        intervalEngine = intervals.engine();
+        return intervals;
     }
 
     /**
