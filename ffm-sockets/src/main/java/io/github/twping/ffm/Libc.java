@@ -260,8 +260,8 @@ final class Libc {
     }
 
     /**
-     * Links one handle (the clock state's, which every run reads first), so that {@link NativeSupport} learns
-     * whether downcalls work here without linking all of them.
+     * Links one handle (the clock state's, which every run reads first: on the syscall path the one handle of every
+     * system call), so that {@link NativeSupport} learns whether downcalls work here without linking all of them.
      */
     static void probe() {
         if ((SYSCALL ? Syscall.H : NtpAdjtimeRead.H) == null) {
@@ -287,7 +287,6 @@ final class Libc {
         if (SYSCALL) {
             return (int) syscall(callState, SYS_SOCKET, domain, type, protocol, 0, 0, 0);
         }
-
         try {
             int fd = (int) Socket.H.invokeExact(callState, domain, type, protocol);
             return fd >= 0 ? fd : -errno(callState);
@@ -307,7 +306,6 @@ final class Libc {
                 Reference.reachabilityFence(sockaddr);
             }
         }
-
         try {
             int rc = (int) Bind.H.invokeExact(callState, fd, sockaddr, length);
             return rc == 0 ? 0 : -errno(callState);
@@ -327,7 +325,6 @@ final class Libc {
                 Reference.reachabilityFence(value);
             }
         }
-
         try {
             int rc = (int) Setsockopt.H.invokeExact(callState, fd, level, name, value, length);
             return rc == 0 ? 0 : -errno(callState);
@@ -350,7 +347,6 @@ final class Libc {
                 Reference.reachabilityFence(lengthInOut);
             }
         }
-
         try {
             int rc = (int) Getsockopt.H.invokeExact(callState, fd, level, name, value, lengthInOut);
             return rc == 0 ? 0 : -errno(callState);
@@ -371,7 +367,6 @@ final class Libc {
                 Reference.reachabilityFence(lengthInOut);
             }
         }
-
         try {
             int rc = (int) Getsockname.H.invokeExact(callState, fd, sockaddr, lengthInOut);
             return rc == 0 ? 0 : -errno(callState);
@@ -394,7 +389,6 @@ final class Libc {
                 Reference.reachabilityFence(sockaddr);
             }
         }
-
         try {
             long n = (long) Sendto.H.invokeExact(callState, fd, buffer, length, flags, sockaddr, sockaddrLength);
             return n >= 0 ? n : -errno(callState);
@@ -414,7 +408,6 @@ final class Libc {
                 Reference.reachabilityFence(msghdr);
             }
         }
-
         try {
             long n = (long) Sendmsg.H.invokeExact(callState, fd, msghdr, flags);
             return n >= 0 ? n : -errno(callState);
@@ -434,7 +427,6 @@ final class Libc {
                 Reference.reachabilityFence(msghdr);
             }
         }
-
         try {
             long n = (long) Recvmsg.H.invokeExact(callState, fd, msghdr, flags);
             return n >= 0 ? n : -errno(callState);
@@ -455,7 +447,6 @@ final class Libc {
                 Reference.reachabilityFence(mmsghdrs);
             }
         }
-
         try {
             int n = (int) Recvmmsg.H.invokeExact(callState, fd, mmsghdrs, count, flags, MemorySegment.NULL);
             return n >= 0 ? n : -errno(callState);
@@ -491,7 +482,6 @@ final class Libc {
                 Reference.reachabilityFence(sockaddr);
             }
         }
-
         try {
             int rc = (int) Connect.H.invokeExact(callState, fd, sockaddr, length);
             return rc == 0 ? 0 : -errno(callState);
@@ -511,7 +501,6 @@ final class Libc {
                 Reference.reachabilityFence(mmsghdrs);
             }
         }
-
         try {
             int n = (int) Sendmmsg.H.invokeExact(callState, fd, mmsghdrs, count, flags);
             return n >= 0 ? n : -errno(callState);
@@ -532,7 +521,6 @@ final class Libc {
                 Reference.reachabilityFence(mask);
             }
         }
-
         try {
             int rc = (int) SchedSetaffinity.H.invokeExact(callState, tid, mask.byteSize(), mask);
             return rc == 0 ? 0 : -errno(callState);
@@ -553,7 +541,6 @@ final class Libc {
                 Reference.reachabilityFence(param);
             }
         }
-
         try {
             int rc = (int) SchedSetscheduler.H.invokeExact(callState, tid, policy, param);
             return rc == 0 ? 0 : -errno(callState);
@@ -569,7 +556,6 @@ final class Libc {
         if (SYSCALL) {
             return (int) syscall(callState, SYS_SCHED_GETSCHEDULER, tid, 0, 0, 0, 0, 0);
         }
-
         try {
             int rc = (int) SchedGetscheduler.H.invokeExact(callState, tid);
             return rc >= 0 ? rc : -errno(callState);
@@ -592,7 +578,6 @@ final class Libc {
                 Reference.reachabilityFence(mask);
             }
         }
-
         try {
             int rc = (int) SchedGetaffinity.H.invokeExact(callState, tid, mask.byteSize(), mask);
             return rc >= 0 ? 0 : -errno(callState);
@@ -619,7 +604,6 @@ final class Libc {
         if (SYSCALL) {
             return (int) syscall(callState, SYS_PRCTL, option, argument, 0, 0, 0, 0);
         }
-
         try {
             int rc = (int) Prctl.H.invokeExact(callState, option, argument, 0L, 0L, 0L);
             return rc >= 0 ? rc : -errno(callState);
@@ -640,7 +624,6 @@ final class Libc {
                 Reference.reachabilityFence(timex);
             }
         }
-
         try {
             int rc = (int) NtpAdjtimeRead.H.invokeExact(timex);
             if (rc >= 0) {
@@ -661,7 +644,6 @@ final class Libc {
             syscall(Syscall.IGNORED_STATE, SYS_SHUTDOWN, fd, how, 0, 0, 0, 0);
             return;
         }
-
         try {
             int ignored = (int) Shutdown.H.invokeExact(fd, how);
         } catch (RuntimeException | Error e) {
@@ -677,7 +659,6 @@ final class Libc {
             syscall(Syscall.IGNORED_STATE, SYS_CLOSE, fd, 0, 0, 0, 0, 0);
             return;
         }
-
         try {
             int ignored = (int) Close.H.invokeExact(fd);
         } catch (RuntimeException | Error e) {
