@@ -119,7 +119,11 @@ final class ControlStream implements AutoCloseable {
         watchPending = true;
         watchDone = false;
         watchError = null;
-        Thread.ofPlatform().daemon(true).name("twping-control-watch").start(this::watchRead);
+        // of the caller's kind: a platform thread for twping (no virtual-thread scheduler started for it), a virtual
+        // one for the agent's target loops (a blocked socket read then holds no carrier and no stack of its own)
+        Thread.Builder helper = Thread.currentThread().isVirtual() ? Thread.ofVirtual()
+                : Thread.ofPlatform().daemon(true);
+        helper.name("twping-control-watch").start(this::watchRead);
         return true;
     }
 

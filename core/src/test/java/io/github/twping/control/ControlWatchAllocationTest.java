@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.github.twping.protocol.Mode;
 import java.lang.management.ManagementFactory;
 import java.net.InetAddress;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import com.sun.management.ThreadMXBean;
 
@@ -45,6 +47,30 @@ class ControlWatchAllocationTest {
             // the watch read still hands the next message's first byte over (Stop-Sessions, then a new request)
             client.stopSessions(0);
             assertEquals(0, client.requestSession(ControlLoopbackTest.request(lo, lo, 0)).acceptCode());
+        }
+    }
+
+    /** The agent's target loops are virtual threads: their watch read is a virtual thread too, and sees the close. */
+    @Test
+    void aVirtualCallerSeesQuietThenThePeerClosing() throws Exception {
+        try (LoopbackServer server = LoopbackServer.aliceOnly(Mode.ALL_BITS);
+             ControlClient client = ControlClient.connect(ControlLoopbackTest.options(server.port(), Mode.OPEN))) {
+            InetAddress lo = InetAddress.getByName("127.0.0.1");
+            client.requestSession(ControlLoopbackTest.request(lo, lo, 0));
+            client.startSessions();
+            ControlActivity[] seen = new ControlActivity[2];
+            Thread watcher = Thread.ofVirtual().start(() -> {
+                seen[0] = client.awaitActivity(POLL_NS);
+                try {
+                    server.connection.get(60, TimeUnit.SECONDS).close();
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+                seen[1] = client.awaitActivity(60_000_000_000L);
+            });
+            assertTrue(watcher.join(Duration.ofSeconds(120)), "the virtual watcher ended");
+            assertEquals(ControlActivity.QUIET, seen[0]);
+            assertEquals(ControlActivity.PEER_CLOSED, seen[1]);
         }
     }
 
