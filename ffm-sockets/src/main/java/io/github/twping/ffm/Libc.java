@@ -209,6 +209,24 @@ final class Libc {
             ERRNO, Linker.Option.firstVariadicArg(1));
     }
 
+    /**
+     * syscall(2), for the calls glibc 2.36 does not wrap (sched_getattr, sched_setattr). Its variadic arguments are
+     * read as {@code long}s, so one descriptor of six serves every call, pointers passed as addresses.
+     */
+    private static final class Syscall {
+        @SuppressWarnings("restricted")
+        static final MethodHandle H = LINKER.downcallHandle(LIBC.findOrThrow("syscall"),
+            FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG),
+            ERRNO, Linker.Option.firstVariadicArg(1));
+    }
+
+    /** The architecture's numbers of sched_setattr and sched_getattr; {-1, -1} where unknown here. */
+    private static final long[] SCHED_ATTR_CALLS = switch (System.getProperty("os.arch", "")) {
+        case "amd64", "x86_64" -> new long[] {314, 315};
+        case "aarch64", "riscv64" -> new long[] {274, 275};
+        default -> new long[] {-1, -1};
+    };
+
     private Libc() {
     }
 
@@ -548,6 +566,41 @@ final class Libc {
             throw e;
         } catch (Throwable t) {
             throw linkageBug(t);
+        }
+    }
+
+    /** @return true when {@link #schedSetattr} and {@link #schedGetattr} know this architecture's numbers. */
+    static boolean schedAttrKnown() {
+        return SCHED_ATTR_CALLS[0] >= 0;
+    }
+
+    /**
+     * sched_getattr(2) of the calling thread into {@code attr} (a {@code struct sched_attr} of
+     * {@code attr.byteSize()} bytes); @return 0, or -errno (-ENOSYS where the number is unknown here).
+     */
+    static int schedGetattr(MemorySegment callState, MemorySegment attr) {
+        return schedAttrCall(callState, SCHED_ATTR_CALLS[1], attr, attr.byteSize());
+    }
+
+    /** sched_setattr(2) of the calling thread from {@code attr}; @return 0, or -errno (-ENOSYS: unknown here). */
+    static int schedSetattr(MemorySegment callState, MemorySegment attr) {
+        return schedAttrCall(callState, SCHED_ATTR_CALLS[0], attr, 0);
+    }
+
+    private static int schedAttrCall(MemorySegment callState, long number, MemorySegment attr, long third) {
+        if (number < 0) {
+            return -Errno.ENOSYS;
+        }
+        try {
+            // the address of attr is passed as a long: the caller's arena stays open for the call (try-with-resources)
+            long rc = (long) Syscall.H.invokeExact(callState, number, 0L, attr.address(), third, 0L, 0L, 0L);
+            return rc == 0 ? 0 : -errno(callState);
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw linkageBug(t);
+        } finally {
+            java.lang.ref.Reference.reachabilityFence(attr);
         }
     }
 
