@@ -30,7 +30,8 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
  * {@code arch/x86/entry/syscalls/syscall_64.tbl} and pointers as {@link MemorySegment#address()}. A run then
  * links two shapes (this one and {@code clock_gettime}, which stays a libc call: the vDSO) where it linked eleven
  * (docs/notes/2026-12-05-syscall-shape.md). On every other architecture (aarch64), or with
- * {@code -Dtwping.ffm.syscall=false}, each function keeps its own libc handle with its C signature, as before.
+ * {@code -Dtwping.ffm.syscall=false}, each function keeps its own libc handle with its C signature, as before
+ * (sched_getattr and sched_setattr, which glibc 2.36 does not wrap, take the syscall handle everywhere).
  * strerror, malloc_trim and sched_getcpu are library functions and keep their own handles everywhere.
  *
  * <p><b>Memory on the syscall path.</b> A downcall with an {@code ADDRESS} parameter keeps the segment's arena
@@ -79,7 +80,8 @@ final class Libc {
 
     /**
      * {@code long syscall(long number, ...)} with six variadic {@code long}s and errno capture: the one shape of the
-     * syscall path. {@code IGNORED_STATE} takes the errno of the calls whose result is not looked at (close,
+     * syscall path, and on every architecture the way to the calls glibc 2.36 does not wrap (sched_getattr,
+     * sched_setattr). {@code IGNORED_STATE} takes the errno of the calls whose result is not looked at (close,
      * shutdown); threads may write it at the same time, nobody reads it.
      */
     private static final class Syscall {
@@ -206,17 +208,6 @@ final class Libc {
         @SuppressWarnings("restricted")
         static final MethodHandle H = LINKER.downcallHandle(LIBC.findOrThrow("prctl"),
             FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG),
-            ERRNO, Linker.Option.firstVariadicArg(1));
-    }
-
-    /**
-     * syscall(2), for the calls glibc 2.36 does not wrap (sched_getattr, sched_setattr). Its variadic arguments are
-     * read as {@code long}s, so one descriptor of six serves every call, pointers passed as addresses.
-     */
-    private static final class Syscall {
-        @SuppressWarnings("restricted")
-        static final MethodHandle H = LINKER.downcallHandle(LIBC.findOrThrow("syscall"),
-            FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG),
             ERRNO, Linker.Option.firstVariadicArg(1));
     }
 
@@ -592,15 +583,11 @@ final class Libc {
             return -Errno.ENOSYS;
         }
         try {
-            // the address of attr is passed as a long: the caller's arena stays open for the call (try-with-resources)
-            long rc = (long) Syscall.H.invokeExact(callState, number, 0L, attr.address(), third, 0L, 0L, 0L);
-            return rc == 0 ? 0 : -errno(callState);
-        } catch (RuntimeException | Error e) {
-            throw e;
-        } catch (Throwable t) {
-            throw linkageBug(t);
+            // the caller's arena stays open for the call (ThreadTuning: try-with-resources on the calling thread)
+            long rc = syscall(callState, number, 0, address(attr), third, 0, 0, 0);
+            return rc == 0 ? 0 : (int) rc;
         } finally {
-            java.lang.ref.Reference.reachabilityFence(attr);
+            Reference.reachabilityFence(attr);
         }
     }
 
