@@ -28,7 +28,7 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
  * ({@link Linker.Option#firstVariadicArg}: the variadic contract, under which glibc reads its six arguments as
  * {@code long}s, so passing {@code long}s is exactly what it reads), the syscall numbers of
  * {@code arch/x86/entry/syscalls/syscall_64.tbl} and pointers as {@link MemorySegment#address()}. A run then
- * links two shapes (this one and {@code clock_gettime}, which stays a libc call: the vDSO) where it linked eleven
+ * links two shapes (this one and {@code clock_gettime}, which stays a libc call: the vDSO) where it linked twelve
  * (docs/notes/2026-12-05-syscall-shape.md). On every other architecture (aarch64), or with
  * {@code -Dtwping.ffm.syscall=false}, each function keeps its own libc handle with its C signature, as before
  * (sched_getattr and sched_setattr, which glibc 2.36 does not wrap, take the syscall handle everywhere).
