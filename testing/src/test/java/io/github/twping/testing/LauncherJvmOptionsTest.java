@@ -23,8 +23,8 @@ import org.junit.jupiter.api.Timeout;
  * slow session, tiered compilation for
  * a fast session, {@code TWPING_JIT} overriding the choice, and the AOT cache mapped when the launcher has one.
  * Skipped, saying so, when the jar is not built (the launcher would build it, which takes minutes). The sessions'
- * server is a closed loopback port, refused at once, except in the one check of the cache's human summary (a
- * two-packet session against the embedded reflector).
+ * server is a closed loopback port, refused at once, except in the check of the cache's human summary (a
+ * two-packet session against the embedded reflector) and the count of downcall shapes (one packet, the same).
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class LauncherJvmOptionsTest {
@@ -143,6 +143,29 @@ class LauncherJvmOptionsTest {
         String line = session.output().lines().filter(l -> l.contains(" io.github.twping.report.owamp.HumanSummaryWriter "))
                 .findFirst().orElse("");
         assertTrue(line.contains("source: shared objects file"), "the summary writer came from the AOT cache: " + line);
+    }
+
+    /**
+     * A one-packet session links at most three FFM downcall shapes on x86-64 (ffm's Libc: every system call through
+     * glibc's syscall(2), clock_gettime of its own): the linker defines one hidden {@code DowncallStub} class per
+     * shape, which {@code -Xlog:class+load} names. The session is a {@code -c 1} against the embedded reflector, so
+     * the server's calls count too. Skipped on other architectures, whose calls keep a libc handle each.
+     */
+    @Test
+    void aOnePacketSessionLinksAtMostThreeDowncallShapes() throws Exception {
+        String arch = System.getProperty("os.arch", "");
+        assumeTrue(arch.equals("amd64") || arch.equals("x86_64"), "the syscall path is x86-64's, not " + arch);
+        Path log = Files.createTempFile("shapes", ".log");
+        try {
+            Run session = run(Map.of("opts", "-Xlog:class+load=info:file=" + log), "--loopback", "-c", "1", "-L", "1");
+            assertEquals(0, session.status(), session.output());
+            List<String> stubs = Files.readAllLines(log).stream()
+                    .filter(l -> l.contains(" jdk.internal.foreign.abi.DowncallStub/")).toList();
+            assertFalse(stubs.isEmpty(), "the session used FFM sockets: " + session.output());
+            assertTrue(stubs.size() <= 3, stubs.size() + " downcall shapes: " + stubs);
+        } finally {
+            Files.deleteIfExists(log);
+        }
     }
 
     /** core/target/NAME, or the test is skipped when it is missing or older than the jar. */
