@@ -59,6 +59,7 @@ final class Libc {
 
     // x86-64 system call numbers (arch/x86/entry/syscalls/syscall_64.tbl; asm/unistd_64.h)
     private static final long SYS_CLOSE = 3;
+    private static final long SYS_RT_SIGACTION = 13;
     private static final long SYS_SOCKET = 41;
     private static final long SYS_CONNECT = 42;
     private static final long SYS_SENDTO = 44;
@@ -588,6 +589,31 @@ final class Libc {
             return rc == 0 ? 0 : (int) rc;
         } finally {
             Reference.reachabilityFence(attr);
+        }
+    }
+
+    /** Bytes of the kernel's signal set on x86-64 (64 signals), rt_sigaction's last argument. */
+    private static final long KERNEL_SIGSET_BYTES = 8;
+    /** The kernel's {@code struct sigaction} on x86-64: handler, flags, restorer, mask (8 bytes each). */
+    static final long KERNEL_SIGACTION_BYTES = 32;
+
+    /**
+     * rt_sigaction(2) on the syscall path (x86-64 only): {@code act} (null: none) and {@code oldact} (null: none)
+     * are the kernel's {@code struct sigaction} ({@link #KERNEL_SIGACTION_BYTES}), whose first word is the handler
+     * as in glibc's. For a handler of SIG_DFL or SIG_IGN no restorer is needed. @return 0, or -errno.
+     *
+     * @throws IllegalStateException off the syscall path
+     */
+    static int rtSigaction(MemorySegment callState, int signo, MemorySegment act, MemorySegment oldact) {
+        if (!SYSCALL) {
+            throw new IllegalStateException("rt_sigaction is called through syscall(2) on x86-64 only");
+        }
+        try {
+            return (int) syscall(callState, SYS_RT_SIGACTION, signo, address(act), address(oldact),
+                    KERNEL_SIGSET_BYTES, 0, 0);
+        } finally {
+            Reference.reachabilityFence(act);
+            Reference.reachabilityFence(oldact);
         }
     }
 
