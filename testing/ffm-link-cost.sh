@@ -4,9 +4,11 @@
 #   testing/ffm-link-cost.sh [--rounds N] [--aot]
 #
 # Compiles testing/lib/ffmlink/FfmLinkCost.java into a temporary directory and runs it, rounds alternating, in the
-# three modes: `none` (the first link alone, which initialises the linker), `distinct` (then the 12 further
-# descriptors twping -c 1 linked before December 2026, each a class the JDK generates) and `same` (12 further links of
-# the first descriptor: cache hits). JVM flags as the launcher's C1 runs. With --aot, a JDK 25 AOT cache trained on a
+# four modes: `none` (the first link alone, which initialises the linker), `distinct` (then the 12 further
+# descriptors twping -c 1 linked before December 2026, each a class the JDK generates), `same` (12 further links of
+# the first descriptor: cache hits), and `syscall` (what the x86-64 client links since: glibc's syscall(2) with six
+# longs and errno capture first, then clock_gettime; docs/notes/2026-12-05-syscall-shape.md). JVM flags as the
+# launcher's C1 runs. With --aot, a JDK 25 AOT cache trained on a
 # `distinct` run is used, and the script also counts the classes still generated at run time (LambdaForm and
 # DowncallStub, -Xlog:class+load) to show whether the cache holds them. Prints one line per run: mode, user and
 # the program's own timing line (mode, wall ms of each part), then user and system CPU seconds and max RSS kB; the load
@@ -18,7 +20,7 @@ while [ $# -gt 0 ]; do
     case $1 in
         --rounds) rounds=$2; shift 2 ;;
         --aot) aot=1; shift ;;
-        -h | --help) sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h | --help) sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "ffm-link-cost.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
     esac
 done
@@ -38,7 +40,7 @@ if [ "$aot" = 1 ]; then
 fi
 echo "load average at the start: $(cut -d' ' -f1-3 /proc/loadavg)"
 for _ in $(seq 1 "$rounds"); do
-    for mode in none distinct same; do
+    for mode in none distinct same syscall; do
         line=$( { /usr/bin/time -f '%U %S %M' "$java_bin" "${opts[@]}" FfmLinkCost "$mode"; } 2>&1 | tr '\n' ' ')
         echo "$line"
     done

@@ -13,8 +13,10 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
  * What linking FFM downcalls costs a fresh JVM (testing/ffm-link-cost.sh runs it): the first link (which
  * initialises the linker), then the descriptors the client linked in a {@code twping -c 1} before December 2026
  * ({@code distinct}: 12 more shapes, each a generated class and its method handles), or 12 more links of the one
- * descriptor already linked ({@code same}: cache hits), or none. Prints the wall time of each part on stderr; the
- * script takes the process's CPU from /usr/bin/time. Calls nothing but ntp_adjtime (a read).
+ * descriptor already linked ({@code same}: cache hits), or none. {@code syscall}: what the x86-64 client links since
+ * then instead (docs/notes/2026-12-05-syscall-shape.md): first glibc's variadic syscall(2) with six longs and errno
+ * capture, then clock_gettime. Prints the wall time of each part on stderr; the script takes the process's CPU from
+ * /usr/bin/time. Calls nothing but ntp_adjtime (a read), or in {@code syscall} mode getpid(2) through syscall(2).
  */
 public final class FfmLinkCost {
     private static final Linker LINKER = Linker.nativeLinker();
@@ -34,11 +36,19 @@ public final class FfmLinkCost {
 
     public static void main(String[] args) throws Throwable {
         String mode = args.length > 0 ? args[0] : "distinct";
+        boolean syscall = mode.equals("syscall");
         long t0 = System.nanoTime();
-        MethodHandle read = plain("ntp_adjtime", FunctionDescriptor.of(JAVA_INT, ADDRESS));
+        MethodHandle read = syscall
+                ? LINKER.downcallHandle(LIBC.findOrThrow("syscall"), FunctionDescriptor.of(JAVA_LONG, JAVA_LONG,
+                        JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG),
+                        ERRNO, Linker.Option.firstVariadicArg(1))
+                : plain("ntp_adjtime", FunctionDescriptor.of(JAVA_INT, ADDRESS));
         long t1 = System.nanoTime();
         int more = 0;
-        if (mode.equals("distinct")) {
+        if (syscall) {
+            plain("clock_gettime", FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS));
+            more = 1;
+        } else if (mode.equals("distinct")) {
             errno("socket", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT));
             errno("setsockopt", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT));
             errno("bind", FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT));
@@ -61,11 +71,17 @@ public final class FfmLinkCost {
             }
             more = 12;
         } else if (!mode.equals("none")) {
-            throw new IllegalArgumentException("mode: distinct, same or none");
+            throw new IllegalArgumentException("mode: distinct, same, none or syscall");
         }
         long t2 = System.nanoTime();
         try (Arena arena = Arena.ofConfined()) {
-            int state = (int) read.invokeExact(arena.allocate(256, 8));
+            if (syscall) {
+                long getpid = System.getProperty("os.arch").equals("aarch64") ? 172 : 39;
+                long pid = (long) read.invokeExact(arena.allocate(Linker.Option.captureStateLayout()), getpid,
+                        0L, 0L, 0L, 0L, 0L, 0L);
+            } else {
+                int state = (int) read.invokeExact(arena.allocate(256, 8));
+            }
         }
         long t3 = System.nanoTime();
         System.err.printf("%s: first link %.1f ms, %d more links %.1f ms, first call %.1f ms%n",

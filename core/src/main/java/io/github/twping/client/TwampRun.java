@@ -442,14 +442,26 @@ public final class TwampRun {
      * or a stranger's datagram); a run without loss then never links getsockopt (docs/notes/2026-12-05-ffm-link.md).
      */
     private void reportKernelDrops(UdpSocket socket, ClientTestSession s) {
-        if (s.counters().received() >= s.sentCount()) {
-            return;
+        String line = kernelDropsLine(run.program, s.counters().received(), s.sentCount(), socket);
+        if (line != null) {
+            run.errLine(line);
+        }
+    }
+
+    /**
+     * The line of {@link #reportKernelDrops}, or null: the socket's drop count is read only when fewer replies
+     * were received than packets sent.
+     */
+    static String kernelDropsLine(String program, long received, long sent, UdpSocket socket) {
+        if (received >= sent) {
+            return null;
         }
         long drops = socket.kernelDrops();
-        if (drops > 0) {
-            run.errLine(run.program + ": " + drops + " replies were dropped by this host's kernel at the test socket"
-                    + " (receive buffer full): counted as lost, but a measurement fault, not network loss");
+        if (drops <= 0) {
+            return null;
         }
+        return program + ": " + drops + " replies were dropped by this host's kernel at the test socket"
+                + " (receive buffer full): counted as lost, but a measurement fault, not network loss";
     }
 
     /** Step 5: the test session under the control watch; @return its outcome, or null when control failed */

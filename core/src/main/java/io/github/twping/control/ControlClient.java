@@ -344,14 +344,14 @@ public final class ControlClient implements AutoCloseable {
         }
         int timeoutMs = timeoutNs < 0 ? ControlStream.NO_TIMEOUT
                 : (int) Math.max(1, Math.min(Integer.MAX_VALUE, timeoutNs / 1_000_000L));
-        try {
-            int b = stream.readOne(timeoutMs);
-            return b < 0 ? ControlActivity.PEER_CLOSED : ControlActivity.DATA_RECEIVED;
-        } catch (SocketTimeoutException e) {
+        int b = stream.readOne(timeoutMs);
+        if (b == ControlStream.QUIET) {
             return ControlActivity.QUIET;
-        } catch (IOException e) {
+        }
+        if (b == ControlStream.FAILED) {
             return stream.isClosed() ? ControlActivity.LOCALLY_CLOSED : ControlActivity.PEER_CLOSED;
         }
+        return b < 0 ? ControlActivity.PEER_CLOSED : ControlActivity.DATA_RECEIVED;
     }
 
     /**

@@ -49,7 +49,7 @@ final class ControlStream implements AutoCloseable {
 
     /** Reads exactly {@code length} more bytes of the message begun by {@link #readFully}, by its deadline. */
     void readRest(byte[] buffer, int offset, int length) throws IOException {
-        int done = 0;
+        int done = length > 0 ? takeWatchByte(buffer, offset) : 0;
         while (done < length) {
             if (deadlineSet) {
                 long remainingNs = deadlineNs - System.nanoTime();
@@ -69,10 +69,138 @@ final class ControlStream implements AutoCloseable {
         }
     }
 
-    /** Reads one byte, or returns -1 at end of stream; used to watch an idle connection. */
-    int readOne(int timeoutMs) throws IOException {
-        socket.setSoTimeout(timeoutMs);
-        return in.read();
+    /** {@link #readOne} result: nothing arrived within the timeout. */
+    static final int QUIET = -2;
+    /** {@link #readOne} result: the read failed (reset, or the socket closed locally). */
+    static final int FAILED = -3;
+
+    // The watch read: readOne's byte is read by a helper thread with a blocking read (no SO_TIMEOUT), and readOne
+    // waits for it on a monitor. A read with SO_TIMEOUT threw a SocketTimeoutException (with its stack trace) per
+    // quiet poll, about 1.4 MB/s of garbage while a client polled every millisecond; a monitor wait allocates
+    // nothing. A byte the helper reads after its poller gave up is kept for the next readOne or readFully.
+    private final Object watchLock = new Object();
+    /** A helper read has been started and its result not taken yet. */
+    private boolean watchPending;
+    /** The helper read has returned: {@link #watchResult} (and {@link #watchError}) are set. */
+    private boolean watchDone;
+    /** The byte read, -1 at end of stream, {@link #FAILED} with {@link #watchError}. */
+    private int watchResult;
+    private IOException watchError;
+
+    /**
+     * Reads one byte, waiting at most {@code timeoutMs} ({@link #NO_TIMEOUT}: until something happens); used to
+     * watch an idle connection. Allocates nothing while the connection stays quiet; like a socket read, it ignores
+     * interrupts (the thread's flag is kept).
+     *
+     * @return the byte (0-255), -1 at end of stream, {@link #QUIET} when the timeout passed, {@link #FAILED} when
+     *         the read failed (the socket reset or closed locally)
+     */
+    int readOne(int timeoutMs) {
+        synchronized (watchLock) {
+            if (!watchPending && !startWatchRead()) {
+                return FAILED;
+            }
+            if (!awaitWatch(timeoutMs != NO_TIMEOUT,
+                    System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs))) {
+                return QUIET;
+            }
+            watchPending = false;
+            return watchResult;
+        }
+    }
+
+    /** Starts the helper's blocking read of one byte (lock held); false when the socket is closed already. */
+    private boolean startWatchRead() {
+        try {
+            socket.setSoTimeout(NO_TIMEOUT);
+        } catch (IOException e) {
+            return false;
+        }
+        watchPending = true;
+        watchDone = false;
+        watchError = null;
+        // of the caller's kind: a platform thread for twping (no virtual-thread scheduler started for it), a virtual
+        // one for the agent's target loops (a blocked socket read then holds no carrier and no stack of its own)
+        Thread.Builder helper = Thread.currentThread().isVirtual() ? Thread.ofVirtual()
+                : Thread.ofPlatform().daemon(true);
+        helper.name("twping-control-watch").start(this::watchRead);
+        return true;
+    }
+
+    /** The helper thread: one blocking read; ends when a byte, the end of stream or an error (close) comes. */
+    private void watchRead() {
+        int result;
+        IOException error = null;
+        try {
+            result = in.read();
+        } catch (IOException e) {
+            result = FAILED;
+            error = e;
+        }
+        synchronized (watchLock) {
+            watchResult = result;
+            watchError = error;
+            watchDone = true;
+            watchLock.notifyAll();
+        }
+    }
+
+    /**
+     * Waits (lock held) until the helper read has returned or the deadline has passed; an interrupt does not end the
+     * wait (a socket read ignores it too) and is passed on to the caller.
+     *
+     * @return true when the read has returned
+     */
+    private boolean awaitWatch(boolean timed, long deadlineNs) {
+        boolean interrupted = false;
+        try {
+            while (!watchDone) {
+                long waitMs = 0;
+                if (timed) {
+                    long leftNs = deadlineNs - System.nanoTime();
+                    if (leftNs <= 0) {
+                        return false;
+                    }
+                    waitMs = Math.max(1, TimeUnit.NANOSECONDS.toMillis(leftNs + 999_999));
+                }
+                try {
+                    watchLock.wait(waitMs);
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                }
+            }
+            return true;
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    /**
+     * Takes the byte of a helper read still pending (a watch that gave up before it came) as the message's first,
+     * waiting for it until the message's deadline.
+     *
+     * @return 1 when a byte was stored at {@code buffer[offset]}, 0 when no helper read was pending
+     */
+    private int takeWatchByte(byte[] buffer, int offset) throws IOException {
+        synchronized (watchLock) {
+            if (!watchPending) {
+                return 0;
+            }
+            if (!awaitWatch(deadlineSet, deadlineNs)) {
+                throw new SocketTimeoutException("Read timed out");
+            }
+            watchPending = false;
+            if (watchResult == FAILED) {
+                throw watchError;
+            }
+            if (watchResult < 0) {
+                throw new EOFException("0");
+            }
+            buffer[offset] = (byte) watchResult;
+            return 1;
+        }
     }
 
     /** Writes {@code length} bytes with one call (one TCP segment with TCP_NODELAY set). */

@@ -29,6 +29,8 @@ public final class StampReflectorDaemon {
     private volatile StampReflector reflector;
     private volatile StampWarmUpResult warmUp;
     private volatile StampReflectorMetrics metrics;
+    /** Whether the stamp refusal has been said (the serving thread only). */
+    private boolean stampRefusalSaid;
 
     /** Counts into {@code m} ({@code --metrics-listen}); set before {@link #serve}. */
     public void metrics(StampReflectorMetrics m) {
@@ -38,6 +40,24 @@ public final class StampReflectorDaemon {
     /** Stops a running {@link #serve} (any thread, idempotent). */
     public void stop() {
         stopped.countDown();
+    }
+
+    /**
+     * Says once that the kernel refused a stamped reply (docs/STAMP.md, "Kernels before 4.7"); the reflector sends
+     * unstamped replies from then on.
+     */
+    private void sayStampRefusal(StampReflector r, PrintStream err) {
+        if (!stampRefusalSaid && r.stampedSendsRefusal() != null) {
+            stampRefusalSaid = true;
+            err.println(stampRefusalLine(r.stampedSendsRefusal().getMessage()));
+            err.flush();
+        }
+    }
+
+    /** The line of {@link #sayStampRefusal} for the refused send's error text ({@code call: reason}). */
+    static String stampRefusalLine(String error) {
+        return "twampd: the kernel refused a TX timestamp per reply (" + error + "; kernels before 4.7 do):"
+                + " replies are sent without, Follow-Up Telemetry reports no timestamp";
     }
 
     /**
@@ -105,10 +125,12 @@ public final class StampReflectorDaemon {
                     err.println("twampd: reflector: " + r.failure().getMessage());
                     return 1;
                 }
+                sayStampRefusal(r, err);
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+        sayStampRefusal(r, err);
         if (verbose) {
             err.println("twampd: reflected " + r.reflected() + ", short " + r.shortPackets() + " (zero-filled "
                     + r.zeroFilled() + "), bad HMAC "

@@ -54,6 +54,11 @@ public final class ClientTestSession {
     private final Thread receiverThread;
     private volatile BitSet cpus;
     private volatile int rtPriority;
+    /**
+     * System property: the sender thread's scheduler slice in ns (default {@value ThreadTuning#MIN_SLICE_NS}, the
+     * kernel's shortest; 0 leaves the default slice).
+     */
+    public static final String SLICE_PROPERTY = "twping.sender.sliceNs";
     /** System property: the sender thread's timer slack in ns (default 1). */
     public static final String TIMER_SLACK_PROPERTY = "twping.sender.timerSlackNs";
     /**
@@ -154,8 +159,26 @@ public final class ClientTestSession {
      * window overshoot by that much, more than the whole window at high rates (a quarter of 100 µs at 10,000/s).
      * {@value #TIMER_SLACK_PROPERTY} sets another slack in ns (50000 is the kernel's default; measurements in
      * docs/PERFORMANCE.md, "Pacing").
+     *
+     * <p>And they end on a CPU soon: the sender asks for the scheduler's shortest slice ({@link ThreadTuning#sliceNs(long)},
+     * Linux 6.12 and later), so that waking up it preempts a time-shared thread that runs a longer slice instead of
+     * waiting, up to milliseconds, for that slice to end; the sender runs for a few µs per send, well within it.
+     * On a host whose CPUs other work keeps busy this shortened the lateness tail (docs/CLIENT.md, "Timer slack and
+     * slice"). {@value #SLICE_PROPERTY} sets another slice in ns, 0 keeps the default.
      */
     private void preciseTimers() {
+        long sliceNs = Long.getLong(SLICE_PROPERTY, ThreadTuning.MIN_SLICE_NS);
+        if (sliceNs > 0 && ThreadTuning.available()) {
+            try {
+                ThreadTuning.sliceNs(sliceNs);
+            } catch (SocketException e) {
+                if (!"ENOSYS".equals(e.errnoName())) {
+                    control.diagnostic("scheduler slice: " + e.getMessage());
+                }
+            } catch (IllegalStateException e) {
+                // a real-time or idle policy set from outside (chrt): its own rules apply, no slice
+            }
+        }
         long slackNs = Long.getLong(TIMER_SLACK_PROPERTY, 1);
         if (slackNs > 0 && ThreadTuning.available()) {
             try {

@@ -106,6 +106,13 @@ public final class StampReflector implements AutoCloseable {
     private long sendRetries;
     private long suppressed;
     private long zeroFilled;
+    /** Set on the reflector thread when the kernel refused a stamped send: no reply is stamped from then on. */
+    private boolean stampedSendsRefused;
+    private volatile SocketException stampedSendsRefusal;
+    /** Linux's EINVAL: what sendmsg returns for an SO_TIMESTAMPING control message before kernel 4.7. */
+    private static final int EINVAL = 22;
+    /** {@link #sendStamped}'s answer when the kernel refused the stamped send. */
+    private static final int REFUSED = -1;
 
     /**
      * @param spec   how to answer
@@ -347,15 +354,19 @@ public final class StampReflector implements AutoCloseable {
         tlvs.applyReplyTos();
         signer.signTlvs(reply, tlvs.hmacTlvAt());
         // a kernel TX stamp only for the replies of a session that asked for Follow-Up Telemetry (RFC 8972 §4.7)
-        boolean stamp = peer >= 0 && peers.followUp[peer];
+        boolean stamp = peer >= 0 && peers.followUp[peer] && !stampedSendsRefused;
         for (int attempt = 0; attempt < SendRetry.ATTEMPTS; attempt++) {
             long sendEpochNs = clock.nowEpochNs();
             out.timestampNtp(spec.format().fromEpochNanos(sendEpochNs, taiSeconds))
                     .errorEstimate(spec.format().markErrorEstimate(clock.errorEstimate()));
             signer.seal(reply, attempt, seq);
             long packetId = stamp ? socket.txStampId() : -1;
-            if ((stamp ? socket.sendStamped(reply, replyLength, destination)
-                    : socket.send(reply, replyLength, destination)) > 0) {
+            int sent = stamp ? sendStamped(replyLength, destination) : REFUSED;
+            if (sent == REFUSED) {
+                stamp = false;
+                sent = socket.send(reply, replyLength, destination);
+            }
+            if (sent > 0) {
                 processingTimeNs.accept(sendEpochNs - receivedEpochNs); // before the count: reflected() covers it
                 reflected++;
                 peers.totalTx++;
@@ -374,6 +385,33 @@ public final class StampReflector implements AutoCloseable {
                 return;
             }
         }
+    }
+
+    /**
+     * {@link UdpSocket#sendStamped}, or {@link #REFUSED} when the kernel refuses the SO_TIMESTAMPING control message
+     * with EINVAL: kernels before 4.7 take none on sendmsg. The reflector then sends every reply unstamped from now
+     * on (one refused send, no retry per reply), its Follow-Up Telemetry TLVs report no stamp (all zero, as for a
+     * session's first reply), and {@link #stampedSendsRefusal} tells the daemon, which says so once.
+     */
+    private int sendStamped(int replyLength, InetSocketAddress destination) throws SocketException {
+        try {
+            return socket.sendStamped(reply, replyLength, destination);
+        } catch (SocketException e) {
+            if (e.errno() != EINVAL) {
+                throw e;
+            }
+            stampedSendsRefused = true;
+            stampedSendsRefusal = e;
+            return REFUSED;
+        }
+    }
+
+    /**
+     * The error of the stamped send the kernel refused (EINVAL: a kernel before 4.7), after which the replies of
+     * Follow-Up Telemetry sessions are sent unstamped; null while none was refused. Any thread.
+     */
+    public SocketException stampedSendsRefusal() {
+        return stampedSendsRefusal;
     }
 
     /**

@@ -1,6 +1,7 @@
 package io.github.twping.session;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -37,6 +38,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import com.sun.management.ThreadMXBean;
+import io.github.twping.ffm.SocketException;
 import io.github.twping.ffm.ThreadTuning;
 import java.lang.management.ManagementFactory;
 import java.util.Arrays;
@@ -303,6 +305,43 @@ class ClientTestSessionTest {
                 });
         assertEquals(ThreadPolicies.fifo(3), seen.get("twping-sender"), "sender policy/priority: " + seen);
         assertEquals(ThreadPolicies.fifo(3), seen.get("twping-receiver"), "receiver policy/priority: " + seen);
+        assertTrue(diagnostics.isEmpty(), diagnostics.toString());
+    }
+
+    /**
+     * The sender asks for the scheduler's shortest slice (ThreadTuning.sliceNs, Linux 6.12+), so that it preempts a
+     * longer-sliced thread when it wakes for a send; the receiver keeps the default.
+     */
+    @Test
+    void shouldGiveTheSenderTheShortestSchedulerSlice() throws Exception {
+        long[] probed = new long[1];
+        Thread probe = Thread.ofPlatform().start(() -> {
+            try {
+                ThreadTuning.sliceNs(ThreadTuning.MIN_SLICE_NS);
+                probed[0] = ThreadTuning.sliceNs();
+            } catch (SocketException | RuntimeException e) {
+                probed[0] = -1;
+            }
+        });
+        probe.join(TimeUnit.SECONDS.toMillis(30));
+        Assumptions.assumeTrue(probed[0] == ThreadTuning.MIN_SLICE_NS,
+                "this kernel keeps no slice per thread (Linux 6.12 and later do): read " + probed[0]);
+        Map<String, Long> seen = new ConcurrentHashMap<>();
+        run((seq, request, reply, out) -> out.send(41), null, 2_000, INTERVAL_NTP, LOSS_NTP,
+                session -> {
+                    long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+                    while (!session.isDone() && System.nanoTime() - deadlineNs < 0) {
+                        ThreadPolicies.collectSlices(seen);
+                        if (session.sequencesHandled() > 0 && seen.containsKey("twping-sender")
+                                && seen.containsKey("twping-receiver")) {
+                            break;
+                        }
+                        LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(2));
+                    }
+                    session.cancel();
+                });
+        assertEquals(ThreadTuning.MIN_SLICE_NS, seen.get("twping-sender"), "sender slice: " + seen);
+        assertNotEquals(ThreadTuning.MIN_SLICE_NS, seen.get("twping-receiver"), "receiver slice: " + seen);
         assertTrue(diagnostics.isEmpty(), diagnostics.toString());
     }
 

@@ -41,4 +41,28 @@ final class ThreadPolicies {
             throw new IllegalStateException("cannot list /proc/self/task", e);
         }
     }
+
+    /**
+     * The scheduler slice ({@code se.slice} of {@code sched}, ns) of every thread now alive, by name; empty where
+     * the kernel shows none (before Linux 6.6's EEVDF).
+     */
+    static void collectSlices(Map<String, Long> into) {
+        try (DirectoryStream<Path> tasks = Files.newDirectoryStream(Path.of("/proc/self/task"))) {
+            for (Path task : tasks) {
+                try {
+                    String name = Files.readString(task.resolve("comm"), StandardCharsets.UTF_8).strip();
+                    for (String line : Files.readAllLines(task.resolve("sched"), StandardCharsets.UTF_8)) {
+                        String[] kv = line.split(":", 2);
+                        if (kv.length == 2 && kv[0].strip().equals("se.slice")) {
+                            into.put(name, Long.parseLong(kv[1].strip()));
+                        }
+                    }
+                } catch (IOException | RuntimeException e) {
+                    // the thread ended while it was being read
+                }
+            }
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot list /proc/self/task", e);
+        }
+    }
 }

@@ -16,6 +16,7 @@ final class Errno {
     static final int ENODEV = 19;
     static final int EINVAL = 22;
     static final int EMFILE = 24;
+    static final int ENOSYS = 38;
     static final int ENOMSG = 42;
     static final int ENOTSOCK = 88;
     static final int EDESTADDRREQ = 89;
@@ -49,6 +50,7 @@ final class Errno {
         define(ENODEV, "ENODEV", "No such device");
         define(EINVAL, "EINVAL", "Invalid argument");
         define(EMFILE, "EMFILE", "Too many open files");
+        define(ENOSYS, "ENOSYS", "Function not implemented");
         define(ENOMSG, "ENOMSG", "No message of desired type");
         define(ENOTSOCK, "ENOTSOCK", "Socket operation on non-socket");
         define(EDESTADDRREQ, "EDESTADDRREQ", "Destination address required");

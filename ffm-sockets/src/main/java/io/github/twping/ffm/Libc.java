@@ -8,6 +8,8 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.StructLayout;
 import java.lang.foreign.SymbolLookup;
 import java.lang.invoke.MethodHandle;
+import java.lang.ref.Reference;
+import java.util.Locale;
 
 import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
@@ -18,6 +20,32 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
  *
  * <p>Calls that can fail take a call-state segment (see {@link #allocateCallState}); errno is captured by
  * the linker right after the call and returned as {@code -errno}. Nothing here allocates on the Java heap.
+ *
+ * <p><b>Two ways to the kernel, chosen once.</b> The FFM linker generates (and C1 then compiles) a class per
+ * downcall <em>shape</em>, about 7 ms of CPU each, and the JDK's AOT cache does not keep them
+ * (docs/notes/2026-12-05-ffm-link.md). On Linux x86-64 every system call here therefore goes through one handle,
+ * glibc's variadic {@code long syscall(long number, ...)}, linked with every argument a {@code long}
+ * ({@link Linker.Option#firstVariadicArg}: the variadic contract, under which glibc reads its six arguments as
+ * {@code long}s, so passing {@code long}s is exactly what it reads), the syscall numbers of
+ * {@code arch/x86/entry/syscalls/syscall_64.tbl} and pointers as {@link MemorySegment#address()}. A run then
+ * links two shapes (this one and {@code clock_gettime}, which stays a libc call: the vDSO) where it linked twelve
+ * (docs/notes/2026-12-05-syscall-shape.md). On every other architecture (aarch64), or with
+ * {@code -Dtwping.ffm.syscall=false}, each function keeps its own libc handle with its C signature, as before
+ * (sched_getattr and sched_setattr, which glibc 2.36 does not wrap, take the syscall handle everywhere).
+ * strerror, malloc_trim and sched_getcpu are library functions and keep their own handles everywhere.
+ *
+ * <p><b>Memory on the syscall path.</b> A downcall with an {@code ADDRESS} parameter keeps the segment's arena
+ * alive during the call (a shared arena cannot be closed, an automatic one cannot be collected); a raw address
+ * does neither. So each pointer argument is first checked (native, alive, accessible from this thread: what the
+ * linker checked) and fenced ({@link Reference#reachabilityFence}) after the call, which keeps an automatic
+ * arena's memory ({@link ClockStatusReader}'s) from being freed while the kernel writes it. That no explicitly
+ * closed arena is closed during a call is the callers' guarantee: {@link NativeUdpSocket}'s shared arena is closed
+ * only by {@link SocketLifecycle}'s release, which runs once, after close, by the last thread to leave a call,
+ * and every call on its memory is made inside {@code enter()}/{@code exit()} (or before the socket is published);
+ * the {@link ThreadTuning} and {@code connect} scratch arenas are closed by the calling thread after its call
+ * returned; a {@link DatagramBatch} and a caller's send or receive buffer must not be closed while a call uses
+ * them ({@link UdpSocket}'s contract: a receive's buffer always reached the kernel as a raw address inside the
+ * iovec).
  */
 final class Libc {
     private static final Linker LINKER = Linker.nativeLinker();
@@ -25,6 +53,45 @@ final class Libc {
     private static final Linker.Option ERRNO = Linker.Option.captureCallState("errno");
     private static final StructLayout CALL_STATE = Linker.Option.captureStateLayout();
     private static final long ERRNO_OFFSET = CALL_STATE.byteOffset(MemoryLayout.PathElement.groupElement("errno"));
+
+    /** True on Linux x86-64 unless {@code -Dtwping.ffm.syscall=false}: every system call through {@link Syscall}. */
+    static final boolean SYSCALL = syscallPath();
+
+    // x86-64 system call numbers (arch/x86/entry/syscalls/syscall_64.tbl; asm/unistd_64.h)
+    private static final long SYS_CLOSE = 3;
+    private static final long SYS_RT_SIGACTION = 13;
+    private static final long SYS_SOCKET = 41;
+    private static final long SYS_CONNECT = 42;
+    private static final long SYS_SENDTO = 44;
+    private static final long SYS_SENDMSG = 46;
+    private static final long SYS_RECVMSG = 47;
+    private static final long SYS_SHUTDOWN = 48;
+    private static final long SYS_BIND = 49;
+    private static final long SYS_GETSOCKNAME = 51;
+    private static final long SYS_SETSOCKOPT = 54;
+    private static final long SYS_GETSOCKOPT = 55;
+    private static final long SYS_SCHED_SETSCHEDULER = 144;
+    private static final long SYS_SCHED_GETSCHEDULER = 145;
+    private static final long SYS_PRCTL = 157;
+    private static final long SYS_ADJTIMEX = 159;
+    private static final long SYS_SCHED_SETAFFINITY = 203;
+    private static final long SYS_SCHED_GETAFFINITY = 204;
+    private static final long SYS_RECVMMSG = 299;
+    private static final long SYS_SENDMMSG = 307;
+
+    /**
+     * {@code long syscall(long number, ...)} with six variadic {@code long}s and errno capture: the one shape of the
+     * syscall path, and on every architecture the way to the calls glibc 2.36 does not wrap (sched_getattr,
+     * sched_setattr). {@code IGNORED_STATE} takes the errno of the calls whose result is not looked at (close,
+     * shutdown); threads may write it at the same time, nobody reads it.
+     */
+    private static final class Syscall {
+        @SuppressWarnings("restricted")
+        static final MethodHandle H = LINKER.downcallHandle(LIBC.findOrThrow("syscall"),
+            FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG),
+            ERRNO, Linker.Option.firstVariadicArg(1));
+        static final MemorySegment IGNORED_STATE = Arena.global().allocate(CALL_STATE);
+    }
 
     // One holder class per function: a handle is linked on first use only, so a run that needs two of
     // them (`-h`: the clock state) does not pay for linking all of them at start-up.
@@ -145,7 +212,51 @@ final class Libc {
             ERRNO, Linker.Option.firstVariadicArg(1));
     }
 
+    /** The architecture's numbers of sched_setattr and sched_getattr; {-1, -1} where unknown here. */
+    private static final long[] SCHED_ATTR_CALLS = switch (System.getProperty("os.arch", "")) {
+        case "amd64", "x86_64" -> new long[] {314, 315};
+        case "aarch64", "riscv64" -> new long[] {274, 275};
+        default -> new long[] {-1, -1};
+    };
+
     private Libc() {
+    }
+
+    private static boolean syscallPath() {
+        String os = System.getProperty("os.name", "").toLowerCase(Locale.ROOT);
+        String arch = System.getProperty("os.arch", "").toLowerCase(Locale.ROOT);
+        return os.startsWith("linux") && (arch.equals("amd64") || arch.equals("x86_64"))
+                && !"false".equals(System.getProperty("twping.ffm.syscall"));
+    }
+
+    /** syscall(2); @return the result (>= 0), or -errno. */
+    private static long syscall(MemorySegment callState, long number, long a1, long a2, long a3, long a4, long a5,
+                                long a6) {
+        try {
+            long rc = (long) Syscall.H.invokeExact(callState, number, a1, a2, a3, a4, a5, a6);
+            return rc >= 0 ? rc : -errno(callState);
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw linkageBug(t);
+        }
+    }
+
+    /**
+     * The address of {@code segment} for the syscall path, after the checks the linker makes for an {@code ADDRESS}
+     * argument: a heap segment has no address, a closed one no memory, and a confined one belongs to another thread.
+     */
+    private static long address(MemorySegment segment) {
+        if (!segment.isNative()) {
+            throw new IllegalArgumentException("Heap segment not allowed: " + segment);
+        }
+        if (!segment.scope().isAlive()) {
+            throw new IllegalStateException("Already closed");
+        }
+        if (!segment.isAccessibleBy(Thread.currentThread())) {
+            throw new WrongThreadException("Attempted access outside owning thread");
+        }
+        return segment.address();
     }
 
     @SuppressWarnings("restricted")
@@ -159,11 +270,11 @@ final class Libc {
     }
 
     /**
-     * Links one handle (the clock state's, which every run reads first), so that {@link NativeSupport} learns
-     * whether downcalls work here without linking all of them.
+     * Links one handle (the clock state's, which every run reads first: on the syscall path the one handle of every
+     * system call), so that {@link NativeSupport} learns whether downcalls work here without linking all of them.
      */
     static void probe() {
-        if (NtpAdjtimeRead.H == null) {
+        if ((SYSCALL ? Syscall.H : NtpAdjtimeRead.H) == null) {
             throw new IllegalStateException("ntp_adjtime not linked");
         }
     }
@@ -183,6 +294,9 @@ final class Libc {
 
     /** @return a file descriptor, or -errno. */
     static int socket(MemorySegment callState, int domain, int type, int protocol) {
+        if (SYSCALL) {
+            return (int) syscall(callState, SYS_SOCKET, domain, type, protocol, 0, 0, 0);
+        }
         try {
             int fd = (int) Socket.H.invokeExact(callState, domain, type, protocol);
             return fd >= 0 ? fd : -errno(callState);
@@ -195,6 +309,13 @@ final class Libc {
 
     /** @return 0, or -errno. */
     static int bind(MemorySegment callState, int fd, MemorySegment sockaddr, int length) {
+        if (SYSCALL) {
+            try {
+                return (int) syscall(callState, SYS_BIND, fd, address(sockaddr), length, 0, 0, 0);
+            } finally {
+                Reference.reachabilityFence(sockaddr);
+            }
+        }
         try {
             int rc = (int) Bind.H.invokeExact(callState, fd, sockaddr, length);
             return rc == 0 ? 0 : -errno(callState);
@@ -207,6 +328,13 @@ final class Libc {
 
     /** @return 0, or -errno. */
     static int setsockopt(MemorySegment callState, int fd, int level, int name, MemorySegment value, int length) {
+        if (SYSCALL) {
+            try {
+                return (int) syscall(callState, SYS_SETSOCKOPT, fd, level, name, address(value), length, 0);
+            } finally {
+                Reference.reachabilityFence(value);
+            }
+        }
         try {
             int rc = (int) Setsockopt.H.invokeExact(callState, fd, level, name, value, length);
             return rc == 0 ? 0 : -errno(callState);
@@ -220,6 +348,15 @@ final class Libc {
     /** @return 0, or -errno; {@code lengthInOut} holds a socklen_t (int). */
     static int getsockopt(MemorySegment callState, int fd, int level, int name, MemorySegment value,
                           MemorySegment lengthInOut) {
+        if (SYSCALL) {
+            try {
+                return (int) syscall(callState, SYS_GETSOCKOPT, fd, level, name, address(value), address(lengthInOut),
+                        0);
+            } finally {
+                Reference.reachabilityFence(value);
+                Reference.reachabilityFence(lengthInOut);
+            }
+        }
         try {
             int rc = (int) Getsockopt.H.invokeExact(callState, fd, level, name, value, lengthInOut);
             return rc == 0 ? 0 : -errno(callState);
@@ -232,6 +369,14 @@ final class Libc {
 
     /** @return 0, or -errno; {@code lengthInOut} holds a socklen_t (int). */
     static int getsockname(MemorySegment callState, int fd, MemorySegment sockaddr, MemorySegment lengthInOut) {
+        if (SYSCALL) {
+            try {
+                return (int) syscall(callState, SYS_GETSOCKNAME, fd, address(sockaddr), address(lengthInOut), 0, 0, 0);
+            } finally {
+                Reference.reachabilityFence(sockaddr);
+                Reference.reachabilityFence(lengthInOut);
+            }
+        }
         try {
             int rc = (int) Getsockname.H.invokeExact(callState, fd, sockaddr, lengthInOut);
             return rc == 0 ? 0 : -errno(callState);
@@ -245,6 +390,15 @@ final class Libc {
     /** @return bytes sent, or -errno. */
     static long sendto(MemorySegment callState, int fd, MemorySegment buffer, long length, int flags,
                        MemorySegment sockaddr, int sockaddrLength) {
+        if (SYSCALL) {
+            try {
+                return syscall(callState, SYS_SENDTO, fd, address(buffer), length, flags, address(sockaddr),
+                        sockaddrLength);
+            } finally {
+                Reference.reachabilityFence(buffer);
+                Reference.reachabilityFence(sockaddr);
+            }
+        }
         try {
             long n = (long) Sendto.H.invokeExact(callState, fd, buffer, length, flags, sockaddr, sockaddrLength);
             return n >= 0 ? n : -errno(callState);
@@ -257,6 +411,13 @@ final class Libc {
 
     /** @return bytes sent, or -errno. */
     static long sendmsg(MemorySegment callState, int fd, MemorySegment msghdr, int flags) {
+        if (SYSCALL) {
+            try {
+                return syscall(callState, SYS_SENDMSG, fd, address(msghdr), flags, 0, 0, 0);
+            } finally {
+                Reference.reachabilityFence(msghdr);
+            }
+        }
         try {
             long n = (long) Sendmsg.H.invokeExact(callState, fd, msghdr, flags);
             return n >= 0 ? n : -errno(callState);
@@ -269,6 +430,13 @@ final class Libc {
 
     /** @return bytes received, or -errno. */
     static long recvmsg(MemorySegment callState, int fd, MemorySegment msghdr, int flags) {
+        if (SYSCALL) {
+            try {
+                return syscall(callState, SYS_RECVMSG, fd, address(msghdr), flags, 0, 0, 0);
+            } finally {
+                Reference.reachabilityFence(msghdr);
+            }
+        }
         try {
             long n = (long) Recvmsg.H.invokeExact(callState, fd, msghdr, flags);
             return n >= 0 ? n : -errno(callState);
@@ -281,6 +449,14 @@ final class Libc {
 
     /** recvmmsg(2) without its (unreliable) timeout argument; @return messages received, or -errno. */
     static int recvmmsg(MemorySegment callState, int fd, MemorySegment mmsghdrs, int count, int flags) {
+        if (SYSCALL) {
+            try {
+                // timeout NULL (0), as below
+                return (int) syscall(callState, SYS_RECVMMSG, fd, address(mmsghdrs), count, flags, 0, 0);
+            } finally {
+                Reference.reachabilityFence(mmsghdrs);
+            }
+        }
         try {
             int n = (int) Recvmmsg.H.invokeExact(callState, fd, mmsghdrs, count, flags, MemorySegment.NULL);
             return n >= 0 ? n : -errno(callState);
@@ -309,6 +485,13 @@ final class Libc {
 
     /** @return 0, or -errno. */
     static int connect(MemorySegment callState, int fd, MemorySegment sockaddr, int length) {
+        if (SYSCALL) {
+            try {
+                return (int) syscall(callState, SYS_CONNECT, fd, address(sockaddr), length, 0, 0, 0);
+            } finally {
+                Reference.reachabilityFence(sockaddr);
+            }
+        }
         try {
             int rc = (int) Connect.H.invokeExact(callState, fd, sockaddr, length);
             return rc == 0 ? 0 : -errno(callState);
@@ -321,6 +504,13 @@ final class Libc {
 
     /** sendmmsg(2); @return messages sent, or -errno (only when none was sent). */
     static int sendmmsg(MemorySegment callState, int fd, MemorySegment mmsghdrs, int count, int flags) {
+        if (SYSCALL) {
+            try {
+                return (int) syscall(callState, SYS_SENDMMSG, fd, address(mmsghdrs), count, flags, 0, 0);
+            } finally {
+                Reference.reachabilityFence(mmsghdrs);
+            }
+        }
         try {
             int n = (int) Sendmmsg.H.invokeExact(callState, fd, mmsghdrs, count, flags);
             return n >= 0 ? n : -errno(callState);
@@ -333,6 +523,14 @@ final class Libc {
 
     /** sched_setaffinity(2) of thread {@code tid} (0 = the calling thread); @return 0, or -errno. */
     static int schedSetaffinity(MemorySegment callState, int tid, MemorySegment mask) {
+        if (SYSCALL) {
+            try {
+                long rc = syscall(callState, SYS_SCHED_SETAFFINITY, tid, mask.byteSize(), address(mask), 0, 0, 0);
+                return rc == 0 ? 0 : (int) rc;
+            } finally {
+                Reference.reachabilityFence(mask);
+            }
+        }
         try {
             int rc = (int) SchedSetaffinity.H.invokeExact(callState, tid, mask.byteSize(), mask);
             return rc == 0 ? 0 : -errno(callState);
@@ -345,6 +543,14 @@ final class Libc {
 
     /** sched_setscheduler(2) for thread {@code tid} (0 = the calling thread); @return 0, or -errno. */
     static int schedSetscheduler(MemorySegment callState, int tid, int policy, MemorySegment param) {
+        if (SYSCALL) {
+            try {
+                long rc = syscall(callState, SYS_SCHED_SETSCHEDULER, tid, policy, address(param), 0, 0, 0);
+                return rc == 0 ? 0 : (int) rc;
+            } finally {
+                Reference.reachabilityFence(param);
+            }
+        }
         try {
             int rc = (int) SchedSetscheduler.H.invokeExact(callState, tid, policy, param);
             return rc == 0 ? 0 : -errno(callState);
@@ -355,8 +561,67 @@ final class Libc {
         }
     }
 
+    /** @return true when {@link #schedSetattr} and {@link #schedGetattr} know this architecture's numbers. */
+    static boolean schedAttrKnown() {
+        return SCHED_ATTR_CALLS[0] >= 0;
+    }
+
+    /**
+     * sched_getattr(2) of the calling thread into {@code attr} (a {@code struct sched_attr} of
+     * {@code attr.byteSize()} bytes); @return 0, or -errno (-ENOSYS where the number is unknown here).
+     */
+    static int schedGetattr(MemorySegment callState, MemorySegment attr) {
+        return schedAttrCall(callState, SCHED_ATTR_CALLS[1], attr, attr.byteSize());
+    }
+
+    /** sched_setattr(2) of the calling thread from {@code attr}; @return 0, or -errno (-ENOSYS: unknown here). */
+    static int schedSetattr(MemorySegment callState, MemorySegment attr) {
+        return schedAttrCall(callState, SCHED_ATTR_CALLS[0], attr, 0);
+    }
+
+    private static int schedAttrCall(MemorySegment callState, long number, MemorySegment attr, long third) {
+        if (number < 0) {
+            return -Errno.ENOSYS;
+        }
+        try {
+            // the caller's arena stays open for the call (ThreadTuning: try-with-resources on the calling thread)
+            long rc = syscall(callState, number, 0, address(attr), third, 0, 0, 0);
+            return rc == 0 ? 0 : (int) rc;
+        } finally {
+            Reference.reachabilityFence(attr);
+        }
+    }
+
+    /** Bytes of the kernel's signal set on x86-64 (64 signals), rt_sigaction's last argument. */
+    private static final long KERNEL_SIGSET_BYTES = 8;
+    /** The kernel's {@code struct sigaction} on x86-64: handler, flags, restorer, mask (8 bytes each). */
+    static final long KERNEL_SIGACTION_BYTES = 32;
+
+    /**
+     * rt_sigaction(2) on the syscall path (x86-64 only): {@code act} (null: none) and {@code oldact} (null: none)
+     * are the kernel's {@code struct sigaction} ({@link #KERNEL_SIGACTION_BYTES}), whose first word is the handler
+     * as in glibc's. For a handler of SIG_DFL or SIG_IGN no restorer is needed. @return 0, or -errno.
+     *
+     * @throws IllegalStateException off the syscall path
+     */
+    static int rtSigaction(MemorySegment callState, int signo, MemorySegment act, MemorySegment oldact) {
+        if (!SYSCALL) {
+            throw new IllegalStateException("rt_sigaction is called through syscall(2) on x86-64 only");
+        }
+        try {
+            return (int) syscall(callState, SYS_RT_SIGACTION, signo, address(act), address(oldact),
+                    KERNEL_SIGSET_BYTES, 0, 0);
+        } finally {
+            Reference.reachabilityFence(act);
+            Reference.reachabilityFence(oldact);
+        }
+    }
+
     /** sched_getscheduler(2); @return the policy (>= 0), or -errno. */
     static int schedGetscheduler(MemorySegment callState, int tid) {
+        if (SYSCALL) {
+            return (int) syscall(callState, SYS_SCHED_GETSCHEDULER, tid, 0, 0, 0, 0, 0);
+        }
         try {
             int rc = (int) SchedGetscheduler.H.invokeExact(callState, tid);
             return rc >= 0 ? rc : -errno(callState);
@@ -369,6 +634,16 @@ final class Libc {
 
     /** sched_getaffinity(2); @return 0, or -errno. */
     static int schedGetaffinity(MemorySegment callState, int tid, MemorySegment mask) {
+        if (SYSCALL) {
+            // the kernel returns the bytes it wrote (> 0) and leaves the rest of the mask as it was; glibc zeroes it
+            mask.fill((byte) 0);
+            try {
+                long rc = syscall(callState, SYS_SCHED_GETAFFINITY, tid, mask.byteSize(), address(mask), 0, 0, 0);
+                return rc >= 0 ? 0 : (int) rc;
+            } finally {
+                Reference.reachabilityFence(mask);
+            }
+        }
         try {
             int rc = (int) SchedGetaffinity.H.invokeExact(callState, tid, mask.byteSize(), mask);
             return rc >= 0 ? 0 : -errno(callState);
@@ -392,6 +667,9 @@ final class Libc {
 
     /** prctl(2) with one argument; @return the call's result (>= 0), or -errno. */
     static int prctl(MemorySegment callState, int option, long argument) {
+        if (SYSCALL) {
+            return (int) syscall(callState, SYS_PRCTL, option, argument, 0, 0, 0, 0);
+        }
         try {
             int rc = (int) Prctl.H.invokeExact(callState, option, argument, 0L, 0L, 0L);
             return rc >= 0 ? rc : -errno(callState);
@@ -404,6 +682,14 @@ final class Libc {
 
     /** @return the clock state (TIME_OK .. TIME_ERROR), or -errno. */
     static int ntpAdjtime(MemorySegment callState, MemorySegment timex) {
+        if (SYSCALL) {
+            // adjtimex(2): on 64-bit Linux glibc's struct timex is the kernel's, and ntp_adjtime(3) is this call
+            try {
+                return (int) syscall(callState, SYS_ADJTIMEX, address(timex), 0, 0, 0, 0, 0);
+            } finally {
+                Reference.reachabilityFence(timex);
+            }
+        }
         try {
             int rc = (int) NtpAdjtimeRead.H.invokeExact(timex);
             if (rc >= 0) {
@@ -420,6 +706,10 @@ final class Libc {
 
     /** shutdown(2); the result is not needed (an unconnected UDP socket answers ENOTCONN but is still woken). */
     static void shutdown(int fd, int how) {
+        if (SYSCALL) {
+            syscall(Syscall.IGNORED_STATE, SYS_SHUTDOWN, fd, how, 0, 0, 0, 0);
+            return;
+        }
         try {
             int ignored = (int) Shutdown.H.invokeExact(fd, how);
         } catch (RuntimeException | Error e) {
@@ -431,6 +721,10 @@ final class Libc {
 
     /** close(2); on Linux the descriptor is released even when close reports an error. */
     static void close(int fd) {
+        if (SYSCALL) {
+            syscall(Syscall.IGNORED_STATE, SYS_CLOSE, fd, 0, 0, 0, 0, 0);
+            return;
+        }
         try {
             int ignored = (int) Close.H.invokeExact(fd);
         } catch (RuntimeException | Error e) {

@@ -100,6 +100,10 @@ final class NativeUdpSocket implements UdpSocket {
         this.fd = fd;
         this.family = family;
         this.arena = arena;
+        // The only place this socket's memory is freed. On the syscall path (Libc) the kernel gets raw addresses, which
+        // do not keep the arena open as FFM ADDRESS arguments did; what does is that every call on this memory runs
+        // between lifecycle.enter() and exit() (or in open(), before the socket is published), and this release runs
+        // once, after close(), by the last thread to leave (SocketLifecycle: enter() and close() each see the other).
         this.lifecycle = new SocketLifecycle(() -> {
             Libc.close(fd);
             arena.close();

@@ -120,10 +120,76 @@ public final class ThreadTuning {
         }
     }
 
+    /** Size of the {@code struct sched_attr} passed (SCHED_ATTR_SIZE_VER1: with the utilisation clamps). */
+    static final int SCHED_ATTR_BYTES = 56;
+    private static final long SCHED_ATTR_POLICY = 4;
+    private static final long SCHED_ATTR_FLAGS = 8;
+    private static final long SCHED_ATTR_RUNTIME = 24;
+    /** The kernel's shortest slice for a time-shared thread, ns (it clamps a request to 0.1-100 ms). */
+    public static final long MIN_SLICE_NS = 100_000;
+
+    /**
+     * Asks the scheduler for a short time slice for the calling thread ({@code sched_setattr(2)} with
+     * {@code sched_runtime} under its time-sharing policy): from Linux 6.12 the EEVDF scheduler gives a thread with
+     * a shorter slice an earlier virtual deadline, so when it wakes it preempts a thread running a longer one
+     * instead of waiting for that thread's slice to end. That is what a sender waking for its next send wants on a
+     * host whose CPUs are busy. No privilege is needed; the thread's policy and nice value are kept (read first
+     * with {@code sched_getattr(2)}). Older kernels accept the call and ignore the value ({@link #sliceNs()} then
+     * reads 0). 0 restores the kernel's default slice.
+     *
+     * @param sliceNs 0, or the slice in ns; the kernel clamps it to 0.1-100 ms
+     * @throws SocketException with the errno (ENOSYS: the call is unknown here)
+     * @throws IllegalStateException when the thread does not run under SCHED_OTHER or SCHED_BATCH
+     * @throws IllegalArgumentException when {@code sliceNs} is negative
+     */
+    public static void sliceNs(long sliceNs) throws SocketException {
+        requireAvailable();
+        if (sliceNs < 0) {
+            throw new IllegalArgumentException("slice must be >= 0: " + sliceNs);
+        }
+        try (Arena arena = Arena.ofShared()) {
+            MemorySegment attr = arena.allocate(SCHED_ATTR_BYTES, 8);
+            MemorySegment callState = Libc.allocateCallState(arena);
+            int rc = Libc.schedGetattr(callState, attr);
+            if (rc < 0) {
+                throw SocketException.of("sched_getattr", rc);
+            }
+            int policy = attr.get(JAVA_INT, SCHED_ATTR_POLICY);
+            if (policy != SCHED_OTHER && policy != SCHED_BATCH) {
+                throw new IllegalStateException("a slice applies to time-shared threads, not to policy " + policy);
+            }
+            attr.set(JAVA_INT, 0, SCHED_ATTR_BYTES);
+            attr.set(JAVA_LONG, SCHED_ATTR_FLAGS, 0L);
+            attr.set(JAVA_LONG, SCHED_ATTR_RUNTIME, sliceNs);
+            rc = Libc.schedSetattr(callState, attr);
+            if (rc < 0) {
+                throw SocketException.of("sched_setattr slice " + sliceNs + " ns", rc);
+            }
+        }
+    }
+
+    /**
+     * The calling thread's slice, ns: the one {@link #sliceNs(long)} set, else the kernel's default (its base slice,
+     * scaled by the number of CPUs); 0 on kernels before 6.12, which have no slice per thread.
+     */
+    public static long sliceNs() throws SocketException {
+        requireAvailable();
+        try (Arena arena = Arena.ofShared()) {
+            MemorySegment attr = arena.allocate(SCHED_ATTR_BYTES, 8);
+            int rc = Libc.schedGetattr(Libc.allocateCallState(arena), attr);
+            if (rc < 0) {
+                throw SocketException.of("sched_getattr", rc);
+            }
+            return attr.get(JAVA_LONG, SCHED_ATTR_RUNTIME);
+        }
+    }
+
     /** Linux's SCHED_OTHER policy (the default time-sharing scheduler). */
     public static final int SCHED_OTHER = 0;
     /** Linux's SCHED_FIFO policy (real-time, first in first out). */
     public static final int SCHED_FIFO = 1;
+    /** Linux's SCHED_BATCH policy (time-sharing, for CPU-bound work). */
+    public static final int SCHED_BATCH = 3;
 
     /**
      * Runs the calling thread under SCHED_FIFO at {@code priority} (1..99): it then preempts every time-shared

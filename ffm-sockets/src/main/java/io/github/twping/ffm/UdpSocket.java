@@ -10,6 +10,10 @@ import java.net.InetSocketAddress;
  * <p>Threads: one thread may send while another receives; TX timestamps may be drained by either (or a third).
  * {@link #wakeup()} and {@link #close()} may be called from any thread. Each of send, receive and
  * pollTxTimestamps must not be called by two threads at once.
+ *
+ * <p>Memory: the caller's segments (a send's data, a receive's buffer, a {@link DatagramBatch}) must stay open
+ * until the call that uses them has returned. The FFM implementation hands their addresses to the kernel, and
+ * closing their arena during the call would let the kernel read or write freed memory.
  */
 public interface UdpSocket extends AutoCloseable {
     /** receive: nothing arrived before the timeout (or nothing was ready for a non-blocking receive). */

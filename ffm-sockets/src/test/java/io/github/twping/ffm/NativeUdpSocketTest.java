@@ -3,6 +3,7 @@ package io.github.twping.ffm;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
+import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.net.InetAddress;
@@ -13,6 +14,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.sun.management.ThreadMXBean;
 import java.lang.management.ManagementFactory;
@@ -74,6 +76,41 @@ class NativeUdpSocketTest extends UdpSocketBehaviour {
         }
         assertEquals(0, allocatedBytes, "bytes allocated by 1000 send/receive/TX-poll round trips once warm");
         assertTrue(stamps[0] > 0, "TX timestamps were drained");
+    }
+
+    /**
+     * The kernel gets the data's address (on x86-64 as a raw syscall(2) argument, which keeps no arena open), so a
+     * send checks first what the FFM linker checks for an ADDRESS argument: memory already freed, or confined to
+     * another thread, is refused before anything is sent.
+     */
+    @Test
+    void aSendFromFreedOrAnotherThreadsMemoryIsRefusedAndSendsNothing() throws Exception {
+        UdpSocket receiver = open(options("127.0.0.1"));
+        UdpSocket sender = open(options("127.0.0.1"));
+        InetSocketAddress destination = receiver.localAddress();
+        Arena closed = Arena.ofShared();
+        MemorySegment freed = closed.allocate(64);
+        closed.close();
+        assertThrows(IllegalStateException.class, () -> sender.send(freed, 64, destination));
+
+        Throwable[] thrown = new Throwable[1];
+        try (Arena confined = Arena.ofConfined()) {
+            MemorySegment mine = confined.allocate(64);
+            Thread other = Thread.ofPlatform().start(() -> {
+                try {
+                    sender.send(mine, 64, destination);
+                } catch (Throwable t) {
+                    thrown[0] = t;
+                }
+            });
+            other.join();
+        }
+        assertInstanceOf(WrongThreadException.class, thrown[0]);
+
+        MemorySegment buffer = arena.allocate(2048);
+        assertEquals(UdpSocket.TIMEOUT, receiver.receive(buffer, new ReceivedPacket(), 0), "nothing was sent");
+        assertEquals(64, sender.send(payload(64, 1), 64, destination), "the socket still sends");
+        assertEquals(64, receiver.receive(buffer, new ReceivedPacket(), RECEIVE_TIMEOUT_NS));
     }
 
     @Test

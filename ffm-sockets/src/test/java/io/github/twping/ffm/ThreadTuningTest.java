@@ -90,6 +90,46 @@ class ThreadTuningTest {
     }
 
     @Test
+    void shouldSetTheSliceAndKeepThePolicyAndNice() throws Exception {
+        onNewThread(() -> {
+            assertThrows(IllegalArgumentException.class, () -> ThreadTuning.sliceNs(-1));
+            long niceBefore = niceOfThisThread();
+            ThreadTuning.sliceNs(ThreadTuning.MIN_SLICE_NS);
+            assertEquals(ThreadTuning.SCHED_OTHER, ThreadTuning.schedulingPolicy());
+            assertEquals(niceBefore, niceOfThisThread());
+            long read = ThreadTuning.sliceNs();
+            // Linux 6.12 and later keep the slice; older kernels accept the call and ignore it (read 0)
+            assertTrue(read == ThreadTuning.MIN_SLICE_NS || read == 0, "slice read back: " + read);
+            if (read != 0) {
+                assertEquals(String.valueOf(ThreadTuning.MIN_SLICE_NS), procSchedField("se.slice"));
+                ThreadTuning.sliceNs(300_000);
+                assertEquals(300_000, ThreadTuning.sliceNs());
+                ThreadTuning.sliceNs(0);
+                long byDefault = ThreadTuning.sliceNs();   // the kernel's base slice, scaled by the CPU count
+                assertTrue(byDefault > 0 && byDefault != 300_000, "default slice: " + byDefault);
+            }
+        });
+    }
+
+    /** The calling thread's nice value, field 19 of /proc/thread-self/stat. */
+    private static long niceOfThisThread() throws java.io.IOException {
+        String stat = java.nio.file.Files.readString(java.nio.file.Path.of("/proc/thread-self/stat"));
+        String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+        return Long.parseLong(fields[16]);   // field 19 counted from pid (1), comm (2): index 19 - 3
+    }
+
+    /** A field of /proc/thread-self/sched, e.g. se.slice. */
+    private static String procSchedField(String name) throws java.io.IOException {
+        for (String line : java.nio.file.Files.readAllLines(java.nio.file.Path.of("/proc/thread-self/sched"))) {
+            String[] kv = line.split(":", 2);
+            if (kv.length == 2 && kv[0].trim().equals(name)) {
+                return kv[1].trim();
+            }
+        }
+        throw new AssertionError(name + " not in /proc/thread-self/sched");
+    }
+
+    @Test
     void shouldRunTheCallingThreadUnderSchedFifoWhenPermitted() throws Exception {
         String refused = ThreadTuning.fifoRefusal(2);
         onNewThread(() -> {

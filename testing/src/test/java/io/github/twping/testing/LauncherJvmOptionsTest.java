@@ -23,8 +23,8 @@ import org.junit.jupiter.api.Timeout;
  * slow session, tiered compilation for
  * a fast session, {@code TWPING_JIT} overriding the choice, and the AOT cache mapped when the launcher has one.
  * Skipped, saying so, when the jar is not built (the launcher would build it, which takes minutes). The sessions'
- * server is a closed loopback port, refused at once, except in the one check of the cache's human summary (a
- * two-packet session against the embedded reflector).
+ * server is a closed loopback port, refused at once, except in the check of the cache's human summary (a
+ * two-packet session against the embedded reflector) and the count of downcall shapes (one packet, the same).
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class LauncherJvmOptionsTest {
@@ -35,10 +35,17 @@ class LauncherJvmOptionsTest {
     }
 
     private static Run run(Map<String, String> env, String... args) throws IOException, InterruptedException {
+        return run(List.of(), env, args);
+    }
+
+    /** As above, the launcher started by {@code prefix} (e.g. {@code nohup}). */
+    private static Run run(List<String> prefix, Map<String, String> env, String... args)
+            throws IOException, InterruptedException {
         Path root = NetnsStandSystemTest.repositoryRoot();
         assumeTrue(Files.isRegularFile(root.resolve("core/target/twping.jar")),
                 "core/target/twping.jar is not built (./mvnw package); the launcher would build it first");
-        List<String> command = new ArrayList<>(List.of(root.resolve("twping").toString()));
+        List<String> command = new ArrayList<>(prefix);
+        command.add(root.resolve("twping").toString());
         command.addAll(List.of(args));
         ProcessBuilder pb = new ProcessBuilder(command).directory(root.toFile()).redirectErrorStream(true);
         pb.environment().remove("TWPING_JIT");
@@ -145,6 +152,52 @@ class LauncherJvmOptionsTest {
         String line = session.output().lines().filter(l -> l.contains(" io.github.twping.report.owamp.HumanSummaryWriter "))
                 .findFirst().orElse("");
         assertTrue(line.contains("source: shared objects file"), "the summary writer came from the AOT cache: " + line);
+    }
+
+    /**
+     * A one-packet session links at most three FFM downcall shapes on x86-64 (ffm's Libc: every system call through
+     * glibc's syscall(2), clock_gettime of its own): the linker defines one hidden {@code DowncallStub} class per
+     * shape, which {@code -Xlog:class+load} names. The session is a {@code -c 1} against the embedded reflector, so
+     * the server's calls count too. Skipped on other architectures, whose calls keep a libc handle each.
+     */
+    @Test
+    void aOnePacketSessionLinksAtMostThreeDowncallShapes() throws Exception {
+        String arch = System.getProperty("os.arch", "");
+        assumeTrue(arch.equals("amd64") || arch.equals("x86_64"), "the syscall path is x86-64's, not " + arch);
+        Path log = Files.createTempFile("shapes", ".log");
+        try {
+            Run session = run(Map.of("opts", "-Xlog:class+load=info:file=" + log), "--loopback", "-c", "1", "-L", "1");
+            assertEquals(0, session.status(), session.output());
+            List<String> stubs = Files.readAllLines(log).stream()
+                    .filter(l -> l.contains(" jdk.internal.foreign.abi.DowncallStub/")).toList();
+            assertFalse(stubs.isEmpty(), "the session used FFM sockets: " + session.output());
+            assertTrue(stubs.size() <= 3, stubs.size() + " downcall shapes: " + stubs);
+        } finally {
+            Files.deleteIfExists(log);
+        }
+    }
+
+    /**
+     * Under {@code nohup} (SIGHUP ignored) the client sets SIGHUP back to its default before installing its handler
+     * (ffm's ProcessSignals). On x86-64 it does so through the sockets' one shape (rt_sigaction by syscall(2)):
+     * linking signal(3) and sigaction(3) for it cost a nohup'd {@code twping -h} 0.08 s of CPU, two shapes.
+     */
+    @Test
+    void aNohupHelpLinksOneDowncallShape() throws Exception {
+        String arch = System.getProperty("os.arch", "");
+        assumeTrue(arch.equals("amd64") || arch.equals("x86_64"), "the syscall path is x86-64's, not " + arch);
+        Path nohup = Path.of("/usr/bin/nohup");
+        assumeTrue(Files.isExecutable(nohup), "no /usr/bin/nohup here");
+        Path log = Files.createTempFile("shapes", ".log");
+        try {
+            Run help = run(List.of(nohup.toString()), Map.of("opts", "-Xlog:class+load=info:file=" + log), "-h");
+            assertEquals(0, help.status(), help.output());
+            List<String> stubs = Files.readAllLines(log).stream()
+                    .filter(l -> l.contains(" jdk.internal.foreign.abi.DowncallStub/")).toList();
+            assertEquals(1, stubs.size(), stubs.size() + " downcall shapes: " + stubs);
+        } finally {
+            Files.deleteIfExists(log);
+        }
     }
 
     /** core/target/NAME, or the test is skipped when it is missing or older than the jar. */
