@@ -62,10 +62,6 @@ import java.util.Set;
  */
 final class TwampTargetRunner extends TargetLoop {
     private static final long WATCH_INTERVAL_NS = TimeUnit.MILLISECONDS.toNanos(50);
-    /** How often a running session's control connection is read for a close or a message from the server. */
-    private static final long CONTROL_CHECK_NS = TimeUnit.MILLISECONDS.toNanos(500);
-    /** How long that read waits. */
-    private static final long CONTROL_READ_NS = TimeUnit.MILLISECONDS.toNanos(1);
     private static final int KEY_ID_BYTES = 80;
     /** Start delay of a runner's first session (twping's minimum of 1 s + 3 RTT applies when larger). */
     private static final double FIRST_START_DELAY_S = 3.0;
@@ -332,29 +328,21 @@ final class TwampTargetRunner extends TargetLoop {
 
     /**
      * Waits for the session while watching the control connection and writing the interval events (when
-     * {@code intervals} is not null); true when the server closed or spoke. The loop wakes every
-     * {@link #WATCH_INTERVAL_NS} (at once when the session ends) and reads the control connection every
-     * {@link #CONTROL_CHECK_NS}: each read of a quiet connection ends in a {@code SocketTimeoutException} with its
-     * stack trace, and one every 50 ms per target was 40 % of what 100 targets allocated (more young collections, more
-     * of each session's objects promoted).
+     * {@code intervals} is not null); true when the server closed or spoke.
      */
     private boolean watch(ControlClient c, ClientTestSession s, SessionIntervals intervals) {
         try {
-            long nextCheck = System.nanoTime() + CONTROL_CHECK_NS;
-            while (!s.await(WATCH_INTERVAL_NS)) {
+            while (!s.await(0)) {
                 if (intervals != null) {
                     intervals.poll();
                 }
-                if (System.nanoTime() - nextCheck >= 0) {
-                    ControlActivity activity = c.awaitActivity(CONTROL_READ_NS);
-                    nextCheck = System.nanoTime() + CONTROL_CHECK_NS;
-                    if (activity == ControlActivity.PEER_CLOSED || activity == ControlActivity.DATA_RECEIVED
-                            || activity == ControlActivity.LOCALLY_CLOSED) {
-                        s.cancel();
-                        s.await(TimeUnit.SECONDS.toNanos(5));
-                        s.join(TimeUnit.SECONDS.toMillis(5));
-                        return true;
-                    }
+                ControlActivity activity = c.awaitActivity(WATCH_INTERVAL_NS);
+                if (activity == ControlActivity.PEER_CLOSED || activity == ControlActivity.DATA_RECEIVED
+                        || activity == ControlActivity.LOCALLY_CLOSED) {
+                    s.cancel();
+                    s.await(TimeUnit.SECONDS.toNanos(5));
+                    s.join(TimeUnit.SECONDS.toMillis(5));
+                    return true;
                 }
                 if (stopping) {
                     s.cancel();
