@@ -1,5 +1,7 @@
 package io.github.twping.agent;
 
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.util.JsonRecyclerPools;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -33,7 +35,12 @@ import java.util.function.Consumer;
 final class AgentJsonStream implements AutoCloseable {
     /** Bucket width of the owamp-compatible part of the document (twping's default {@code -b}). */
     private static final float BUCKET_WIDTH = 0.0001f;
-    private static final ObjectMapper MAPPER = new ObjectMapper();
+    /**
+     * Its buffers come from one pool shared by all threads: Jackson's default pool keeps them per thread, and every
+     * target's virtual thread writes lines, so 100 targets held about 470 char buffers (1.7 MB of the live heap).
+     */
+    static final ObjectMapper MAPPER = new ObjectMapper(JsonFactory.builder()
+            .recyclerPool(JsonRecyclerPools.sharedConcurrentDequePool()).build());
 
     private final OutputStream out;
     private final String name;

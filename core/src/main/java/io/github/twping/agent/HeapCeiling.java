@@ -15,16 +15,19 @@ import java.util.function.LongSupplier;
  * {@code -Xmx}: the agent's heap grew by about 1 MB/s towards its 512 MB maximum and kept every page it touched.
  *
  * <p>This ceiling asks for a full collection ({@link System#gc()}) when the old generation's use passes
- * {@link #limitFor(long)} of what the last full collection left live: half as much again, at least
+ * {@link #limitFor(long)} of what the last full collection left live: a quarter more, at least
  * {@link #FLOOR_BYTES}. The old generation then shrinks back ({@code -XX:MaxHeapFreeRatio}), and the limit follows
- * the live data, so a larger fleet gets a larger limit and never an {@link OutOfMemoryError} from it. Checked once a
- * second by one virtual thread (a read of the pool's use); never on a per-packet path.
+ * the live data, so a larger fleet gets a larger limit and never an {@link OutOfMemoryError} from it. Checked every
+ * half second by one virtual thread (a read of the pool's use); never on a per-packet path. With 100 targets a round
+ * of sessions promotes more than a quarter of the live data, so that is one full collection (40-60 ms) per round of
+ * 10-14 s; half as much again (the first form) took one every 15-26 s and let the heap peak 5 MB higher
+ * (docs/notes/2026-12-05-agent-memory-2.md).
  */
 public final class HeapCeiling implements AutoCloseable {
     /** The least limit (before the first full collection too). */
-    public static final long FLOOR_BYTES = 24L << 20;
+    public static final long FLOOR_BYTES = 16L << 20;
     /** How often the old generation's use is read. */
-    static final long PERIOD_NS = TimeUnit.SECONDS.toNanos(1);
+    static final long PERIOD_NS = TimeUnit.MILLISECONDS.toNanos(500);
     /** The Serial collector's old generation, the only one this ceiling watches. */
     static final String SERIAL_OLD_POOL = "Tenured Gen";
 
@@ -63,7 +66,7 @@ public final class HeapCeiling implements AutoCloseable {
 
     /** @return the limit after a full collection left {@code liveBytes} live (negative: none yet) */
     static long limitFor(long liveBytes) {
-        return Math.max(FLOOR_BYTES, liveBytes + (liveBytes >> 1));
+        return Math.max(FLOOR_BYTES, liveBytes + (liveBytes >> 2));
     }
 
     /**

@@ -66,12 +66,23 @@ final class SessionIntervals implements RecordTail.Consumer {
     SessionIntervals(TargetConfig target, FileChannel data, long dataOffset, SessionHeader header,
                      LongSupplier visibleRecords, RecordSources sources, double intervalSeconds, AgentJsonStream stream,
                      WallClock clock) {
+        this(target, data, dataOffset, header, visibleRecords, sources, intervalSeconds, stream, clock, null);
+    }
+
+    /**
+     * As above, with the statistics engine of an earlier session's intervals ({@link #engine()}, no longer read)
+     * started again for this one when its size fits ({@link ExactStatistics#sizedForSession(SessionHeader,
+     * ExactStatistics)}), else a new one.
+     */
+    SessionIntervals(TargetConfig target, FileChannel data, long dataOffset, SessionHeader header,
+                     LongSupplier visibleRecords, RecordSources sources, double intervalSeconds, AgentJsonStream stream,
+                     WallClock clock, ExactStatistics reuse) {
         this.target = target;
         this.header = header;
         this.visibleRecords = visibleRecords;
         this.sources = sources;
         this.tail = new RecordTail(data, dataOffset);
-        this.engine = ExactStatistics.sizedForSession(header);
+        this.engine = ExactStatistics.sizedForSession(header, reuse);
         this.stream = stream;
         this.clock = clock;
         this.intervalNtp = Math.max(1, NtpTime.fromSeconds(intervalSeconds));
@@ -103,6 +114,11 @@ final class SessionIntervals implements RecordTail.Consumer {
             return;
         }
         emit(true);
+    }
+
+    /** @return the statistics engine, for the next session's intervals once this one's are finished */
+    ExactStatistics engine() {
+        return engine;
     }
 
     /** @return interval lines written so far */

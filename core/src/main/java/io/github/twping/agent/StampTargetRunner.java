@@ -228,8 +228,7 @@ final class StampTargetRunner extends TargetLoop {
                 : StampSenderSession.createLight(socket, reflector, padding, schedule, count, startNtp, lossNtp,
                 spinNs, writer, clock, ClockErrorEstimate.fromKernel(), diag, key);
         running = s;
-        s.keepStamps(stampTable);
-        stampTable = s.recordStamps();
+        prepare(s);
         s.start();
         SessionIntervals intervals = intervals(cfg, data, writer, header, s);
         if (stopping) {
@@ -250,6 +249,7 @@ final class StampTargetRunner extends TargetLoop {
             s.cancel();
         }
         running = null;
+        keepTables(s);
         SessionOutcome outcome = s.outcome();
         ReceiverCounters counters = s.counters();
         metrics.recordBadReplies(cfg.name(), counters.tooShort(), counters.badHmac(), counters.foreign(),

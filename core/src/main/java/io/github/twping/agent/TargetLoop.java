@@ -5,6 +5,7 @@ import io.github.twping.metrics.FailureReason;
 import io.github.twping.datafile.RecordStamps;
 import io.github.twping.session.ClientTestSession;
 import io.github.twping.session.SessionOutcome;
+import io.github.twping.stats.exact.ExactStatistics;
 import io.github.twping.time.WallClock;
 import java.util.Locale;
 import java.util.concurrent.CountDownLatch;
@@ -46,8 +47,13 @@ abstract class TargetLoop implements Runner {
     volatile boolean stopping;
     /** The session running now, or null (cancelled by {@link #stopNow}). */
     volatile ClientTestSession running;
+    /**
+     * The statistics engine of the last session's interval events, started again for the next one (the runner's
+     * thread only; a session's intervals are finished or dropped before the next session's are made).
+     */
+    private ExactStatistics intervalEngine;
     /** The client's extra stamps of the last session, reused by the next one (the runner's thread only). */
-    RecordStamps stampTable;
+    private RecordStamps stampTable;
     volatile long sessionsDone;
     volatile long failuresSeen;
 
@@ -73,8 +79,36 @@ abstract class TargetLoop implements Runner {
         if (stream == null || intervalSeconds <= 0) {
             return null;
         }
-        return new SessionIntervals(cfg, data, writer.dataOffset(), header, writer::visibleRecords, s.recordSources(),
-                intervalSeconds, stream, clock);
+        SessionIntervals intervals = new SessionIntervals(cfg, data, writer.dataOffset(), header,
+                writer::visibleRecords, s.recordSources(), intervalSeconds, stream, clock, intervalEngine);
+        intervalEngine = intervals.engine();
+        return intervals;
+    }
+
+    /**
+     * Prepares {@code s} before it starts: the last session's client-stamp table (one per target instead of one per
+     * session) and no send-lateness histogram, which the agent never reads (each session's 28 KB outlived the young
+     * collections of its 10 s and was promoted, garbage in the old generation at its end).
+     */
+    final void prepare(ClientTestSession s) {
+        s.keepStamps(stampTable);
+        s.withoutLateness();
+        stampTable = null;
+    }
+
+    /**
+     * Keeps {@code s}'s stamp table for the next session once its sender and receiver threads have ended; after a
+     * session whose threads outlived the join the next one gets a new table.
+     */
+    final void keepTables(ClientTestSession s) {
+        if (s.threadsEnded()) {
+            stampTable = s.recordStamps();
+        }
+    }
+
+    /** @return the stamp table the next session will reuse, or null */
+    final RecordStamps stampTable() {
+        return stampTable;
     }
 
     /**

@@ -273,8 +273,7 @@ final class TwampTargetRunner extends TargetLoop {
                         }
                     });
             running = s;
-            s.keepStamps(stampTable);
-            stampTable = s.recordStamps();
+            prepare(s);
             s.start();
             SessionIntervals intervals = intervals(cfg, data, writer, header, s);
             // The next start leaves twice this session's set-up time (request to threads started) plus 0.5 s;
@@ -285,6 +284,7 @@ final class TwampTargetRunner extends TargetLoop {
             }
             boolean controlLost = watch(c, s, intervals);
             running = null;
+            keepTables(s);
             SessionOutcome outcome = s.outcome();
             if (controlLost) {
                 return new Failure(FailureReason.CONTROL, "control connection lost during the test session", false);

@@ -76,6 +76,10 @@ public final class AgentMetrics {
     private volatile BiConsumer<String, SessionSample> listener;
     private final Map<String, String> protocols = new ConcurrentHashMap<>();
 
+    /**
+     * Every series is built without exemplars: the agent has no trace context to take them from, and a counter's or
+     * gauge's exemplar sampler otherwise took about 8 KB per target of the live heap.
+     */
     public AgentMetrics(PrometheusRegistry registry) {
         this.registry = registry;
         delay = Histogram.builder().name("twping_agent_delay_seconds")
@@ -84,7 +88,7 @@ public final class AgentMetrics {
                 .nativeMaxNumberOfBuckets(160).withoutExemplars().register(registry);
         quantile = Gauge.builder().name("twping_agent_last_session_delay_seconds")
                 .help("Exact delays of the last session: stat = min, p50, p90, p99 (nearest rank) or max")
-                .labelNames("target", "protocol", "direction", "stat").register(registry);
+                .labelNames("target", "protocol", "direction", "stat").withoutExemplars().register(registry);
         sent = counter("twping_agent_packets_sent", "Test packets sent", "target", "protocol");
         received = counter("twping_agent_packets_received", "Test packets answered within the loss timeout",
                 "target", "protocol");
@@ -100,13 +104,13 @@ public final class AgentMetrics {
                 "Packets that arrived after a later-sent one (forward at the reflector, back at us)",
                 "target", "protocol", "direction");
         hops = Gauge.builder().name("twping_agent_hops").help("Hop count (255 - TTL) of the last session, -1 unknown")
-                .labelNames("target", "protocol", "direction").register(registry);
+                .labelNames("target", "protocol", "direction").withoutExemplars().register(registry);
         clockSynchronized = Gauge.builder().name("twping_agent_clock_synchronized")
                 .help("1 when both ends reported synchronised clocks for the whole last session")
-                .labelNames("target", "protocol").register(registry);
+                .labelNames("target", "protocol").withoutExemplars().register(registry);
         clockError = Gauge.builder().name("twping_agent_clock_error_seconds")
                 .help("Largest error estimate of the last session's timestamps")
-                .labelNames("target", "protocol", "direction").register(registry);
+                .labelNames("target", "protocol", "direction").withoutExemplars().register(registry);
         timestamps = counter("twping_agent_timestamps",
                 "Timestamps taken, by stamp (tx = our send, rx = reply arrival) and source (kernel, user)",
                 "target", "protocol", "stamp", "source");
@@ -118,13 +122,13 @@ public final class AgentMetrics {
                 "target", "protocol", "reason");
         lastSuccess = Gauge.builder().name("twping_agent_last_success_timestamp_seconds")
                 .help("Unix time the last session of the target completed").labelNames("target", "protocol")
-                .register(registry);
+                .withoutExemplars().register(registry);
         lastLoss = Gauge.builder().name("twping_agent_last_session_loss_ratio")
-                .help("Lost / sent of the last session").labelNames("target", "protocol").register(registry);
+                .help("Lost / sent of the last session").labelNames("target", "protocol").withoutExemplars().register(registry);
         up = Gauge.builder().name("twping_agent_target_up")
                 .help("1 when the last attempt on the target succeeded, 0 after a failure")
-                .labelNames("target", "protocol").register(registry);
-        targets = Gauge.builder().name("twping_agent_targets").help("Targets configured").register(registry);
+                .labelNames("target", "protocol").withoutExemplars().register(registry);
+        targets = Gauge.builder().name("twping_agent_targets").help("Targets configured").withoutExemplars().register(registry);
         reloads = counter("twping_agent_config_reloads", "Configuration reloads (SIGHUP), by result", "result");
         component = Histogram.builder().name("twping_agent_delay_component_seconds")
                 .help("Delay breakdown per answered test packet: pacing_lateness, sender_stack, forward,"
@@ -140,7 +144,7 @@ public final class AgentMetrics {
         ptpTaiOffset = Gauge.builder().name("twping_agent_ptp_tai_offset_seconds")
                 .help("TAI-UTC offset the last session converted PTP timestamps with; 0: unknown, PTP seconds taken"
                         + " as UTC (STAMP targets whose last session had PTP timestamps only)")
-                .labelNames("target", "protocol").register(registry);
+                .labelNames("target", "protocol").withoutExemplars().register(registry);
         reloads.labelValues("ok").inc(0);
         reloads.labelValues("error").inc(0);
     }
@@ -151,7 +155,7 @@ public final class AgentMetrics {
     }
 
     private Counter counter(String name, String help, String... labels) {
-        return Counter.builder().name(name).help(help).labelNames(labels).register(registry);
+        return Counter.builder().name(name).help(help).labelNames(labels).withoutExemplars().register(registry);
     }
 
     /** @return the registry the metrics are in. */

@@ -41,7 +41,8 @@ final class SessionSender implements Runnable {
     private final ClockErrorEstimate errorEstimate;
     private final SendLog log;
     private final SessionControl control;
-    private final Histogram lateness;
+    /** Where the send lateness goes, or null (not recorded); set before the sender thread starts. */
+    private Histogram lateness;
     private final SplittableRandom padding = new SplittableRandom();
     private final BooleanSupplier running;
 
@@ -56,7 +57,7 @@ final class SessionSender implements Runnable {
     SessionSender(UdpSocket socket, TestPacketCipher cipher, int packetLength, InetSocketAddress reflector,
                   SendSchedule schedule, long packetCount, long startTimeNtp,
                   long lossTimeoutNtp, Pacer pacer, WallClock clock, ClockErrorEstimate errorEstimate,
-                  SendLog log, SessionControl control, Histogram latenessNs) {
+                  SendLog log, SessionControl control) {
         this.socket = socket;
         this.cipher = cipher;
         this.packetLength = packetLength;
@@ -73,8 +74,12 @@ final class SessionSender implements Runnable {
         this.errorEstimate = errorEstimate;
         this.log = log;
         this.control = control;
-        this.lateness = latenessNs;
         this.running = control::running;   // one instance: a bound method reference allocates per evaluation
+    }
+
+    /** Where the send lateness goes; before the sender thread starts only. */
+    void recordLatenessInto(Histogram latenessNs) {
+        this.lateness = latenessNs;
     }
 
     /** Replaces the pacer; before the sender thread starts only. */
@@ -162,7 +167,9 @@ final class SessionSender implements Runnable {
             sealHead(seq);
             sealTail(nowNtp);
         }
-        lateness.recordValue(Math.min(Math.max(latenessNs, 0), lateness.getHighestTrackableValue()));
+        if (lateness != null) {
+            lateness.recordValue(Math.min(Math.max(latenessNs, 0), lateness.getHighestTrackableValue()));
+        }
         sentCount++;
         return true;
     }

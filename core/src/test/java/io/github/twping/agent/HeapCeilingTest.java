@@ -28,11 +28,11 @@ class HeapCeilingTest {
         used.set(HeapCeiling.FLOOR_BYTES + 1);
         assertTrue(c.check());
         assertEquals(1, gcs.get());
-        assertEquals(45 * MB, c.limit(), "half as much again as the 30 MB left live");
+        assertEquals(30 * MB + 30 * MB / 4, c.limit(), "a quarter more than the 30 MB left live");
         assertFalse(c.check(), "right after the collection: no second one (no storm)");
-        used.set(44 * MB);
+        used.set(37 * MB);
         assertFalse(c.check());
-        used.set(46 * MB);
+        used.set(38 * MB);
         live.set(30 * MB);
         assertTrue(c.check());
         assertEquals(2, c.collections());
@@ -42,6 +42,6 @@ class HeapCeilingTest {
     void theLimitNeverFallsBelowTheFloorAndGrowsWithTheLiveData() {
         assertEquals(HeapCeiling.FLOOR_BYTES, HeapCeiling.limitFor(-1), "no full collection reported yet");
         assertEquals(HeapCeiling.FLOOR_BYTES, HeapCeiling.limitFor(2 * MB));
-        assertEquals(300 * MB, HeapCeiling.limitFor(200 * MB), "a larger fleet gets a larger limit");
+        assertEquals(250 * MB, HeapCeiling.limitFor(200 * MB), "a larger fleet gets a larger limit");
     }
 }

@@ -3,6 +3,7 @@ package io.github.twping.session;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
@@ -72,6 +73,10 @@ class ClientTestSessionTest {
     private boolean kernelTxStamps = true;
     /** SCHED_FIFO priority asked of the session under test (0: the default scheduler). */
     private int rtPriority;
+    /** Applied to the session under test before it starts, or null. */
+    private Consumer<ClientTestSession> beforeStart;
+    /** The last session {@link #run} ran. */
+    private ClientTestSession lastSession;
 
     /**
      * One throw-away session before each test's own: the first session in a JVM links the native calls and
@@ -138,6 +143,10 @@ class ClientTestSessionTest {
         session.rtPriority(rtPriority);
         // with the delay breakdown's stamps kept, as a run with an extended output: the allocation test covers them
         session.keepStamps();
+        if (beforeStart != null) {
+            beforeStart.accept(session);
+        }
+        lastSession = session;
         session.start();
         if (whileRunning != null) {
             whileRunning.accept(session);
@@ -187,6 +196,22 @@ class ClientTestSessionTest {
 
     private static long count(List<TwoWayRecord> records, Predicate<TwoWayRecord> p) {
         return records.stream().filter(p).count();
+    }
+
+    @Test
+    void shouldRecordTheSendLatenessOfEveryPacketUnlessToldNotTo() throws Exception {
+        run((seq, request, reply, out) -> out.send(41), SessionOutcome.COMPLETED);
+        ClientTestSession recorded = lastSession;
+        assertTrue(recorded.threadsEnded(), "joined: both threads ended");
+        assertEquals(PACKETS, recorded.sentCount());
+        assertEquals(PACKETS, recorded.latenessNs().getTotalCount(), "one lateness per packet sent");
+
+        beforeStart = ClientTestSession::withoutLateness;   // the agent's sessions
+        List<TwoWayRecord> records = run((seq, request, reply, out) -> out.send(41), SessionOutcome.COMPLETED);
+        assertNull(lastSession.latenessNs(), "no histogram made");
+        assertEquals(PACKETS, lastSession.sentCount(), "and every packet still sent");
+        assertEquals(PACKETS, count(records, r -> !r.isLost()), "and answered");
+        assertTrue(lastSession.threadsEnded());
     }
 
     @Test

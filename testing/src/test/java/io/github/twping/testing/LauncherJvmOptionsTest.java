@@ -115,12 +115,14 @@ class LauncherJvmOptionsTest {
         assertTrue(agent.output().contains(C1_ONLY), agent.output());
         assertTrue(agent.output().contains("-XX:MaxNewSize=8388608"), "an 8 MB young generation: " + agent.output());
         assertTrue(agent.output().contains("-XX:MaxHeapFreeRatio=30"), agent.output());
+        assertTrue(agent.output().contains("-XX:MarkSweepDeadRatio=0"), "full collections compact all: " + agent.output());
         // half the stack shadow zone on x86_64 (elsewhere the JVM accepts no less than its default)
         boolean x86 = "amd64".equals(System.getProperty("os.arch"));
         assertEquals(x86, agent.output().contains("-XX:StackShadowPages=10"), agent.output());
         Run twampd = run(Map.of("TWPING_MAIN", "io.github.twping.cli.TwampdMain"), "-h");
         assertTrue(twampd.output().contains("-XX:MaxNewSize=8388608"), "an 8 MB young generation: " + twampd.output());
         assertFalse(twampd.output().contains("MaxHeapFreeRatio"), twampd.output());
+        assertFalse(twampd.output().contains("MarkSweepDeadRatio"), twampd.output());
         assertEquals(x86, twampd.output().contains("-XX:StackShadowPages=10"), twampd.output());
         Run client = run(Map.of(), "-c", "1", "127.0.0.1:1");
         assertTrue(client.output().contains("-XX:MaxNewSize=100663296"), "the client keeps its 96 MB: " + client.output());

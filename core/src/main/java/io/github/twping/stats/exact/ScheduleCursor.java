@@ -11,7 +11,7 @@ import io.github.twping.datafile.DeltaSource;
 public final class ScheduleCursor {
     static final int WINDOW = 1 << 16;
 
-    private final DeltaSource deltas;
+    private DeltaSource deltas;
     private final int window;
     private final int mask;
     private final long[] times;
@@ -29,6 +29,14 @@ public final class ScheduleCursor {
         this.window = window;
         this.mask = window - 1;
         this.times = new long[window];
+        deltas.reset();
+    }
+
+    /** Starts again, with {@code deltas} from {@code startTimeNtp}: as a new cursor of the same window. */
+    void restart(DeltaSource deltas, long startTimeNtp) {
+        this.deltas = deltas;
+        this.cumulative = startTimeNtp;
+        this.next = 0;
         deltas.reset();
     }
 
