@@ -289,12 +289,22 @@ class ClientTestSessionTest {
         Assumptions.assumeTrue(refused == null, "SCHED_FIFO not permitted here: " + refused);
         rtPriority = 3;
         Map<String, Integer> seen = new ConcurrentHashMap<>();
-        // a 10 s schedule, cancelled once both threads were seen: both are alive until then
+        runUntilBothThreadsSeen(seen, () -> ThreadPolicies.collect(seen));
+        assertEquals(ThreadPolicies.fifo(3), seen.get("twping-sender"), "sender policy/priority: " + seen);
+        assertEquals(ThreadPolicies.fifo(3), seen.get("twping-receiver"), "receiver policy/priority: " + seen);
+        assertTrue(diagnostics.isEmpty(), diagnostics.toString());
+    }
+
+    /**
+     * Runs a 10 s session and cancels it once {@code collect} has put both the sender and the receiver into
+     * {@code seen} after the first reply (both threads are alive until then); at most 20 s of polling.
+     */
+    private void runUntilBothThreadsSeen(Map<String, ?> seen, Runnable collect) throws Exception {
         run((seq, request, reply, out) -> out.send(41), null, 2_000, INTERVAL_NTP, LOSS_NTP,
                 session -> {
                     long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
                     while (!session.isDone() && System.nanoTime() - deadlineNs < 0) {
-                        ThreadPolicies.collect(seen);
+                        collect.run();
                         if (session.sequencesHandled() > 0 && seen.containsKey("twping-sender")
                                 && seen.containsKey("twping-receiver")) {
                             break;
@@ -303,9 +313,6 @@ class ClientTestSessionTest {
                     }
                     session.cancel();
                 });
-        assertEquals(ThreadPolicies.fifo(3), seen.get("twping-sender"), "sender policy/priority: " + seen);
-        assertEquals(ThreadPolicies.fifo(3), seen.get("twping-receiver"), "receiver policy/priority: " + seen);
-        assertTrue(diagnostics.isEmpty(), diagnostics.toString());
     }
 
     /**
@@ -327,19 +334,7 @@ class ClientTestSessionTest {
         Assumptions.assumeTrue(probed[0] == ThreadTuning.MIN_SLICE_NS,
                 "this kernel keeps no slice per thread (Linux 6.12 and later do): read " + probed[0]);
         Map<String, Long> seen = new ConcurrentHashMap<>();
-        run((seq, request, reply, out) -> out.send(41), null, 2_000, INTERVAL_NTP, LOSS_NTP,
-                session -> {
-                    long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-                    while (!session.isDone() && System.nanoTime() - deadlineNs < 0) {
-                        ThreadPolicies.collectSlices(seen);
-                        if (session.sequencesHandled() > 0 && seen.containsKey("twping-sender")
-                                && seen.containsKey("twping-receiver")) {
-                            break;
-                        }
-                        LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(2));
-                    }
-                    session.cancel();
-                });
+        runUntilBothThreadsSeen(seen, () -> ThreadPolicies.collectSlices(seen));
         assertEquals(ThreadTuning.MIN_SLICE_NS, seen.get("twping-sender"), "sender slice: " + seen);
         assertNotEquals(ThreadTuning.MIN_SLICE_NS, seen.get("twping-receiver"), "receiver slice: " + seen);
         assertTrue(diagnostics.isEmpty(), diagnostics.toString());
