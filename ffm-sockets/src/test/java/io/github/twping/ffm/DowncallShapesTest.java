@@ -3,15 +3,11 @@ package io.github.twping.ffm;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.concurrent.TimeUnit;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
@@ -45,27 +41,13 @@ class DowncallShapesTest {
     }
 
     private static Run probe(boolean syscall) throws IOException, InterruptedException {
-        String java = ProcessHandle.current().info().command().orElseThrow();
-        Path output = Files.createTempFile("shapes", ".txt");
         Path log = Files.createTempFile("shapes", ".log");
         try {
-            List<String> command = new ArrayList<>(List.of(java, "--enable-native-access=ALL-UNNAMED",
-                    "-Dtwping.ffm.syscall=" + syscall, "-Xlog:class+load=info:file=" + log,
-                    "-cp", System.getProperty("java.class.path"), TimestampingProbe.class.getName()));
-            Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(output.toFile())
-                    .start();
-            boolean exited = process.waitFor(60, TimeUnit.SECONDS);
-            if (!exited) {
-                process.destroyForcibly();
-            }
-            String text = Files.readString(output, StandardCharsets.UTF_8);
-            assertTrue(exited, "probe JVM ended within 60 s:\n" + text);
-            assertEquals(0, process.exitValue(), text);
+            String text = ProbeJvm.run(List.of("--enable-native-access=ALL-UNNAMED",
+                    "-Dtwping.ffm.syscall=" + syscall, "-Xlog:class+load=info:file=" + log));
             assertTrue(text.contains("FFM sockets"), text);
-            assertTrue(text.contains("received       5/5"), text);
             return new Run(Files.readAllLines(log).stream().filter(l -> l.contains(STUB)).count(), text);
         } finally {
-            Files.deleteIfExists(output);
             Files.deleteIfExists(log);
         }
     }
