@@ -93,6 +93,7 @@ abstract class TargetLoop implements Runner {
     final void prepare(ClientTestSession s) {
         s.keepStamps(stampTable);
         s.withoutLateness();
+        s.virtualSender();
         stampTable = null;
     }
 
