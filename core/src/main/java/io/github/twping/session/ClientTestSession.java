@@ -50,7 +50,8 @@ public final class ClientTestSession {
     /** Made by {@link #start()} unless {@link #withoutLateness()} was called. */
     private Histogram latenessNs;
     private boolean recordLateness = true;
-    private Thread senderThread;
+    /** A platform thread, or a virtual one after {@link #virtualSender()} (volatile: {@link #cancel()} reads it). */
+    private volatile Thread senderThread;
     private final Thread receiverThread;
     private boolean virtualSender;
     private volatile BitSet cpus;
