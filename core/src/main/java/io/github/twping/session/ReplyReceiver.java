@@ -211,7 +211,7 @@ final class ReplyReceiver implements Runnable {
      * and answered, of the last one (the session's end). The flush frontier {@link #firstPending} stays a loss
      * timeout behind the replies (a duplicate within L is still recorded), so its own expiry comes one send
      * interval after the last and a timeout aimed at it changed on every call, each change costing a
-     * non-blocking probe and a setsockopt (docs/PERFORMANCE.md, "Receiver system calls"). Answered packets need
+     * non-blocking probe and a setsockopt (docs/CLIENT.md, "Receive timeout"). Answered packets need
      * no wake-up: each reply's flush, at its own receive time, moves the frontier over the expired ones. While
      * the next such moment is more than a tick away the timeout is the tick, so in steady state it stays the same.
      */
