@@ -519,6 +519,20 @@ class ClientTestSessionTest {
                 + " receive calls for " + packets + " packets");
     }
 
+    @Test
+    void shouldDeclareLossesWhileTheSendLogIsHalfFull() throws Exception {
+        // 60 packets: a send log of 64 slots, and 0.3 s at 5 ms keeps about 60 in flight, more than half of it, so the
+        // receiver follows the flush frontier packet by packet (the sender's back-pressure) instead of the next loss.
+        long packets = 60;
+        List<TwoWayRecord> records = run((seq, request, reply, out) -> {
+            if (seq != 7 && seq != 40) {
+                out.send(41);
+            }
+        }, SessionOutcome.COMPLETED, packets, INTERVAL_NTP, SHORT_LOSS_NTP, null);
+        assertEquals(packets, records.size());
+        assertEquals(List.of(7L, 40L), records.stream().filter(TwoWayRecord::isLost).map(r -> r.sentSeq).toList());
+    }
+
     private static void parkUntilLossTimeoutPassed() {
         // The reflector (not the code under test) delays its answer beyond L = 0.3 s.
         long until = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(350);
