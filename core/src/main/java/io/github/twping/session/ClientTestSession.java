@@ -172,9 +172,12 @@ public final class ClientTestSession {
      * Linux 6.12 and later), so that waking up it preempts a time-shared thread that runs a longer slice instead of
      * waiting, up to milliseconds, for that slice to end; the sender runs for a few µs per send, well within it.
      * On a host whose CPUs other work keeps busy this shortened the lateness tail (docs/CLIENT.md, "Timer slack and
-     * slice"). {@value #SLICE_PROPERTY} sets another slice in ns, 0 keeps the default.
+     * slice"). {@value #SLICE_PROPERTY} sets another slice in ns, 0 keeps the default. The JIT's compiler threads
+     * get the shortest slice too ({@link JitSlices}), so that a reflector on this host is not kept from its CPU by
+     * one of our compilations.
      */
     private void preciseTimers() {
+        JitSlices.shorten();
         long sliceNs = Long.getLong(SLICE_PROPERTY, ThreadTuning.MIN_SLICE_NS);
         if (sliceNs > 0 && ThreadTuning.available()) {
             try {
