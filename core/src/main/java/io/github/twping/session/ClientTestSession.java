@@ -173,8 +173,8 @@ public final class ClientTestSession {
      * waiting, up to milliseconds, for that slice to end; the sender runs for a few µs per send, well within it.
      * On a host whose CPUs other work keeps busy this shortened the lateness tail (docs/CLIENT.md, "Timer slack and
      * slice"). {@value #SLICE_PROPERTY} sets another slice in ns, 0 keeps the default. The JIT's compiler threads
-     * get the shortest slice too ({@link JitSlices}), so that a reflector on this host is not kept from its CPU by
-     * one of our compilations.
+     * get the longest slice ({@link JitSlices}), so that any thread woken where one compiles, a reflector on this
+     * host among them, preempts it at once.
      */
     private void preciseTimers() {
         JitSlices.shorten();

@@ -132,6 +132,8 @@ public final class ThreadTuning {
     private static final long SCHED_ATTR_RUNTIME = 24;
     /** The kernel's shortest slice for a time-shared thread, ns (it clamps a request to 0.1-100 ms). */
     public static final long MIN_SLICE_NS = 100_000;
+    /** The kernel's longest slice for a time-shared thread, ns. */
+    public static final long MAX_SLICE_NS = 100_000_000;
 
     /**
      * Asks the scheduler for a short time slice for the calling thread ({@code sched_setattr(2)} with
