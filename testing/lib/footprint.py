@@ -5,7 +5,7 @@ and prints one JSON line.
     footprint.py [--idle SECONDS] [--ready-file PATH] [--smaps] [--log FILE] -- COMMAND...
 
 The command runs as a child (a launcher that execs java keeps the PID). Every 10 ms the sampler reads
-/proc/PID/task/*/stat (the CPU time of each thread; the last sample of each thread is kept, so a thread that
+/proc/PID/task/*/schedstat (the CPU time of each thread in ns; the last sample of each thread is kept, so a thread that
 ended counts with what it had used 10 ms before its end) and /proc/PID/status (VmRSS, threads). With --smaps
 it also reads /proc/PID/smaps_rollup whenever the RSS reaches a new maximum (anonymous against file-backed
 pages at the peak). --log: the command's stdout and stderr (else discarded). --idle: a server: sampled for SECONDS after it is ready (its --ready-file is non-empty,
@@ -35,7 +35,8 @@ def read(path):
 
 
 def thread_times(pid, last):
-    """Updates last[tid] = (name, ticks) from /proc/PID/task/*/stat."""
+    """Updates last[tid] = (name, ns on CPU): /proc/PID/task/*/schedstat (the scheduler's run time in ns), else
+    utime + stime from .../stat (in ticks of 10 ms, too coarse for a thread that runs 50 ms in all)."""
     try:
         tids = os.listdir(f"/proc/{pid}/task")
     except OSError:
@@ -47,7 +48,11 @@ def thread_times(pid, last):
         l, r = s.find("("), s.rfind(")")
         name = s[l + 1:r]
         f = s[r + 2:].split()
-        last[tid] = (name, int(f[11]) + int(f[12]))   # utime + stime (fields 14, 15)
+        sched = read(f"/proc/{pid}/task/{tid}/schedstat")
+        if sched and sched.split():
+            last[tid] = (name, int(sched.split()[0]))
+        else:
+            last[tid] = (name, (int(f[11]) + int(f[12])) * 1_000_000_000 // TICK)   # utime + stime (fields 14, 15)
 
 
 def status(pid):
@@ -336,9 +341,9 @@ def main(argv):
     err = logf.read().decode("utf-8", "replace")
     logf.close()
     groups = {}
-    for name, ticks in last.values():
+    for name, ns in last.values():
         g = group(name)
-        groups[g] = groups.get(g, 0) + ticks * 1000 // TICK
+        groups[g] = groups.get(g, 0) + ns // 1_000_000
     out = {
         "cpu_s": round(user + sys_, 3),
         "user_s": user,

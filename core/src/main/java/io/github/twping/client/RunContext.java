@@ -30,7 +30,7 @@ final class RunContext {
         this.err = err;
         this.program = program;
         this.clock = clock;
-        this.texts = RunTexts.of(Outputs.of(options, program).language());
+        this.texts = RunTexts.of(Outputs.language(options));
     }
 
     TwpingOptions.Test test() {

@@ -2,7 +2,6 @@ package io.github.twping.client;
 
 import io.github.twping.config.DscpParser;
 import java.net.InetAddress;
-import java.security.SecureRandom;
 
 import io.github.twping.ffm.SocketException;
 import io.github.twping.ffm.UdpSocket;
@@ -11,6 +10,7 @@ import io.github.twping.session.SplitTestSocket;
 import io.github.twping.session.TestSocketOptions;
 import io.github.twping.schedule.StartTimes;
 import java.net.InetSocketAddress;
+import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * The client's test socket (RFC 5357 §3.5) from the command line: {@link TestSocketOptions#sender} bound to the
@@ -25,7 +25,10 @@ final class TestSocketSetup {
         TwpingOptions.Test test = options.test();
         int low = test.portRange().low();
         int high = test.portRange().high();
-        int first = test.portRange().isEphemeral() ? 0 : test.portRange().firstCandidate(new SecureRandom().nextInt());
+        // The first port of -P's range to try: any number will do (the port is no secret, the Request-TW-Session
+        // carries it); not a SecureRandom, whose first use starts the JDK's security providers before the start
+        // time is taken (docs/CLIENT.md, "Start-up").
+        int first = test.portRange().isEphemeral() ? 0 : test.portRange().firstCandidate(ThreadLocalRandom.current().nextInt());
         // no TX stamps queued unread with --send-stamp user
         UdpSocketOptions.Builder b = TestSocketOptions.sender(localAddress, bufferBytes(options), tos(options),
                 options.connection().bindInterface(), options.extras().kernelSendStamps())

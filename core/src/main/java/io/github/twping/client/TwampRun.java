@@ -25,6 +25,7 @@ import io.github.twping.control.SessionAcceptance;
 import io.github.twping.control.SessionRequest;
 import io.github.twping.crypto.TestSessionKeys;
 import io.github.twping.ffm.AddressInUseException;
+import io.github.twping.ffm.RealtimeClock;
 import io.github.twping.ffm.SocketException;
 import io.github.twping.ffm.UdpSocket;
 import io.github.twping.net.AddressText;
@@ -153,6 +154,8 @@ public final class TwampRun {
     /** Runs the measurement; never throws for network or user errors. */
     public int execute() {
         HostPort server = run.options.serverAddress();
+        // the start time's clock, linked while the control connection is made (docs/CLIENT.md, "Start-up")
+        RealtimeClock.linkInBackground();
         ControlClient control;
         try {
             control = connect(server);

@@ -143,7 +143,6 @@ public final class ControlClient implements AutoCloseable {
         if (mode == null) {
             throw ControlException.open("OWPControlOpen: No Common Modes");
         }
-        SecureRandom random = o.random != null ? o.random : new SecureRandom();
         byte[] setUpBytes = new byte[SetUpResponse.LENGTH];
         SetUpResponse setUp = new SetUpResponse().wrap(MemorySegment.ofArray(setUpBytes)).clear().mode(mode.bits());
         byte[] aesKey = new byte[Token.AES_KEY_LENGTH];
@@ -158,6 +157,9 @@ public final class ControlClient implements AutoCloseable {
                     // of CPU in PBKDF2. RFC 5357 §6: the client may close when Count exceeds its maximum.
                     throw ControlException.open("OWPControlOpen: Invalid PBKDF2 count " + count);
                 }
+                // Only the keyed modes draw random bytes here (session keys, Client-IV): the open mode creates no
+                // SecureRandom, whose first use starts the JDK's security providers (docs/CLIENT.md, "Start-up").
+                SecureRandom random = o.random != null ? o.random : new SecureRandom();
                 random.nextBytes(aesKey);
                 random.nextBytes(hmacKey);
                 random.nextBytes(clientIv);

@@ -1,12 +1,19 @@
 package io.github.twping.datafile;
 
+import java.io.FileInputStream;
 import java.io.IOException;
+import java.io.InputStream;
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
-import java.nio.file.Files;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.FileAttribute;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.EnumSet;
+import java.util.Set;
 
 /**
  * Writer of a session data file (docs/STATISTICS.md, data file): writes the header with finished = 2 at start,
@@ -89,12 +96,64 @@ public final class SessionDataWriter implements AutoCloseable {
 
     /**
      * Opens an anonymous temporary file (deleted when the channel closes) in {@code dir}
-     * (or the default temporary directory when {@code null}), readable and writable.
+     * (or the default temporary directory, {@code java.io.tmpdir}, when {@code null}), readable and writable.
+     *
+     * <p>Created as {@code mkstemp(3)} creates the C client's: owner-only (0600), exclusively ({@code O_EXCL}: an
+     * existing file or link of that name is never opened), under a name {@code twping<n>.owp} whose number comes
+     * from {@code /dev/urandom}, another name being tried when one exists. Not {@code Files.createTempFile}: it names
+     * its files with a {@code SecureRandom}, whose first use starts the JDK's security providers (tens of ms of
+     * {@code twping -c 1} before its start time, docs/CLIENT.md "Start-up").
      */
     public static FileChannel openAnonymousTempFile(Path dir) throws IOException {
-        Path p = dir == null ? Files.createTempFile("twping", ".owp") : Files.createTempFile(dir, "twping", ".owp");
-        return FileChannel.open(p, StandardOpenOption.READ, StandardOpenOption.WRITE,
-            StandardOpenOption.DELETE_ON_CLOSE);
+        Path directory = dir != null ? dir : Path.of(System.getProperty("java.io.tmpdir"));
+        FileAlreadyExistsException taken = null;
+        try (InputStream random = randomSource()) {
+            for (int attempt = 0; attempt < TEMP_NAME_ATTEMPTS; attempt++) {
+                Path p = directory.resolve("twping" + Long.toUnsignedString(nameNumber(random)) + ".owp");
+                try {
+                    return FileChannel.open(p, TEMP_OPTIONS, OWNER_ONLY);
+                } catch (FileAlreadyExistsException e) {
+                    taken = e;
+                }
+            }
+        }
+        throw taken;
+    }
+
+    /** How many names {@link #openAnonymousTempFile} tries before it gives up (all taken: EEXIST, as mkstemp). */
+    static final int TEMP_NAME_ATTEMPTS = 100;
+    private static final Set<StandardOpenOption> TEMP_OPTIONS = Set.of(StandardOpenOption.CREATE_NEW,
+            StandardOpenOption.READ, StandardOpenOption.WRITE, StandardOpenOption.DELETE_ON_CLOSE);
+    private static final FileAttribute<Set<PosixFilePermission>> OWNER_ONLY = PosixFilePermissions.asFileAttribute(
+            EnumSet.of(PosixFilePermission.OWNER_READ, PosixFilePermission.OWNER_WRITE));
+
+    /** /dev/urandom, or null where it cannot be opened (then the names come from the clock, as glibc's fallback). */
+    private static InputStream randomSource() {
+        try {
+            return new FileInputStream("/dev/urandom");
+        } catch (IOException e) {
+            return null;
+        }
+    }
+
+    private static long nameNumber(InputStream random) {
+        if (random != null) {
+            try {
+                byte[] b = random.readNBytes(Long.BYTES);
+                if (b.length == Long.BYTES) {
+                    long n = 0;
+                    for (byte x : b) {
+                        n = n << 8 | (x & 0xff);
+                    }
+                    return n;
+                }
+            } catch (IOException e) {
+                // fall through to the clock
+            }
+        }
+        long z = System.nanoTime() * 0x9E3779B97F4A7C15L + ProcessHandle.current().pid();
+        z = (z ^ (z >>> 33)) * 0xff51afd7ed558ccdL;
+        return z ^ (z >>> 33);
     }
 
     /** Appends one record (buffered); writes the batch to the channel when the buffer is full. */

@@ -1,7 +1,5 @@
 package io.github.twping.pacing;
 
-import java.util.Arrays;
-
 /**
  * Pacer that parks until {@code spinNs} before the deadline, then busy-spins to it: the accuracy of a
  * spin for the price of at most {@code spinNs} of CPU per send (plus the park overshoot beyond it).
@@ -14,11 +12,14 @@ import java.util.Arrays;
  *
  * <p>{@link #ADAPTIVE} ({@code twping --spin auto}, the default) learns the window instead: it starts at
  * {@link #ADAPTIVE_START_NS} and, once {@link #ADAPTIVE_MIN_SAMPLES} parks were seen, covers the wake-up overshoot
- * (how much later than asked a park returned) of all but the worst 1 % of the last {@link #ADAPTIVE_HISTORY}
- * parks, plus {@link #ADAPTIVE_MARGIN_NS}, at most {@link #ADAPTIVE_MAX_NS} and within the same cap. A host whose
- * sleeps end on time spins a few tens of µs before each send instead of the fixed 100 µs (the sender's CPU, issue
- * 23); a wake-up later than the rest does not widen the window for the next {@link #ADAPTIVE_HISTORY} sends,
- * because no affordable window covers it (docs/notes/2026-12-04-lean-cpu.md).
+ * (how much later than asked a park returned) of {@link #DEFAULT_COVERAGE_PERCENT} % of the last
+ * {@link #ADAPTIVE_HISTORY} parks (to within a bucket of {@link #BUCKET_NS} ns, which the margin covers), plus {@link #ADAPTIVE_MARGIN_NS}, at most
+ * {@link #ADAPTIVE_MAX_NS} and within the same cap. The overshoot of a host's sleeps is mostly a constant (its
+ * timer and wake-up path, about 45 µs on the development VM) with a tail: covering its p75 puts the send on time
+ * for three in four packets and a few tens of µs late for most others, while covering the p99 (the former
+ * default) spun about 35 µs more before every send for the rare late wake-up (issue 23's CPU;
+ * docs/notes/2026-12-05-spin-coverage.md). A wake-up later than the window the history sets is not chased: no
+ * affordable window covers it (docs/notes/2026-12-04-lean-cpu.md).
  *
  * <p>A park interrupted by {@link Thread#interrupt()} returns at once (a negative lateness), so a stopped
  * sender does not wait out its deadline.
@@ -40,8 +41,13 @@ public final class ParkThenSpinPacer implements Pacer {
     public static final int ADAPTIVE_HISTORY = 256;
     /** Parks seen before the learnt window replaces {@link #ADAPTIVE_START_NS}. */
     public static final int ADAPTIVE_MIN_SAMPLES = 32;
-    /** Of every this many parks in the history, the one that woke latest is left uncovered (1 %). */
-    public static final int ADAPTIVE_OUTLIER_EVERY = 100;
+    /** The share of the history's parks whose overshoot the learnt window covers, by default, in percent. */
+    public static final int DEFAULT_COVERAGE_PERCENT = 75;
+    /** The overshoots are counted in buckets this wide, ns; the window covers a bucket's lower end. */
+    public static final long BUCKET_NS = 1024;
+    private static final int BUCKET_SHIFT = 10; // log2 of BUCKET_NS
+    /** Buckets of the overshoot counts; the last one also counts every overshoot beyond the window's cap. */
+    private static final int BUCKETS = 128;
     /** Added to the overshoot covered, ns; also the smallest learnt window. */
     public static final long ADAPTIVE_MARGIN_NS = 10_000;
     /** The learnt window never exceeds this, ns: the fixed default's 100 µs, so it never spins longer than it. */
@@ -53,11 +59,12 @@ public final class ParkThenSpinPacer implements Pacer {
     /** The running mean of the intervals moves by 1/16 of each new interval's difference to it. */
     private static final int MEAN_SHIFT = 4;
 
-    private final long[] overshoots; // null unless adaptive: a ring of the last parks' overshoots, ns
+    private final byte[] history;    // null unless adaptive: a ring of the last parks' overshoot buckets
+    private final int[] counts;      // null unless adaptive: parks in the history per bucket
+    private final int coveragePercent;
     private final boolean meanCap;
     private long waits;              // awaitDeadlineAfter calls so far; the first one's interval is the lead-in
     private long meanIntervalNs;
-    private final long[] largest;    // null unless adaptive: scratch for the largest overshoots of the ring, descending
     private int nextOvershoot;
     private long samples;            // parks recorded in the ring so far
     private long learntNs = ADAPTIVE_START_NS;
@@ -86,7 +93,20 @@ public final class ParkThenSpinPacer implements Pacer {
      *                at load 21 it made the 1000/s lateness tail worse, docs/notes/2026-12-04-tails.md)
      */
     public ParkThenSpinPacer(PacingClock clock, long spinNs, int intervalShareShift, boolean meanCap) {
+        this(clock, spinNs, intervalShareShift, meanCap, DEFAULT_COVERAGE_PERCENT);
+    }
+
+    /**
+     * @param coveragePercent 1..100: the share of the history's parks whose overshoot the learnt window covers
+     *                        (the session's {@code -Dtwping.sender.spinCoverage}; {@link #DEFAULT_COVERAGE_PERCENT}
+     *                        otherwise); only read with {@link #ADAPTIVE}
+     */
+    public ParkThenSpinPacer(PacingClock clock, long spinNs, int intervalShareShift, boolean meanCap,
+                             int coveragePercent) {
         this.meanCap = meanCap;
+        if (coveragePercent < 1 || coveragePercent > 100) {
+            throw new IllegalArgumentException("coveragePercent must be 1..100: " + coveragePercent);
+        }
         if (spinNs < 0 && spinNs != ADAPTIVE) {
             throw new IllegalArgumentException("spinNs must be >= 0 or ADAPTIVE: " + spinNs);
         }
@@ -96,8 +116,9 @@ public final class ParkThenSpinPacer implements Pacer {
         this.clock = clock;
         this.spinNs = spinNs;
         this.intervalShareShift = intervalShareShift;
-        this.overshoots = spinNs == ADAPTIVE ? new long[ADAPTIVE_HISTORY] : null;
-        this.largest = spinNs == ADAPTIVE ? new long[ADAPTIVE_HISTORY / ADAPTIVE_OUTLIER_EVERY + 1] : null;
+        this.coveragePercent = coveragePercent;
+        this.history = spinNs == ADAPTIVE ? new byte[ADAPTIVE_HISTORY] : null;
+        this.counts = spinNs == ADAPTIVE ? new int[BUCKETS] : null;
     }
 
     /** @return a pacer that only parks, for the time left (a window of 0). */
@@ -122,7 +143,7 @@ public final class ParkThenSpinPacer implements Pacer {
 
     /** @return the window the next wait uses before the interval cap: the fixed one, or the learnt one. */
     public long windowNs() {
-        return overshoots == null ? spinNs : learntNs;
+        return history == null ? spinNs : learntNs;
     }
 
     @Override
@@ -168,7 +189,7 @@ public final class ParkThenSpinPacer implements Pacer {
                 return nowNs - deadlineNs;
             }
         }
-        if (parked && overshoots != null) {
+        if (parked && history != null) {
             learn(nowNs - (deadlineNs - windowNs));
         }
         while (nowNs - deadlineNs < 0) {
@@ -178,50 +199,56 @@ public final class ParkThenSpinPacer implements Pacer {
         return nowNs - deadlineNs;
     }
 
+    /** @return the share of the history's parks whose overshoot the learnt window covers, percent. */
+    public int coveragePercent() {
+        return coveragePercent;
+    }
+
     /**
-     * Records one park's overshoot; from {@link #ADAPTIVE_MIN_SAMPLES} parks on, sets the window to the overshoot
-     * that all but the worst 1 % of the history stay within (the k-th largest, k = 1 + parks / 100) plus the
-     * margin, at most {@link #ADAPTIVE_MAX_NS}. A scan of the ring per park (256 comparisons), no allocation.
+     * Records one park's overshoot in the history (its bucket, the oldest one's count given back); from
+     * {@link #ADAPTIVE_MIN_SAMPLES} parks on, sets the window to the lower end of the bucket that the covered share
+     * of the history reaches, plus the margin, at most {@link #ADAPTIVE_MAX_NS}. At most {@value #BUCKETS} counts
+     * read per park, no allocation.
      */
     private void learn(long overshootNs) {
-        long[] ring = overshoots;
-        ring[nextOvershoot] = Math.max(0, overshootNs);
-        nextOvershoot = (nextOvershoot + 1) & (ADAPTIVE_HISTORY - 1);
-        if (samples < ADAPTIVE_HISTORY) {
+        int bucket = (int) Math.min(BUCKETS - 1, Math.max(0, overshootNs) >> BUCKET_SHIFT);
+        if (samples == ADAPTIVE_HISTORY) {
+            counts[history[nextOvershoot] & 0xff]--;
+        } else {
             samples++;
         }
+        history[nextOvershoot] = (byte) bucket;
+        counts[bucket]++;
+        nextOvershoot = (nextOvershoot + 1) & (ADAPTIVE_HISTORY - 1);
         if (samples < ADAPTIVE_MIN_SAMPLES) {
             return;
         }
-        int n = (int) samples;
-        learntNs = windowFor(kthLargest(ring, n, n / ADAPTIVE_OUTLIER_EVERY + 1, largest));
+        learntNs = windowFor(coveredOvershootNs(counts, (int) samples, coveragePercent));
+    }
+
+    /**
+     * @param counts          values per bucket of {@link #BUCKET_NS}
+     * @param n               the values counted, > 0
+     * @param coveragePercent 1..100
+     * @return the lower end of the lowest bucket at which at least {@code coveragePercent} % of the {@code n}
+     *         values (rounded up) are counted
+     */
+    static long coveredOvershootNs(int[] counts, int n, int coveragePercent) {
+        int wanted = (n * coveragePercent + 99) / 100;
+        int seen = 0;
+        int b = 0;
+        while (b < counts.length - 1) {
+            seen += counts[b];
+            if (seen >= wanted) {
+                break;
+            }
+            b++;
+        }
+        return (long) b << BUCKET_SHIFT;
     }
 
     /** The learnt window for a covered overshoot: plus the margin, at most {@link #ADAPTIVE_MAX_NS}. */
     static long windowFor(long coveredOvershootNs) {
         return Math.min(ADAPTIVE_MAX_NS - ADAPTIVE_MARGIN_NS, Math.max(0, coveredOvershootNs)) + ADAPTIVE_MARGIN_NS;
-    }
-
-    /**
-     * @param values  the values, the first {@code n} of which count (all >= 0)
-     * @param k       1..scratch.length: 1 for the largest
-     * @param scratch k or more longs, overwritten
-     * @return the k-th largest of {@code values[0..n)} (duplicates counted), 0 when {@code n < k}
-     */
-    static long kthLargest(long[] values, int n, int k, long[] scratch) {
-        Arrays.fill(scratch, 0, k, 0L);
-        for (int i = 0; i < n; i++) {
-            long v = values[i];
-            if (v <= scratch[k - 1]) {
-                continue;
-            }
-            int j = k - 1;
-            while (j > 0 && scratch[j - 1] < v) {
-                scratch[j] = scratch[j - 1];
-                j--;
-            }
-            scratch[j] = v;
-        }
-        return n < k ? 0 : scratch[k - 1];
     }
 }

@@ -69,6 +69,14 @@ public final class ClientTestSession {
      */
     public static final String MEAN_CAP_PROPERTY = "twping.sender.spinCapMean";
     private static final boolean MEAN_CAP = Boolean.getBoolean(MEAN_CAP_PROPERTY);
+    /**
+     * System property: the share of the sender's recent sleeps, in percent (1..100), whose wake-up overshoot the
+     * learnt spin window ({@code --spin auto}) covers; default {@value ParkThenSpinPacer#DEFAULT_COVERAGE_PERCENT}.
+     * A measurement switch (docs/notes/2026-12-05-spin-coverage.md); a value out of range keeps the default.
+     */
+    public static final String COVERAGE_PROPERTY = "twping.sender.spinCoverage";
+    private static final int COVERAGE = coverage(Integer.getInteger(COVERAGE_PROPERTY,
+            ParkThenSpinPacer.DEFAULT_COVERAGE_PERCENT));
     private final long spinNs;
     private final WallClock wallClock;
 
@@ -128,7 +136,7 @@ public final class ClientTestSession {
         sender = new SessionSender(sending, senderCipher, packetLength, parameters.reflector(),
                 parameters.schedule(), parameters.packetCount(), parameters.startTimeNtp(),
                 parameters.lossTimeoutNtp(), new ParkThenSpinPacer(new StampWarmingPacingClock(clock), parameters.spinNs(),
-                        ParkThenSpinPacer.QUARTER_INTERVAL, MEAN_CAP),
+                        ParkThenSpinPacer.QUARTER_INTERVAL, MEAN_CAP, COVERAGE),
                 clock, errors, log, control);
         int bufferBytes = Math.max(packetLength, receiverCipher.reflectorLayout().length()) + 128;
         receiver = new ReplyReceiver(socket, sending, receiverCipher, bufferBytes, writer,
@@ -166,9 +174,12 @@ public final class ClientTestSession {
      * Linux 6.12 and later), so that waking up it preempts a time-shared thread that runs a longer slice instead of
      * waiting, up to milliseconds, for that slice to end; the sender runs for a few µs per send, well within it.
      * On a host whose CPUs other work keeps busy this shortened the lateness tail (docs/CLIENT.md, "Timer slack and
-     * slice"). {@value #SLICE_PROPERTY} sets another slice in ns, 0 keeps the default.
+     * slice"). {@value #SLICE_PROPERTY} sets another slice in ns, 0 keeps the default. The JIT's compiler threads
+     * get the longest slice ({@link JitSlices}), so that any thread woken where one compiles, a reflector on this
+     * host among them, preempts it at once.
      */
     private void preciseTimers() {
+        JitSlices.shorten();
         long sliceNs = Long.getLong(SLICE_PROPERTY, ThreadTuning.MIN_SLICE_NS);
         if (sliceNs > 0 && ThreadTuning.available()) {
             try {
@@ -204,7 +215,7 @@ public final class ClientTestSession {
         }
         this.rtPriority = priority;
         sender.pacer(new ParkThenSpinPacer(new StampWarmingPacingClock(wallClock), spinNs,
-                priority > 0 ? ParkThenSpinPacer.HALF_INTERVAL : ParkThenSpinPacer.QUARTER_INTERVAL, MEAN_CAP));
+                priority > 0 ? ParkThenSpinPacer.HALF_INTERVAL : ParkThenSpinPacer.QUARTER_INTERVAL, MEAN_CAP, COVERAGE));
         return this;
     }
 
@@ -414,5 +425,10 @@ public final class ClientTestSession {
      */
     public record Parameters(InetSocketAddress reflector, SendSchedule schedule, long packetCount, int paddingBytes,
                              long startTimeNtp, long lossTimeoutNtp, long spinNs, boolean kernelTxTimestamps) {
+    }
+
+    /** @return {@code percent} when it is 1..100, else the pacer's default. */
+    static int coverage(int percent) {
+        return percent >= 1 && percent <= 100 ? percent : ParkThenSpinPacer.DEFAULT_COVERAGE_PERCENT;
     }
 }

@@ -58,6 +58,8 @@ final class ReplyReceiver implements Runnable {
     private final TxTimestampHandler txHandler;
 
     private long firstPending;
+    /** No packet in [firstPending, firstUnanswered) waits for a reply: each is answered or skipped. */
+    private long firstUnanswered;
     private long received;
     private long duplicates;
     private long badHmac;
@@ -203,14 +205,56 @@ final class ReplyReceiver implements Runnable {
         return true;
     }
 
-    /** Until the first pending packet expires, capped by a tick so that a stop request is noticed. */
+    /**
+     * Until the next moment a receive timeout has work to do, capped by a tick so that a stop request is noticed:
+     * the loss timeout of the first sent packet not answered yet (its lost record), or, once every packet is sent
+     * and answered, of the last one (the session's end). The flush frontier {@link #firstPending} stays a loss
+     * timeout behind the replies (a duplicate within L is still recorded), so its own expiry comes one send
+     * interval after the last and a timeout aimed at it changed on every call, each change costing a
+     * non-blocking probe and a setsockopt (docs/CLIENT.md, "Receive timeout"). Answered packets need
+     * no wake-up: each reply's flush, at its own receive time, moves the frontier over the expired ones. While
+     * the next such moment is more than a tick away the timeout is the tick, so in steady state it stays the same.
+     */
     private long receiveTimeoutNs() {
-        if (firstPending < log.published()) {
-            long expiryNtp = log.sendNtp(firstPending) + lossTimeoutNtp;
-            long waitNs = NtpTime.signedDurationToNanos(expiryNtp - clock.nowNtp()) + 1_000;
-            return Math.max(1_000, Math.min(waitNs, TICK_NS));
+        long published = log.published();
+        if (firstPending >= published) {
+            return TICK_NS;
         }
-        return TICK_NS;
+        long targetNtp;
+        if (published - firstPending > log.capacity() / 2) {
+            // the ring fills up: the sender may soon wait for the frontier, so move it on time, packet by packet
+            targetNtp = expiryNtp(firstPending);
+        } else {
+            long seq = Math.max(firstUnanswered, firstPending);
+            while (seq < published && log.hit(seq)) {  // answered or skipped (bounded by the packets published)
+                seq++;
+            }
+            firstUnanswered = seq;
+            if (seq < published) {
+                targetNtp = expiryNtp(seq);
+            } else if (published >= packetCount) {
+                targetNtp = expiryNtp(published - 1);
+            } else {
+                return TICK_NS;                      // a packet sent later expires at least L from now
+            }
+            long nowNtp = clock.nowNtp();
+            if (Long.compareUnsigned(targetNtp, nowNtp) < 0) {
+                // past, yet the frontier is still behind it: an earlier packet expires later (send times out of
+                // order after a clock step); follow the frontier itself, as the flush does
+                targetNtp = expiryNtp(firstPending);
+            }
+            return waitUntil(targetNtp, nowNtp);
+        }
+        return waitUntil(targetNtp, clock.nowNtp());
+    }
+
+    private long expiryNtp(long seq) {
+        return log.sendNtp(seq) + lossTimeoutNtp;
+    }
+
+    private static long waitUntil(long targetNtp, long nowNtp) {
+        long waitNs = NtpTime.signedDurationToNanos(targetNtp - nowNtp) + 1_000;
+        return Math.max(1_000, Math.min(waitNs, TICK_NS));
     }
 
     private static int sourceCode(TimestampSource source) {

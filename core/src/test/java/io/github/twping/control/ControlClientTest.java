@@ -122,6 +122,31 @@ class ControlClientTest {
         }
     }
 
+    /** A random source that fails the test when anything is drawn from it. */
+    private static final class UntouchableRandom extends java.security.SecureRandom {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        public synchronized void nextBytes(byte[] bytes) {
+            throw new AssertionError("the open mode drew " + bytes.length + " random bytes");
+        }
+    }
+
+    /**
+     * The open mode draws no random bytes (no session keys, no Client-IV): the set-up creates no SecureRandom, whose
+     * first use starts the JDK's security providers (docs/CLIENT.md, "Start-up"). The keyed modes draw their keys and
+     * IV from the source given: the recorded replays above ({@code auth}, {@code enc}, {@code mixed}) check those bytes.
+     */
+    @Test
+    void theOpenModeDrawsNothingFromTheRandomSource() throws Exception {
+        try (FakeServer server = FakeServer.of(new Send(greeting(1)), new Expect(164), new Send(serverStart(0)),
+                new AwaitClose());
+             ControlClient client = ControlClient.connect(options(server.port(), Mode.OPEN.bits())
+                     .random(new UntouchableRandom()))) {
+            assertEquals(Mode.OPEN, client.mode());
+        }
+    }
+
     @Test
     void shouldFailWhenServerClosesAfterSetUpResponse() throws Exception {
         ControlException e = openFailure(new Send(greeting(1)), new Expect(164));

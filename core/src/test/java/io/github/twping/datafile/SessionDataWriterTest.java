@@ -7,10 +7,17 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class SessionDataWriterTest {
 
@@ -45,6 +52,42 @@ class SessionDataWriterTest {
             w.finish(false);
         }
         assertEquals(0, readFinished(file));
+    }
+
+    /**
+     * The anonymous data file is made as mkstemp(3) makes C's: owner-only, exclusively, under a fresh name in the
+     * directory given, and it is anonymous at once (the JDK unlinks a DELETE_ON_CLOSE file on Linux as it opens it;
+     * /proc/self/fd still names and stats it); a missing directory fails as the C message expects
+     * (NoSuchFileException, "mkstemp(...): No such file or directory").
+     */
+    @Test
+    void anonymousTempFilesAreOwnerOnlyFreshlyNamedAndUnlinked(@TempDir Path dir) throws IOException {
+        try (FileChannel first = SessionDataWriter.openAnonymousTempFile(dir);
+             FileChannel second = SessionDataWriter.openAnonymousTempFile(dir)) {
+            try (Stream<Path> listing = Files.list(dir)) {
+                assertEquals(List.of(), listing.toList(), "no name left in the directory");
+            }
+            List<Path> open = new ArrayList<>();
+            try (Stream<Path> fds = Files.list(Path.of("/proc/self/fd"))) {
+                for (Path fd : fds.toList()) {
+                    try {
+                        String target = Files.readSymbolicLink(fd).toString();
+                        if (target.startsWith(dir + "/")) {
+                            assertTrue(target.matches(".*/twping[0-9]+\\.owp \\(deleted\\)"), target);
+                            assertEquals(PosixFilePermissions.fromString("rw-------"), Files.getPosixFilePermissions(fd));
+                            open.add(fd);
+                        }
+                    } catch (NoSuchFileException e) {
+                        // the listing's own descriptor, closed since
+                    }
+                }
+            }
+            assertEquals(2, open.size(), "two anonymous files: " + open);
+            first.write(ByteBuffer.wrap(new byte[] {1, 2, 3}));
+            assertEquals(3, first.size());
+            assertEquals(0, second.size(), "two distinct files");
+        }
+        assertThrows(NoSuchFileException.class, () -> SessionDataWriter.openAnonymousTempFile(dir.resolve("missing")));
     }
 
     @Test

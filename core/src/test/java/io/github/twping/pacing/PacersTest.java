@@ -160,25 +160,25 @@ class PacersTest {
 
     @Test
     void shouldKeepTheStartWindowUntilEnoughParksWereSeen() {
-        SimulatedClock clock = new SimulatedClock(START_NS, 0, 20, 5_000);
+        SimulatedClock clock = new SimulatedClock(START_NS, 0, 20, 5_120);
         ParkThenSpinPacer pacer = new ParkThenSpinPacer(clock, ParkThenSpinPacer.ADAPTIVE);
         assertEquals(ParkThenSpinPacer.ADAPTIVE_START_NS, pacer.windowNs());
         waitMany(pacer, START_NS, ParkThenSpinPacer.ADAPTIVE_MIN_SAMPLES - 1, 2_000_000);
         assertEquals(ParkThenSpinPacer.ADAPTIVE_START_NS, pacer.windowNs(), "31 parks: still the start window");
         waitMany(pacer, clock.nowNs, 1, 2_000_000);
-        assertEquals(5_000 + ParkThenSpinPacer.ADAPTIVE_MARGIN_NS, pacer.windowNs(), "32 parks: overshoot plus margin");
+        assertEquals(5_120 + ParkThenSpinPacer.ADAPTIVE_MARGIN_NS, pacer.windowNs(), "32 parks: overshoot plus margin");
     }
 
     @Test
     void shouldSpinLessOnceItLearntThatSleepsEndOnTime() {
-        // sleeps end 5 us late: the learnt window is 15 us, so a send at 500/s spins 15 us, not 100
-        SimulatedClock clock = new SimulatedClock(START_NS, 0, 1_000, 5_000);
+        // sleeps end 5.12 us late: the learnt window is 15.12 us, so a send at 500/s spins 10 us, not 95
+        SimulatedClock clock = new SimulatedClock(START_NS, 0, 1_000, 5_120);
         ParkThenSpinPacer pacer = new ParkThenSpinPacer(clock, ParkThenSpinPacer.ADAPTIVE);
         long deadlineNs = waitMany(pacer, START_NS, 100, 2_000_000);
         long spinsBefore = clock.spins;
         long lateNs = pacer.awaitDeadlineAfter(deadlineNs + 2_000_000, deadlineNs);
         assertEquals(0, lateNs);
-        assertEquals(10, clock.spins - spinsBefore, "15 us window - 5 us overshoot = 10 spin steps of 1 us");
+        assertEquals(10, clock.spins - spinsBefore, "15.12 us window - 5.12 us overshoot = 10 spin steps of 1 us");
         // the fixed window spends 95 steps on the same wait
         SimulatedClock fixedClock = new SimulatedClock(START_NS, 0, 1_000, 5_000);
         new ParkThenSpinPacer(fixedClock, 100_000).awaitDeadlineAfter(START_NS + 2_000_000, START_NS);
@@ -186,21 +186,38 @@ class PacersTest {
     }
 
     @Test
-    void shouldLeaveTheLatestOnePercentOfTheHistoryUncovered() {
-        SimulatedClock clock = new SimulatedClock(START_NS, 0, 20, 5_000);
+    void shouldCoverThreeQuartersOfTheHistoryByDefault() {
+        SimulatedClock clock = new SimulatedClock(START_NS, 0, 20, 5_120);
         ParkThenSpinPacer pacer = new ParkThenSpinPacer(clock, ParkThenSpinPacer.ADAPTIVE);
+        assertEquals(75, pacer.coveragePercent());
         long deadlineNs = waitMany(pacer, START_NS, ParkThenSpinPacer.ADAPTIVE_HISTORY, 2_000_000);
-        // two late wake-ups (300 and 60 us) in 256 parks: the 3rd largest, 5 us, sets the window
-        clock.parkOvershootNs = 300_000;
-        deadlineNs = waitMany(pacer, deadlineNs, 1, 2_000_000);
-        clock.parkOvershootNs = 60_000;
-        deadlineNs = waitMany(pacer, deadlineNs, 1, 2_000_000);
-        clock.parkOvershootNs = 5_000;
-        assertEquals(15_000, pacer.windowNs(), "two outliers of 256 are not covered");
-        // a third one of 40 us: the 3rd largest is now 40 us
-        clock.parkOvershootNs = 40_000;
+        assertEquals(15_120, pacer.windowNs());
+        // 64 late wake-ups (40.96 us) of 256: a quarter, still uncovered
+        clock.parkOvershootNs = 40_960;
+        deadlineNs = waitMany(pacer, deadlineNs, 64, 2_000_000);
+        assertEquals(15_120, pacer.windowNs(), "64 of 256 late: 192 = 75 % on time");
+        // a 65th: fewer than 75 % are on time, so the window covers the late ones
         waitMany(pacer, deadlineNs, 1, 2_000_000);
-        assertEquals(50_000, pacer.windowNs());
+        assertEquals(50_960, pacer.windowNs(), "65 of 256 late");
+    }
+
+    @Test
+    void shouldCoverTheShareItIsGiven() {
+        // all parks but one end 5.12 us late, one 30.72 us: 100 % covers the late one, 99 % does not
+        for (int percent : new int[] {100, 99}) {
+            SimulatedClock clock = new SimulatedClock(START_NS, 0, 20, 5_120);
+            ParkThenSpinPacer pacer = new ParkThenSpinPacer(clock, ParkThenSpinPacer.ADAPTIVE,
+                    ParkThenSpinPacer.QUARTER_INTERVAL, false, percent);
+            long deadlineNs = waitMany(pacer, START_NS, ParkThenSpinPacer.ADAPTIVE_HISTORY - 1, 2_000_000);
+            clock.parkOvershootNs = 30_720;
+            waitMany(pacer, deadlineNs, 1, 2_000_000);
+            assertEquals(percent == 100 ? 40_720 : 15_120, pacer.windowNs(), percent + " %");
+        }
+        SimulatedClock clock = new SimulatedClock(START_NS, 0, 20, 5_120);
+        assertThrows(IllegalArgumentException.class, () -> new ParkThenSpinPacer(clock, ParkThenSpinPacer.ADAPTIVE,
+                ParkThenSpinPacer.QUARTER_INTERVAL, false, 0));
+        assertThrows(IllegalArgumentException.class, () -> new ParkThenSpinPacer(clock, ParkThenSpinPacer.ADAPTIVE,
+                ParkThenSpinPacer.QUARTER_INTERVAL, false, 101));
     }
 
     @Test
@@ -210,12 +227,15 @@ class PacersTest {
         ParkThenSpinPacer pacer = new ParkThenSpinPacer(clock, ParkThenSpinPacer.ADAPTIVE);
         long deadlineNs = waitMany(pacer, START_NS, 64, 2_000_000);
         assertEquals(ParkThenSpinPacer.ADAPTIVE_MAX_NS, pacer.windowNs());
-        // then sleeps end 5 us late: once the late ones left the history, the window is 15 us
-        clock.parkOvershootNs = 5_000;
-        deadlineNs = waitMany(pacer, deadlineNs, ParkThenSpinPacer.ADAPTIVE_HISTORY - 3, 2_000_000);
-        assertEquals(ParkThenSpinPacer.ADAPTIVE_MAX_NS, pacer.windowNs(), "three late ones still in the history");
+        // then sleeps end 5.12 us late: once three quarters of the history are on time, the window is 15.12 us
+        clock.parkOvershootNs = 5_120;
+        deadlineNs = waitMany(pacer, deadlineNs, 191, 2_000_000);
+        assertEquals(ParkThenSpinPacer.ADAPTIVE_MAX_NS, pacer.windowNs(), "191 of 255 on time: not three quarters");
         deadlineNs = waitMany(pacer, deadlineNs, 1, 2_000_000);
-        assertEquals(15_000, pacer.windowNs(), "two late ones left: uncovered");
+        assertEquals(15_120, pacer.windowNs(), "192 of 256 on time");
+        // the 64 late ones leave the ring as new parks come: the window stays
+        deadlineNs = waitMany(pacer, deadlineNs, 64, 2_000_000);
+        assertEquals(15_120, pacer.windowNs());
         // and the learnt window obeys the interval cap: 40 us between deadlines, a quarter of it
         long spinsBefore = clock.spins;
         pacer.awaitDeadlineAfter(clock.nowNs + 40_000, clock.nowNs);
@@ -224,14 +244,17 @@ class PacersTest {
     }
 
     @Test
-    void shouldFindTheKthLargestWithDuplicates() {
-        long[] scratch = new long[3];
-        assertEquals(9, ParkThenSpinPacer.kthLargest(new long[] {3, 9, 1, 7}, 4, 1, scratch));
-        assertEquals(7, ParkThenSpinPacer.kthLargest(new long[] {3, 9, 1, 7}, 4, 2, scratch));
-        assertEquals(9, ParkThenSpinPacer.kthLargest(new long[] {9, 9, 1, 7}, 4, 2, scratch), "duplicates count");
-        assertEquals(3, ParkThenSpinPacer.kthLargest(new long[] {3, 9, 1, 7, 100}, 4, 3, scratch), "only the first n");
-        assertEquals(0, ParkThenSpinPacer.kthLargest(new long[] {5, 5}, 2, 3, scratch), "fewer than k values");
-        assertEquals(0, ParkThenSpinPacer.kthLargest(new long[] {0, 0, 0}, 3, 3, scratch));
+    void shouldFindTheCoveredBucket() {
+        int[] counts = new int[128];
+        counts[3] = 3;
+        counts[9] = 1;
+        assertEquals(3 * ParkThenSpinPacer.BUCKET_NS, ParkThenSpinPacer.coveredOvershootNs(counts, 4, 75));
+        assertEquals(9 * ParkThenSpinPacer.BUCKET_NS, ParkThenSpinPacer.coveredOvershootNs(counts, 4, 76),
+                "76 % of 4 rounds up to all 4");
+        assertEquals(3 * ParkThenSpinPacer.BUCKET_NS, ParkThenSpinPacer.coveredOvershootNs(counts, 4, 1));
+        counts[127] = 1;
+        assertEquals(127 * ParkThenSpinPacer.BUCKET_NS, ParkThenSpinPacer.coveredOvershootNs(counts, 5, 100),
+                "the last bucket counts what lies beyond");
         assertEquals(ParkThenSpinPacer.ADAPTIVE_MARGIN_NS, ParkThenSpinPacer.windowFor(-5));
         assertEquals(ParkThenSpinPacer.ADAPTIVE_MAX_NS, ParkThenSpinPacer.windowFor(Long.MAX_VALUE - 1));
     }

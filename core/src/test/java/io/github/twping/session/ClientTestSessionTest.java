@@ -15,8 +15,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 
 import io.github.twping.ffm.ClockStatus;
+import io.github.twping.ffm.DatagramBatch;
+import io.github.twping.ffm.ForwardingUdpSocket;
 import io.github.twping.ffm.ReceivedPacket;
 import io.github.twping.ffm.Timestamping;
 import io.github.twping.ffm.UdpSocket;
@@ -75,6 +78,8 @@ class ClientTestSessionTest {
     private int rtPriority;
     /** Applied to the session under test before it starts, or null. */
     private Consumer<ClientTestSession> beforeStart;
+    /** Wraps the client socket of the session under test, or null. */
+    private java.util.function.UnaryOperator<UdpSocket> clientDecorator;
     /** The last session {@link #run} ran. */
     private ClientTestSession lastSession;
 
@@ -117,6 +122,9 @@ class ClientTestSessionTest {
             throws Exception {
         UdpSocket client = UdpSocket.open(UdpSocketOptions.builder().bindAddress(InetAddress.getLoopbackAddress())
                 .unicastTtl(255).receiveTtl(true).timestamping(Timestamping.RX_TX_SOFTWARE).build());
+        if (clientDecorator != null) {
+            client = clientDecorator.apply(client);
+        }
         UdpSocket reflector = UdpSocket.open(UdpSocketOptions.builder()
                 .bindAddress(InetAddress.getLoopbackAddress()).unicastTtl(255).receiveTtl(true).build());
         closeables.add(client);
@@ -492,6 +500,62 @@ class ClientTestSessionTest {
         }, SessionOutcome.COMPLETED, PACKETS, INTERVAL_NTP, SHORT_LOSS_NTP, null);
         assertEquals(PACKETS, records.size(), "the late reply produces no record");
         assertEquals(1, count(records, r -> r.isLost() && r.sentSeq == 1));
+    }
+
+    /** Counts the receiver's receive calls and how often their timeout changed (each change: a probe and a setsockopt). */
+    private static final class CountingReceives extends ForwardingUdpSocket {
+        final AtomicLong calls = new AtomicLong();
+        final AtomicLong timeoutChanges = new AtomicLong();
+        private long lastTimeoutNs = -1;
+
+        CountingReceives(UdpSocket delegate) {
+            super(delegate);
+        }
+
+        @Override
+        public int receiveBatch(DatagramBatch batch, long timeoutNs) throws SocketException {
+            calls.incrementAndGet();
+            if (timeoutNs != lastTimeoutNs) {
+                timeoutChanges.incrementAndGet();
+                lastTimeoutNs = timeoutNs;
+            }
+            return delegate.receiveBatch(batch, timeoutNs);
+        }
+    }
+
+    @Test
+    void shouldKeepTheReceiveTimeoutWhileNoLossIsDue() throws Exception {
+        // The flush frontier stays a loss timeout behind the replies; a timeout aimed at its expiry changed on
+        // every receive call (a probe and a setsockopt more per reply). It must change only near the moment a
+        // lost record or the session's end is due, while losses are still declared and recorded.
+        long packets = 200;                      // 1 s at 5 ms: the frontier lags the replies by L = 0.3 s
+        CountingReceives[] counting = new CountingReceives[1];
+        clientDecorator = socket -> counting[0] = new CountingReceives(socket);
+        List<TwoWayRecord> records = run((seq, request, reply, out) -> {
+            if (seq % 80 != 7) {
+                out.send(41);
+            }
+        }, SessionOutcome.COMPLETED, packets, INTERVAL_NTP, SHORT_LOSS_NTP, null);
+        assertEquals(packets, records.size());
+        assertEquals(List.of(7L, 87L, 167L), records.stream().filter(TwoWayRecord::isLost).map(r -> r.sentSeq).toList());
+        long changes = counting[0].timeoutChanges.get();
+        // a few in the last tick (20 ms) before each loss and before the end; it was about one per reply
+        assertTrue(changes <= packets / 5, changes + " timeout changes in " + counting[0].calls.get()
+                + " receive calls for " + packets + " packets");
+    }
+
+    @Test
+    void shouldDeclareLossesWhileTheSendLogIsHalfFull() throws Exception {
+        // 60 packets: a send log of 64 slots, and 0.3 s at 5 ms keeps about 60 in flight, more than half of it, so the
+        // receiver follows the flush frontier packet by packet (the sender's back-pressure) instead of the next loss.
+        long packets = 60;
+        List<TwoWayRecord> records = run((seq, request, reply, out) -> {
+            if (seq != 7 && seq != 40) {
+                out.send(41);
+            }
+        }, SessionOutcome.COMPLETED, packets, INTERVAL_NTP, SHORT_LOSS_NTP, null);
+        assertEquals(packets, records.size());
+        assertEquals(List.of(7L, 40L), records.stream().filter(TwoWayRecord::isLost).map(r -> r.sentSeq).toList());
     }
 
     private static void parkUntilLossTimeoutPassed() {

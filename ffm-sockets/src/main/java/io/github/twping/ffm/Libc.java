@@ -567,25 +567,25 @@ final class Libc {
     }
 
     /**
-     * sched_getattr(2) of the calling thread into {@code attr} (a {@code struct sched_attr} of
-     * {@code attr.byteSize()} bytes); @return 0, or -errno (-ENOSYS where the number is unknown here).
+     * sched_getattr(2) of thread {@code tid} (0: the calling thread) into {@code attr} (a {@code struct sched_attr}
+     * of {@code attr.byteSize()} bytes); @return 0, or -errno (-ENOSYS where the number is unknown here).
      */
-    static int schedGetattr(MemorySegment callState, MemorySegment attr) {
-        return schedAttrCall(callState, SCHED_ATTR_CALLS[1], attr, attr.byteSize());
+    static int schedGetattr(MemorySegment callState, int tid, MemorySegment attr) {
+        return schedAttrCall(callState, SCHED_ATTR_CALLS[1], tid, attr, attr.byteSize());
     }
 
-    /** sched_setattr(2) of the calling thread from {@code attr}; @return 0, or -errno (-ENOSYS: unknown here). */
-    static int schedSetattr(MemorySegment callState, MemorySegment attr) {
-        return schedAttrCall(callState, SCHED_ATTR_CALLS[0], attr, 0);
+    /** sched_setattr(2) of thread {@code tid} (0: the caller) from {@code attr}; @return 0, or -errno. */
+    static int schedSetattr(MemorySegment callState, int tid, MemorySegment attr) {
+        return schedAttrCall(callState, SCHED_ATTR_CALLS[0], tid, attr, 0);
     }
 
-    private static int schedAttrCall(MemorySegment callState, long number, MemorySegment attr, long third) {
+    private static int schedAttrCall(MemorySegment callState, long number, int tid, MemorySegment attr, long third) {
         if (number < 0) {
             return -Errno.ENOSYS;
         }
         try {
             // the caller's arena stays open for the call (ThreadTuning: try-with-resources on the calling thread)
-            long rc = syscall(callState, number, 0, address(attr), third, 0, 0, 0);
+            long rc = syscall(callState, number, tid, address(attr), third, 0, 0, 0);
             return rc == 0 ? 0 : (int) rc;
         } finally {
             Reference.reachabilityFence(attr);

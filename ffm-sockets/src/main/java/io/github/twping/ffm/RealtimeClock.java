@@ -41,6 +41,18 @@ public final class RealtimeClock {
         epochNs();
     }
 
+    /**
+     * Links {@code clock_gettime} (a downcall shape of its own, about 7 ms of linking) on a daemon thread of its own
+     * that ends when it is linked, so that a program can overlap it with other start-up work: twping's control
+     * connection, before its start time is read (docs/CLIENT.md, "Start-up"). A reading while the linking is under
+     * way waits for it (class initialisation), never links twice.
+     *
+     * @return the thread (started; it ends once the clock is linked and read)
+     */
+    public static Thread linkInBackground() {
+        return Thread.ofPlatform().daemon().name("clock-link").start(RealtimeClock::epochNs);
+    }
+
     /** @return whether readings come from {@code clock_gettime} (true) or {@code Instant.now()} (false). */
     public static boolean isNative() {
         return NATIVE;

@@ -1,7 +1,12 @@
 package io.github.twping.ffm;
 
+import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.BitSet;
 
 import static io.github.twping.ffm.SocketConstants.PR_GET_TIMERSLACK;
@@ -12,8 +17,8 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
 /**
  * Scheduling knobs of the calling thread, through libc: its CPU affinity ({@code sched_setaffinity(2)}), the
  * CPU it runs on ({@code sched_getcpu(3)}) and its timer slack ({@code prctl(PR_SET_TIMERSLACK)}: how late
- * the kernel may fire its sleeps, 50 µs by default). All calls act on the calling thread only; they are
- * for set-up, not per packet (each call allocates a little native memory, from a shared arena like the
+ * the kernel may fire its sleeps, 50 µs by default). The calls act on the calling thread (the slice also on
+ * another thread of the process); they are for set-up, not per packet (each call allocates a little native memory, from a shared arena like the
  * sockets' own, so that the JIT's profiles of the shared libc call paths stay those of the sockets).
  */
 public final class ThreadTuning {
@@ -127,6 +132,8 @@ public final class ThreadTuning {
     private static final long SCHED_ATTR_RUNTIME = 24;
     /** The kernel's shortest slice for a time-shared thread, ns (it clamps a request to 0.1-100 ms). */
     public static final long MIN_SLICE_NS = 100_000;
+    /** The kernel's longest slice for a time-shared thread, ns. */
+    public static final long MAX_SLICE_NS = 100_000_000;
 
     /**
      * Asks the scheduler for a short time slice for the calling thread ({@code sched_setattr(2)} with
@@ -143,6 +150,19 @@ public final class ThreadTuning {
      * @throws IllegalArgumentException when {@code sliceNs} is negative
      */
     public static void sliceNs(long sliceNs) throws SocketException {
+        threadSliceNs(0, sliceNs);
+    }
+
+    /**
+     * {@link #sliceNs(long)} for thread {@code tid} of this process (0: the calling thread). Setting another
+     * thread's slice needs no privilege either when both belong to the same user.
+     *
+     * @param tid     the thread's id (as in /proc/self/task), or 0
+     * @param sliceNs 0, or the slice in ns
+     * @throws SocketException with the errno (ESRCH: no such thread; ENOSYS: the call is unknown here)
+     * @throws IllegalStateException when the thread does not run under SCHED_OTHER or SCHED_BATCH
+     */
+    public static void threadSliceNs(int tid, long sliceNs) throws SocketException {
         requireAvailable();
         if (sliceNs < 0) {
             throw new IllegalArgumentException("slice must be >= 0: " + sliceNs);
@@ -150,7 +170,7 @@ public final class ThreadTuning {
         try (Arena arena = Arena.ofShared()) {
             MemorySegment attr = arena.allocate(SCHED_ATTR_BYTES, 8);
             MemorySegment callState = Libc.allocateCallState(arena);
-            int rc = Libc.schedGetattr(callState, attr);
+            int rc = Libc.schedGetattr(callState, tid, attr);
             if (rc < 0) {
                 throw SocketException.of("sched_getattr", rc);
             }
@@ -161,7 +181,7 @@ public final class ThreadTuning {
             attr.set(JAVA_INT, 0, SCHED_ATTR_BYTES);
             attr.set(JAVA_LONG, SCHED_ATTR_FLAGS, 0L);
             attr.set(JAVA_LONG, SCHED_ATTR_RUNTIME, sliceNs);
-            rc = Libc.schedSetattr(callState, attr);
+            rc = Libc.schedSetattr(callState, tid, attr);
             if (rc < 0) {
                 throw SocketException.of("sched_setattr slice " + sliceNs + " ns", rc);
             }
@@ -173,15 +193,50 @@ public final class ThreadTuning {
      * scaled by the number of CPUs); 0 on kernels before 6.12, which have no slice per thread.
      */
     public static long sliceNs() throws SocketException {
+        return threadSliceNs(0);
+    }
+
+    /** The slice of thread {@code tid} of this process (0: the calling thread), ns, as {@link #sliceNs()}. */
+    public static long threadSliceNs(int tid) throws SocketException {
         requireAvailable();
         try (Arena arena = Arena.ofShared()) {
             MemorySegment attr = arena.allocate(SCHED_ATTR_BYTES, 8);
-            int rc = Libc.schedGetattr(Libc.allocateCallState(arena), attr);
+            int rc = Libc.schedGetattr(Libc.allocateCallState(arena), tid, attr);
             if (rc < 0) {
                 throw SocketException.of("sched_getattr", rc);
             }
             return attr.get(JAVA_LONG, SCHED_ATTR_RUNTIME);
         }
+    }
+
+    /**
+     * The ids of this process's threads whose name (as the kernel keeps it, at most 15 characters:
+     * {@code /proc/self/task/TID/comm}) starts with one of {@code prefixes}; a thread that ends while they are
+     * read is left out. Empty where /proc cannot be read.
+     */
+    public static int[] threadIdsNamed(String... prefixes) {
+        Path tasks = Path.of("/proc/self/task");
+        int[] ids = new int[0];
+        try (DirectoryStream<Path> dir = Files.newDirectoryStream(tasks)) {
+            for (Path task : dir) {
+                String name;
+                try {
+                    name = Files.readString(task.resolve("comm")).strip();
+                } catch (IOException ended) {
+                    continue;
+                }
+                for (String prefix : prefixes) {
+                    if (name.startsWith(prefix)) {
+                        ids = Arrays.copyOf(ids, ids.length + 1);
+                        ids[ids.length - 1] = Integer.parseInt(task.getFileName().toString());
+                        break;
+                    }
+                }
+            }
+        } catch (IOException | NumberFormatException unreadable) {
+            return new int[0];
+        }
+        return ids;
     }
 
     /** Linux's SCHED_OTHER policy (the default time-sharing scheduler). */

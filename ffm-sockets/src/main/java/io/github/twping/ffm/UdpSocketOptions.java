@@ -326,29 +326,44 @@ public final class UdpSocketOptions {
         }
 
         public UdpSocketOptions build() {
-            check(busyPollMicros == DEFAULT || busyPollMicros >= 0, "busy poll must be >= 0 µs: " + busyPollMicros);
-            check(portLow >= 0 && portHigh <= 65535 && portLow <= portHigh,
-                    "port range must satisfy 0 <= low <= high <= 65535: " + portLow + ".." + portHigh);
-            check(portFirstTry == 0 || (portFirstTry >= portLow && portFirstTry <= portHigh),
-                    "first port " + portFirstTry + " outside " + portLow + ".." + portHigh);
-            check(unicastTtl == DEFAULT || (unicastTtl >= 1 && unicastTtl <= 255), "ttl must be 1..255: " + unicastTtl);
-            check(tos == DEFAULT || (tos >= 0 && tos <= 255), "tos must be 0..255: " + tos);
-            check(receiveBufferBytes == DEFAULT || receiveBufferBytes > 0, "receive buffer must be > 0");
-            check(sendBufferBytes == DEFAULT || sendBufferBytes > 0, "send buffer must be > 0");
-            check(bindToDevice == null || (!bindToDevice.isEmpty() && bindToDevice.length() < 16
-                    && bindToDevice.chars().allMatch(c -> c > ' ' && c < 127 && c != '/')),
-                    "bad interface name: " + bindToDevice);
-            check(family == null || bindAddress == null
+            // Each message is built only when its check fails: a message concatenated on every build linked its
+            // string concatenation at run time (the AOT cache does not keep it), about 5 ms before a twping's start
+            // time was taken (docs/CLIENT.md, "Start-up").
+            if (!(busyPollMicros == DEFAULT || busyPollMicros >= 0)) {
+                throw invalid("busy poll must be >= 0 µs: " + busyPollMicros);
+            }
+            if (!(portLow >= 0 && portHigh <= 65535 && portLow <= portHigh)) {
+                throw invalid("port range must satisfy 0 <= low <= high <= 65535: " + portLow + ".." + portHigh);
+            }
+            if (!(portFirstTry == 0 || (portFirstTry >= portLow && portFirstTry <= portHigh))) {
+                throw invalid("first port " + portFirstTry + " outside " + portLow + ".." + portHigh);
+            }
+            if (!(unicastTtl == DEFAULT || (unicastTtl >= 1 && unicastTtl <= 255))) {
+                throw invalid("ttl must be 1..255: " + unicastTtl);
+            }
+            if (!(tos == DEFAULT || (tos >= 0 && tos <= 255))) {
+                throw invalid("tos must be 0..255: " + tos);
+            }
+            if (!(receiveBufferBytes == DEFAULT || receiveBufferBytes > 0)) {
+                throw invalid("receive buffer must be > 0");
+            }
+            if (!(sendBufferBytes == DEFAULT || sendBufferBytes > 0)) {
+                throw invalid("send buffer must be > 0");
+            }
+            if (!(bindToDevice == null || (!bindToDevice.isEmpty() && bindToDevice.length() < 16
+                    && bindToDevice.chars().allMatch(c -> c > ' ' && c < 127 && c != '/')))) {
+                throw invalid("bad interface name: " + bindToDevice);
+            }
+            if (!(family == null || bindAddress == null
                     || (family == StandardProtocolFamily.INET) == (bindAddress instanceof Inet4Address)
-                    || family == StandardProtocolFamily.INET6,
-                    "bind address " + bindAddress + " does not match family " + family);
+                    || family == StandardProtocolFamily.INET6)) {
+                throw invalid("bind address " + bindAddress + " does not match family " + family);
+            }
             return new UdpSocketOptions(this);
         }
 
-        private static void check(boolean condition, String message) {
-            if (!condition) {
-                throw new IllegalArgumentException(message);
-            }
+        private static IllegalArgumentException invalid(String message) {
+            return new IllegalArgumentException(message);
         }
     }
 }

@@ -111,6 +111,37 @@ class ThreadTuningTest {
         });
     }
 
+    @Test
+    void shouldFindAThreadByNameAndSetItsSlice() throws Exception {
+        java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+        Thread other = Thread.ofPlatform().name("twping-slice-target").start(() -> {
+            try {
+                release.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        try {
+            // the kernel keeps 15 characters of a thread's name
+            int[] ids = ThreadTuning.threadIdsNamed("nobody-has-this", "twping-slice-ta");
+            assertEquals(1, ids.length, java.util.Arrays.toString(ids));
+            assertEquals(0, ThreadTuning.threadIdsNamed("nobody-has-this").length);
+            long before = ThreadTuning.threadSliceNs(ids[0]);
+            ThreadTuning.threadSliceNs(ids[0], ThreadTuning.MIN_SLICE_NS);
+            long read = ThreadTuning.threadSliceNs(ids[0]);
+            // Linux 6.12 and later keep the slice; older kernels accept the call and ignore it (read 0)
+            assertTrue(read == ThreadTuning.MIN_SLICE_NS || read == 0 && before == 0, "slice read back: " + read);
+            // not the calling thread's: that one keeps its own
+            assertEquals(before, ThreadTuning.sliceNs());
+            SocketException gone = assertThrows(SocketException.class,
+                    () -> ThreadTuning.threadSliceNs(0x3fff_fff0, ThreadTuning.MIN_SLICE_NS));
+            assertEquals(3, gone.errno(), "ESRCH");
+        } finally {
+            release.countDown();
+            other.join(60_000);
+        }
+    }
+
     /** The calling thread's nice value, field 19 of /proc/thread-self/stat. */
     private static long niceOfThisThread() throws java.io.IOException {
         String stat = java.nio.file.Files.readString(java.nio.file.Path.of("/proc/thread-self/stat"));

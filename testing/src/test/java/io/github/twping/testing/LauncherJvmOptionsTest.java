@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
+import io.github.twping.server.EmbeddedServer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -24,7 +25,8 @@ import org.junit.jupiter.api.Timeout;
  * a fast session, {@code TWPING_JIT} overriding the choice, and the AOT cache mapped when the launcher has one.
  * Skipped, saying so, when the jar is not built (the launcher would build it, which takes minutes). The sessions'
  * server is a closed loopback port, refused at once, except in the check of the cache's human summary (a
- * two-packet session against the embedded reflector) and the count of downcall shapes (one packet, the same).
+ * two-packet session against the embedded reflector), the count of downcall shapes (one packet, the same) and the
+ * check of what a one-packet session initialises before its start time (against a server in this JVM).
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class LauncherJvmOptionsTest {
@@ -198,6 +200,43 @@ class LauncherJvmOptionsTest {
         } finally {
             Files.deleteIfExists(log);
         }
+    }
+
+    /**
+     * Up to its start time an open-mode {@code -c 1} loads neither the JDK's security providers nor the time-zone
+     * rules (docs/CLIENT.md, "Start-up"): the open mode draws no random bytes, the anonymous data file is named from
+     * /dev/urandom and the test port's first try needs no SecureRandom, whose first use initialises the {@code Sun}
+     * provider; the zone (for the summary's {@code first:}/{@code last:}) is read while the start time approaches,
+     * after the control connection is made ({@code ControlStream}). The server (open mode only) runs in this JVM so
+     * that the client's log is its own; {@code -Xlog:class+init} names each class as it is initialised.
+     */
+    @Test
+    void anOpenModeSessionInitialisesNoSecurityProviderAndReadsTheZoneAfterConnecting() throws Exception {
+        Path log = Files.createTempFile("init", ".log");
+        try (EmbeddedServer server = EmbeddedServer.start(EmbeddedServer.options().authModes("O")
+                .listen("127.0.0.1", 0))) {
+            Run session = run(Map.of("opts", "-Xlog:class+init=info:file=" + log), "-c", "1", "-L", "1",
+                    "127.0.0.1:" + server.port());
+            assertEquals(0, session.status(), session.output());
+            List<String> lines = Files.readAllLines(log);
+            assertEquals(List.of(), lines.stream().filter(l -> l.contains(" 'sun/security/provider/Sun'")).toList(),
+                    "no SecureRandom: " + session.output());
+            int connected = indexOf(lines, " 'io/github/twping/control/ControlStream'");
+            int zone = indexOf(lines, " 'java/time/zone/ZoneRulesProvider'");
+            assertTrue(connected >= 0 && zone >= 0, "both initialised: " + connected + ", " + zone);
+            assertTrue(zone > connected, "the zone rules came after the connection: line " + zone + " < " + connected);
+        } finally {
+            Files.deleteIfExists(log);
+        }
+    }
+
+    private static int indexOf(List<String> lines, String text) {
+        for (int i = 0; i < lines.size(); i++) {
+            if (lines.get(i).contains(text)) {
+                return i;
+            }
+        }
+        return -1;
     }
 
     /** core/target/NAME, or the test is skipped when it is missing or older than the jar. */
