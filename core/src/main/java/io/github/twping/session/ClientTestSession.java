@@ -259,8 +259,8 @@ public final class ClientTestSession {
      * keeps a small stack chunk on the heap where a platform thread keeps its own touched stack (about 50 KB with
      * the agent's shadow zone) and the JVM's thread structures, so 100 running sessions hold 100 fewer platform
      * threads (docs/PERFORMANCE.md, "Fleet and daemon memory"). The sender then parks and spins on a carrier of
-     * the common scheduler and asks for no scheduler slice, timer slack, CPU set or real-time priority (those are
-     * the carrier's, not the sender's): its sends may be later against their deadlines (each is stamped when it
+     * the common scheduler and asks for no scheduler slice, timer slack, CPU set or real-time priority (those would
+     * be the carrier's; the compiler threads still get their slice, {@link JitSlices}): its sends may be later against their deadlines (each is stamped when it
      * leaves, so no delay changes), and a send more than the loss timeout late is skipped as with a platform
      * thread. twping's own sessions keep their platform sender.
      *
@@ -270,6 +270,7 @@ public final class ClientTestSession {
         if (!virtualSender) {
             virtualSender = true;
             senderThread = Thread.ofVirtual().name("twping-sender").unstarted(() -> {
+                JitSlices.shorten(); // the compiler threads' slice: theirs, not the carrier's
                 RealtimeClock.bindThread();
                 sender.run();
                 StopTrace.mark("sender-left");
