@@ -208,7 +208,7 @@ final class StampTargetRunner extends TargetLoop {
                 SessionHeader.FINISHED_INCOMPLETE);
         SessionDataWriter writer;
         try {
-            writer = SessionDataWriter.onChannel(data, header, SessionDataWriter.DEFAULT_BATCH_RECORDS);
+            writer = writer(data, header);
         } catch (IOException e) {
             return new Failure(FailureReason.TEST, "session data file: " + e.getMessage(), false);
         }
@@ -249,7 +249,7 @@ final class StampTargetRunner extends TargetLoop {
             s.cancel();
         }
         running = null;
-        keepTables(s);
+        keepTables(s, writer);
         SessionOutcome outcome = s.outcome();
         ReceiverCounters counters = s.counters();
         metrics.recordBadReplies(cfg.name(), counters.tooShort(), counters.badHmac(), counters.foreign(),

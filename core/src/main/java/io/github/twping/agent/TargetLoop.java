@@ -14,6 +14,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import io.github.twping.datafile.SessionDataWriter;
 import io.github.twping.datafile.SessionHeader;
+import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.util.List;
 import java.util.Set;
@@ -54,6 +55,8 @@ abstract class TargetLoop implements Runner {
     private ExactStatistics intervalEngine;
     /** The client's extra stamps of the last session, reused by the next one (the runner's thread only). */
     private RecordStamps stampTable;
+    /** The last session's data-file writer, whose direct buffers the next one reuses (the runner's thread only). */
+    private SessionDataWriter lastWriter;
     volatile long sessionsDone;
     volatile long failuresSeen;
 
@@ -93,16 +96,29 @@ abstract class TargetLoop implements Runner {
     final void prepare(ClientTestSession s) {
         s.keepStamps(stampTable);
         s.withoutLateness();
+        s.virtualSender();
         stampTable = null;
     }
 
     /**
-     * Keeps {@code s}'s stamp table for the next session once its sender and receiver threads have ended; after a
-     * session whose threads outlived the join the next one gets a new table.
+     * The data-file writer of a session about to start, on the target's file: with the direct buffers of the last
+     * session's writer when that one was handed back by {@link #keepTables}.
      */
-    final void keepTables(ClientTestSession s) {
+    final SessionDataWriter writer(FileChannel data, SessionHeader header) throws IOException {
+        SessionDataWriter previous = lastWriter;
+        lastWriter = null;
+        return SessionDataWriter.onChannel(data, header, SessionDataWriter.DEFAULT_BATCH_RECORDS, previous);
+    }
+
+    /**
+     * Keeps {@code s}'s stamp table and its data-file writer's buffers for the next session once its sender and
+     * receiver threads have ended (the receiver is the writer's only user); after a session whose threads outlived
+     * the join the next one gets new ones.
+     */
+    final void keepTables(ClientTestSession s, SessionDataWriter writer) {
         if (s.threadsEnded()) {
             stampTable = s.recordStamps();
+            lastWriter = writer;
         }
     }
 

@@ -249,7 +249,7 @@ final class TwampTargetRunner extends TargetLoop {
                 new boolean[] {slots[0].fixed()}, new long[] {slots[0].valueNtp()}, SessionHeader.FINISHED_INCOMPLETE);
         SessionDataWriter writer;
         try {
-            writer = SessionDataWriter.onChannel(data, header, SessionDataWriter.DEFAULT_BATCH_RECORDS);
+            writer = writer(data, header);
         } catch (IOException e) {
             return new Failure(FailureReason.TEST, "session data file: " + e.getMessage(), false);
         }
@@ -284,7 +284,7 @@ final class TwampTargetRunner extends TargetLoop {
             }
             boolean controlLost = watch(c, s, intervals);
             running = null;
-            keepTables(s);
+            keepTables(s, writer);
             SessionOutcome outcome = s.outcome();
             if (controlLost) {
                 return new Failure(FailureReason.CONTROL, "control connection lost during the test session", false);

@@ -30,7 +30,7 @@ public final class SessionDataWriter implements AutoCloseable {
     private final boolean ownsChannel;
     private final ByteBuffer buffer;
     private final MemorySegment segment;
-    private final ByteBuffer finishedWord = ByteBuffer.allocateDirect(4);
+    private final ByteBuffer finishedWord;
     private final long dataOffset;
     private long position;
     private long recordsWritten;
@@ -39,11 +39,24 @@ public final class SessionDataWriter implements AutoCloseable {
 
     private SessionDataWriter(FileChannel channel, boolean ownsChannel, SessionHeader header, int batchRecords)
         throws IOException {
+        this(channel, ownsChannel, header, batchRecords, null);
+    }
+
+    private SessionDataWriter(FileChannel channel, boolean ownsChannel, SessionHeader header, int batchRecords,
+                              SessionDataWriter previous) throws IOException {
         this.channel = channel;
         this.ownsChannel = ownsChannel;
         int headerLength = header.dataOffset();
-        this.buffer = ByteBuffer.allocateDirect(Math.max(headerLength, batchRecords * TwoWayRecord.LENGTH));
-        this.segment = MemorySegment.ofBuffer(buffer);
+        int bytes = Math.max(headerLength, batchRecords * TwoWayRecord.LENGTH);
+        if (previous != null && previous.buffer.capacity() == bytes) {
+            this.buffer = previous.buffer.clear();
+            this.segment = previous.segment;
+            this.finishedWord = previous.finishedWord;
+        } else {
+            this.buffer = ByteBuffer.allocateDirect(bytes);
+            this.segment = MemorySegment.ofBuffer(buffer);
+            this.finishedWord = ByteBuffer.allocateDirect(4);
+        }
         this.dataOffset = headerLength;
         header.withFinished(SessionHeader.FINISHED_INCOMPLETE).encode(segment);
         buffer.clear().limit(headerLength);
@@ -67,6 +80,18 @@ public final class SessionDataWriter implements AutoCloseable {
     public static SessionDataWriter onChannel(FileChannel channel, SessionHeader header, int batchRecords)
         throws IOException {
         return new SessionDataWriter(channel, false, header, batchRecords);
+    }
+
+    /**
+     * As {@link #onChannel(FileChannel, SessionHeader, int)}, with the direct buffers of {@code previous} (when it
+     * has the same batch size; null: new ones), for a caller that writes sessions back to back (the agent): its
+     * buffer of 12.8 KB off the heap was freed only when a full collection found its writer unreachable, 1.3 MB of
+     * native memory with 100 targets at the end of every round. {@code previous} must be finished and never be
+     * used again.
+     */
+    public static SessionDataWriter onChannel(FileChannel channel, SessionHeader header, int batchRecords,
+                                              SessionDataWriter previous) throws IOException {
+        return new SessionDataWriter(channel, false, header, batchRecords, previous);
     }
 
     /**

@@ -50,8 +50,10 @@ public final class ClientTestSession {
     /** Made by {@link #start()} unless {@link #withoutLateness()} was called. */
     private Histogram latenessNs;
     private boolean recordLateness = true;
-    private final Thread senderThread;
+    /** A platform thread, or a virtual one after {@link #virtualSender()} (volatile: {@link #cancel()} reads it). */
+    private volatile Thread senderThread;
     private final Thread receiverThread;
+    private boolean virtualSender;
     private volatile BitSet cpus;
     private volatile int rtPriority;
     /**
@@ -249,6 +251,37 @@ public final class ClientTestSession {
     public ClientTestSession withoutLateness() {
         recordLateness = false;
         return this;
+    }
+
+    /**
+     * Runs the sender on a virtual thread instead of a platform thread; call before {@link #start()}. For a caller
+     * that runs many slow sessions at once (the agent, 10 packets/s per target by default): a parked virtual thread
+     * keeps a small stack chunk on the heap where a platform thread keeps its own touched stack (about 50 KB with
+     * the agent's shadow zone) and the JVM's thread structures, so 100 running sessions hold 100 fewer platform
+     * threads (docs/PERFORMANCE.md, "Fleet and daemon memory"). The sender then parks and spins on a carrier of
+     * the common scheduler and asks for no scheduler slice, timer slack, CPU set or real-time priority (those would
+     * be the carrier's; the compiler threads still get their slice, {@link JitSlices}): its sends may be later against their deadlines (each is stamped when it
+     * leaves, so no delay changes), and a send more than the loss timeout late is skipped as with a platform
+     * thread. twping's own sessions keep their platform sender.
+     *
+     * @return this session
+     */
+    public ClientTestSession virtualSender() {
+        if (!virtualSender) {
+            virtualSender = true;
+            senderThread = Thread.ofVirtual().name("twping-sender").unstarted(() -> {
+                JitSlices.shorten(); // the compiler threads' slice: theirs, not the carrier's
+                RealtimeClock.bindThread();
+                sender.run();
+                StopTrace.mark("sender-left");
+            });
+        }
+        return this;
+    }
+
+    /** @return true when the sender runs on a virtual thread ({@link #virtualSender()}) */
+    boolean senderIsVirtual() {
+        return senderThread.isVirtual();
     }
 
     /** Starts the receiver, then the sender. */

@@ -127,6 +127,53 @@ class SessionDataWriterTest {
         assertArrayEquals(original, Files.readAllBytes(copy));
     }
 
+    /**
+     * The agent's writers reuse the last session's buffers: a second session written through the buffers of a
+     * first, larger one (and truncating its file) gives the bytes of a fresh writer, finished word and all; so does
+     * a writer of another batch size, which gets buffers of its own.
+     */
+    @Test
+    void shouldWriteTheSameFileWithTheBuffersOfThePreviousWriter(@TempDir Path dir) throws IOException {
+        byte[] original = TestData.vectorBytes("datafile-loss.owp");
+        SessionHeader small = TestData.header(3);
+        TwoWayRecord[] smallRecords = {TestData.received(new TwoWayRecord(), 0, 1000, 100, 1000, 64),
+            new TwoWayRecord().setLost(1, TestData.START + 2 * TestData.TEN_MS, 0x0001),
+            TestData.received(new TwoWayRecord(), 2, 3000, 100, 3000, 64)};
+        byte[] fresh = TestData.file(small.withFinished(SessionHeader.FINISHED_NORMAL), smallRecords);
+        try (FileChannel ch = SessionDataWriter.openAnonymousTempFile(dir);
+             SessionDataReader r = SessionDataReader.of(original)) {
+            SessionDataWriter first = SessionDataWriter.onChannel(ch, r.header(), 4);
+            TwoWayRecord rec = new TwoWayRecord();
+            for (long i = 0; i < r.recordCount(); i++) {
+                first.append(r.read(i, rec));
+            }
+            first.finish(true);
+            assertArrayEquals(original, readAll(ch));
+
+            SessionDataWriter second = SessionDataWriter.onChannel(ch, small, 4, first);
+            for (TwoWayRecord t : smallRecords) {
+                second.append(t);
+            }
+            second.finish(true);
+            assertArrayEquals(fresh, readAll(ch), "the same bytes as a fresh writer's");
+
+            SessionDataWriter third = SessionDataWriter.onChannel(ch, small, 64, second); // another batch size
+            for (TwoWayRecord t : smallRecords) {
+                third.append(t);
+            }
+            third.finish(true);
+            assertArrayEquals(fresh, readAll(ch), "with buffers of its own");
+        }
+    }
+
+    private static byte[] readAll(FileChannel ch) throws IOException {
+        ByteBuffer b = ByteBuffer.allocate((int) ch.size());
+        while (b.hasRemaining() && ch.read(b, b.position()) > 0) {
+            // positional reads until full
+        }
+        return b.array();
+    }
+
     @Test
     void shouldEncodeLostRecordLayoutOfSpec55() throws IOException {
         TwoWayRecord lost = new TwoWayRecord().setLost(63, TestData.START + 64 * TestData.TEN_MS, 0x0001);

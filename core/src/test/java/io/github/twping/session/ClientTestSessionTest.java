@@ -371,6 +371,31 @@ class ClientTestSessionTest {
         assertFalse(sender[0].isAlive(), "the sender is still waiting for its send time after the cancel");
     }
 
+    /**
+     * The agent's sessions send from a virtual thread ({@link ClientTestSession#virtualSender()}): every packet sent
+     * and answered once, the same records as with the platform sender, and a cancel in the wait for a send time
+     * 1000 s away still ends it at once.
+     */
+    @Test
+    void shouldSendFromAVirtualThreadWhenAskedToWithTheSameRecords() throws Exception {
+        List<TwoWayRecord> platform = run((seq, request, reply, out) -> out.send(41), SessionOutcome.COMPLETED);
+        assertFalse(lastSession.senderIsVirtual());
+
+        beforeStart = s -> s.withoutLateness().virtualSender();   // the agent's sessions
+        List<TwoWayRecord> virtual = run((seq, request, reply, out) -> out.send(41), SessionOutcome.COMPLETED);
+        assertTrue(lastSession.senderIsVirtual());
+        assertEquals(PACKETS, lastSession.sentCount());
+        assertEquals(PACKETS, count(virtual, r -> !r.isLost()), "every packet answered");
+        assertEquals(platform.stream().map(r -> r.sentSeq).sorted().toList(),
+                virtual.stream().map(r -> r.sentSeq).sorted().toList(), "the same records as the platform sender");
+        assertTrue(lastSession.threadsEnded());
+
+        run((seq, request, reply, out) -> out.send(41), SessionOutcome.CANCELLED, 3, NtpTime.fromSeconds(1000),
+                NtpTime.fromSeconds(0.05), ClientTestSession::cancel);
+        assertTrue(lastSession.senderIsVirtual());
+        assertTrue(lastSession.threadsEnded(), "the virtual sender still waits for its send time after the cancel");
+    }
+
     private static Thread liveThread(String name) {
         for (Thread t : Thread.getAllStackTraces().keySet()) {
             if (t.getName().equals(name) && t.isAlive()) {

@@ -35,10 +35,18 @@ public final class TwoWayStatistics {
     static final String BUCKET_ALLOCATION =
         "BucketIncrementDelay: Allocating additional memory for OWPBucket buffer!";
 
+    /** The most slots a pending-packet list starts with. */
+    static final int INITIAL_LIST_SLOTS = 1024;
+
     private final SessionHeader header;
     private final DeltaSource schedule;
-    private final PacketList fwd = new PacketList(1024);
-    private final PacketList bck = new PacketList(1024);
+    /**
+     * The pending packets of each direction: sized to the session (up to 1024 slots; they grow when more are
+     * pending), so that a short session's summary does not allocate 43 KB of lists (the agent summarises 100-packet
+     * sessions twice each, 100 targets at the end of every round).
+     */
+    private final PacketList fwd;
+    private final PacketList bck;
     private final TwoWayRecord record = new TwoWayRecord();
     private final long timeoutNtp;
     private final double inf;
@@ -62,6 +70,9 @@ public final class TwoWayStatistics {
     public TwoWayStatistics(SessionHeader header, DeltaSource schedule) {
         this.header = header;
         this.schedule = schedule;
+        int lists = (int) Math.min(INITIAL_LIST_SLOTS, Math.max(16, header.packetCount() + 1));
+        this.fwd = new PacketList(lists);
+        this.bck = new PacketList(lists);
         this.timeoutNtp = header.timeoutNtp();
         this.inf = Num64.toDouble(timeoutNtp + 1);
     }
