@@ -114,7 +114,9 @@ class ThreadTuningTest {
     @Test
     void shouldFindAThreadByNameAndSetItsSlice() throws Exception {
         java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.CountDownLatch running = new java.util.concurrent.CountDownLatch(1);
         Thread other = Thread.ofPlatform().name("twping-slice-target").start(() -> {
+            running.countDown();   // the JVM gives the kernel the thread's name before it runs this
             try {
                 release.await();
             } catch (InterruptedException e) {
@@ -122,6 +124,7 @@ class ThreadTuningTest {
             }
         });
         try {
+            assertTrue(running.await(60, java.util.concurrent.TimeUnit.SECONDS), "the thread did not start");
             // the kernel keeps 15 characters of a thread's name
             int[] ids = ThreadTuning.threadIdsNamed("nobody-has-this", "twping-slice-ta");
             assertEquals(1, ids.length, java.util.Arrays.toString(ids));
