@@ -13,13 +13,13 @@ package io.github.twping.pacing;
  * <p>{@link #ADAPTIVE} ({@code twping --spin auto}, the default) learns the window instead: it starts at
  * {@link #ADAPTIVE_START_NS} and, once {@link #ADAPTIVE_MIN_SAMPLES} parks were seen, covers the wake-up overshoot
  * (how much later than asked a park returned) of {@link #DEFAULT_COVERAGE_PERCENT} % of the last
- * {@link #ADAPTIVE_HISTORY} parks (to within a bucket of {@link #BUCKET_NS} ns, which the margin covers), plus {@link #ADAPTIVE_MARGIN_NS}, at most
- * {@link #ADAPTIVE_MAX_NS} and within the same cap. The overshoot of a host's sleeps is mostly a constant (its
- * timer and wake-up path, about 45 µs on the development VM) with a tail: covering its p75 puts the send on time
- * for three in four packets and a few tens of µs late for most others, while covering the p99 (the former
- * default) spun about 35 µs more before every send for the rare late wake-up (issue 23's CPU;
- * docs/notes/2026-12-05-spin-coverage.md). A wake-up later than the window the history sets is not chased: no
- * affordable window covers it (docs/notes/2026-12-04-lean-cpu.md).
+ * {@link #ADAPTIVE_HISTORY} parks, all but the latest 1 % (to within a bucket of {@link #BUCKET_NS} ns, which the
+ * margin covers), plus {@link #ADAPTIVE_MARGIN_NS}, at most {@link #ADAPTIVE_MAX_NS} and within the same cap. A host
+ * whose sleeps end on time spins a few tens of µs before each send instead of the fixed 100 µs (the sender's CPU,
+ * issue 23); a wake-up later than the rest does not widen the window for the next {@link #ADAPTIVE_HISTORY} sends,
+ * because no affordable window covers it (docs/notes/2026-12-04-lean-cpu.md). Covering three in four instead (the
+ * four-argument constructor's {@code coveragePercent}, 75) saved 0.04 s of a 2000-packet session's CPU at 500/s and
+ * none at 1000/s, and doubled the send lateness's p99 (docs/notes/2026-12-05-spin-coverage.md).
  *
  * <p>A park interrupted by {@link Thread#interrupt()} returns at once (a negative lateness), so a stopped
  * sender does not wait out its deadline.
@@ -42,7 +42,7 @@ public final class ParkThenSpinPacer implements Pacer {
     /** Parks seen before the learnt window replaces {@link #ADAPTIVE_START_NS}. */
     public static final int ADAPTIVE_MIN_SAMPLES = 32;
     /** The share of the history's parks whose overshoot the learnt window covers, by default, in percent. */
-    public static final int DEFAULT_COVERAGE_PERCENT = 75;
+    public static final int DEFAULT_COVERAGE_PERCENT = 99;
     /** The overshoots are counted in buckets this wide, ns; the window covers a bucket's lower end. */
     public static final long BUCKET_NS = 1024;
     private static final int BUCKET_SHIFT = 10; // log2 of BUCKET_NS

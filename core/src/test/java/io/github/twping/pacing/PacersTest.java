@@ -186,10 +186,28 @@ class PacersTest {
     }
 
     @Test
-    void shouldCoverThreeQuartersOfTheHistoryByDefault() {
+    void shouldLeaveTheLatestOnePercentOfTheHistoryUncoveredByDefault() {
         SimulatedClock clock = new SimulatedClock(START_NS, 0, 20, 5_120);
         ParkThenSpinPacer pacer = new ParkThenSpinPacer(clock, ParkThenSpinPacer.ADAPTIVE);
-        assertEquals(75, pacer.coveragePercent());
+        assertEquals(99, pacer.coveragePercent());
+        long deadlineNs = waitMany(pacer, START_NS, ParkThenSpinPacer.ADAPTIVE_HISTORY, 2_000_000);
+        // two late wake-ups (307.2 and 61.44 us) in 256 parks: 254 = 99 % on time, the window stays
+        clock.parkOvershootNs = 307_200;
+        deadlineNs = waitMany(pacer, deadlineNs, 1, 2_000_000);
+        clock.parkOvershootNs = 61_440;
+        deadlineNs = waitMany(pacer, deadlineNs, 1, 2_000_000);
+        assertEquals(15_120, pacer.windowNs(), "two outliers of 256 are not covered");
+        // a third one of 40.96 us: fewer than 99 % on time, the window covers it
+        clock.parkOvershootNs = 40_960;
+        waitMany(pacer, deadlineNs, 1, 2_000_000);
+        assertEquals(50_960, pacer.windowNs());
+    }
+
+    @Test
+    void shouldCoverThreeQuartersWhenAskedTo() {
+        SimulatedClock clock = new SimulatedClock(START_NS, 0, 20, 5_120);
+        ParkThenSpinPacer pacer = new ParkThenSpinPacer(clock, ParkThenSpinPacer.ADAPTIVE,
+                ParkThenSpinPacer.QUARTER_INTERVAL, false, 75);
         long deadlineNs = waitMany(pacer, START_NS, ParkThenSpinPacer.ADAPTIVE_HISTORY, 2_000_000);
         assertEquals(15_120, pacer.windowNs());
         // 64 late wake-ups (40.96 us) of 256: a quarter, still uncovered
@@ -227,15 +245,12 @@ class PacersTest {
         ParkThenSpinPacer pacer = new ParkThenSpinPacer(clock, ParkThenSpinPacer.ADAPTIVE);
         long deadlineNs = waitMany(pacer, START_NS, 64, 2_000_000);
         assertEquals(ParkThenSpinPacer.ADAPTIVE_MAX_NS, pacer.windowNs());
-        // then sleeps end 5.12 us late: once three quarters of the history are on time, the window is 15.12 us
+        // then sleeps end 5.12 us late: once 99 % of the history are on time, the window is 15.12 us
         clock.parkOvershootNs = 5_120;
-        deadlineNs = waitMany(pacer, deadlineNs, 191, 2_000_000);
-        assertEquals(ParkThenSpinPacer.ADAPTIVE_MAX_NS, pacer.windowNs(), "191 of 255 on time: not three quarters");
+        deadlineNs = waitMany(pacer, deadlineNs, ParkThenSpinPacer.ADAPTIVE_HISTORY - 3, 2_000_000);
+        assertEquals(ParkThenSpinPacer.ADAPTIVE_MAX_NS, pacer.windowNs(), "three late ones still in the history");
         deadlineNs = waitMany(pacer, deadlineNs, 1, 2_000_000);
-        assertEquals(15_120, pacer.windowNs(), "192 of 256 on time");
-        // the 64 late ones leave the ring as new parks come: the window stays
-        deadlineNs = waitMany(pacer, deadlineNs, 64, 2_000_000);
-        assertEquals(15_120, pacer.windowNs());
+        assertEquals(15_120, pacer.windowNs(), "two late ones left: uncovered");
         // and the learnt window obeys the interval cap: 40 us between deadlines, a quarter of it
         long spinsBefore = clock.spins;
         pacer.awaitDeadlineAfter(clock.nowNs + 40_000, clock.nowNs);
