@@ -179,7 +179,7 @@ public final class ClientTestSession {
      * host among them, preempts it at once.
      */
     private void preciseTimers() {
-        JitSlices.shorten();
+        JitSlices.apply();
         long sliceNs = Long.getLong(SLICE_PROPERTY, ThreadTuning.MIN_SLICE_NS);
         if (sliceNs > 0 && ThreadTuning.available()) {
             try {
@@ -260,9 +260,11 @@ public final class ClientTestSession {
      * the agent's shadow zone) and the JVM's thread structures, so 100 running sessions hold 100 fewer platform
      * threads (docs/PERFORMANCE.md, "Fleet and daemon memory"). The sender then parks and spins on a carrier of
      * the common scheduler and asks for no scheduler slice, timer slack, CPU set or real-time priority (those would
-     * be the carrier's; the compiler threads still get their slice, {@link JitSlices}): its sends may be later against their deadlines (each is stamped when it
-     * leaves, so no delay changes), and a send more than the loss timeout late is skipped as with a platform
-     * thread. twping's own sessions keep their platform sender.
+     * be the carrier's; the compiler threads still get their slice, {@link JitSlices}): its sends may be later
+     * against their deadlines (each is stamped when it leaves, so no delay changes), and a send more than the loss
+     * timeout late is skipped as with a platform thread. Parking a virtual thread with a timeout allocates the JDK's
+     * timer task (about 112 bytes per send); twping's own sessions keep their platform sender, which allocates
+     * nothing per packet.
      *
      * @return this session
      */
@@ -270,7 +272,7 @@ public final class ClientTestSession {
         if (!virtualSender) {
             virtualSender = true;
             senderThread = Thread.ofVirtual().name("twping-sender").unstarted(() -> {
-                JitSlices.shorten(); // the compiler threads' slice: theirs, not the carrier's
+                JitSlices.apply(); // the compiler threads' slice: theirs, not the carrier's
                 RealtimeClock.bindThread();
                 sender.run();
                 StopTrace.mark("sender-left");

@@ -28,7 +28,7 @@ public final class JitSlices {
     private JitSlices() {
     }
 
-    /** Lets the next {@link #shorten()} scan again at once (tests). */
+    /** Lets the next {@link #apply()} scan again at once (tests). */
     static void rescanNow() {
         LAST_SCAN_NS.set(System.nanoTime() - RESCAN_AFTER_NS);
     }
@@ -41,7 +41,7 @@ public final class JitSlices {
      *
      * @return how many threads got the slice
      */
-    public static int shorten() {
+    public static int apply() {
         long sliceNs = Long.getLong(PROPERTY, ThreadTuning.MAX_SLICE_NS);
         if (sliceNs <= 0 || !ThreadTuning.available()) {
             return 0;

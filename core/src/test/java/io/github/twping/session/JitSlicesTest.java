@@ -18,13 +18,13 @@ class JitSlicesTest {
         String saved = System.getProperty(JitSlices.PROPERTY);
         try {
             System.setProperty(JitSlices.PROPERTY, "0");
-            assertEquals(0, JitSlices.shorten(), "0 leaves them alone");
+            assertEquals(0, JitSlices.apply(), "0 leaves them alone");
             System.clearProperty(JitSlices.PROPERTY);
             JitSlices.rescanNow();
-            int set = JitSlices.shorten();
+            int set = JitSlices.apply();
             assertTrue(set >= 1 && set <= ThreadTuning.threadIdsNamed(JitSlices.COMPILER_THREADS).length,
                     "set " + set + " of " + compilers.length);
-            assertEquals(0, JitSlices.shorten(), "a second call within 10 s does not scan again");
+            assertEquals(0, JitSlices.apply(), "a second call within 10 s does not scan again");
             for (int tid : compilers) {
                 assertEquals(ThreadTuning.MAX_SLICE_NS, ThreadTuning.threadSliceNs(tid), "compiler thread " + tid);
             }
