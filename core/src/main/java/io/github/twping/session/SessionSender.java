@@ -145,6 +145,7 @@ final class SessionSender implements Runnable {
         sealHead(seq);
         long deadlineNs = baseMonoNs + NtpTime.signedDurationToNanos(scheduledNtp - baseNtp);
         long latenessNs = pacer.awaitDeadlineAfter(deadlineNs, previousDeadlineNs);
+        long intervalNs = deadlineNs - previousDeadlineNs;
         previousDeadlineNs = deadlineNs;
         if (!control.running()) {
             return false;
@@ -171,7 +172,27 @@ final class SessionSender implements Runnable {
             lateness.recordValue(Math.min(Math.max(latenessNs, 0), lateness.getHighestTrackableValue()));
         }
         sentCount++;
+        if (yieldsAfter(YIELD_AFTER_SEND, intervalNs)) {
+            Thread.yield();
+        }
         return true;
+    }
+
+    /** System property: false keeps the CPU after each send ({@link #yieldsAfter}); default true. */
+    public static final String YIELD_PROPERTY = "twping.sender.yieldAfterSend";
+    private static final boolean YIELD_AFTER_SEND = !"false".equals(System.getProperty(YIELD_PROPERTY));
+    /** Below this interval between two sends, ns, the sender keeps its CPU (10,000/s and faster). */
+    static final long YIELD_MIN_INTERVAL_NS = 100_000;
+
+    /**
+     * Whether the sender gives up its CPU right after a send ({@code sched_yield(2)} through {@link Thread#yield()}):
+     * a reflector on the same host that the send woke is often placed on the sender's CPU, and would otherwise wait
+     * there until the sender parks again, its bookkeeping after the send in the forward leg (docs/CLIENT.md, "After
+     * the send"; docs/notes/2026-12-05-yield-after-send.md). Not at 10,000/s and faster, where the next send is
+     * near and a reflector keeps up on its own CPU; no system call there.
+     */
+    static boolean yieldsAfter(boolean enabled, long intervalNs) {
+        return enabled && intervalNs >= YIELD_MIN_INTERVAL_NS;
     }
 
     /** Step 1: sequence number and MBZ, then what the cipher protects before the timestamp. */
