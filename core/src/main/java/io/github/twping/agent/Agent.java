@@ -134,6 +134,11 @@ public final class Agent implements AutoCloseable {
         return runners.size() + " targets (" + added + " added, " + changed + " changed, " + removed + " removed)";
     }
 
+    /** @return the thread that sends every session's packets */
+    SharedSender sender() {
+        return sender;
+    }
+
     /** @return the names of the running targets, in configuration order. */
     public synchronized List<String> targets() {
         return List.copyOf(runners.keySet());

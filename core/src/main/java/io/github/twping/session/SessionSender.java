@@ -65,15 +65,11 @@ final class SessionSender implements Runnable {
     private final long spinNs;
     private final CountDownLatch stepsEnded = new CountDownLatch(1);
 
-    SessionSender(UdpSocket socket, TestPacketCipher cipher, int packetLength, InetSocketAddress reflector,
-                  SendSchedule schedule, long packetCount, long startTimeNtp,
-                  long lossTimeoutNtp, Pacer pacer, WallClock clock, ClockErrorEstimate errorEstimate,
-                  SendLog log, SessionControl control) {
-        this(socket, cipher, packetLength, reflector, schedule, packetCount, startTimeNtp, lossTimeoutNtp, pacer,
-                ParkThenSpinPacer.ADAPTIVE, clock, errorEstimate, log, control);
-    }
-
-    /** @param spinNs the busy-wait window before each send when a {@link SharedSender} steps this session */
+    /**
+     * @param pacer  waits for each deadline in {@link #run}
+     * @param spinNs the busy-wait window before each send when a {@link SharedSender} steps this session (the
+     *               session's {@code spinNs}, or {@link ParkThenSpinPacer#ADAPTIVE})
+     */
     SessionSender(UdpSocket socket, TestPacketCipher cipher, int packetLength, InetSocketAddress reflector,
                   SendSchedule schedule, long packetCount, long startTimeNtp,
                   long lossTimeoutNtp, Pacer pacer, long spinNs, WallClock clock, ClockErrorEstimate errorEstimate,
