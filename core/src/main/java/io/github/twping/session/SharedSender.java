@@ -26,9 +26,10 @@ import io.github.twping.time.WallClock;
  *
  * <p>A session is handed over when it starts ({@link #register}: a lock-free queue the thread drains before each
  * wait, and a lock only there, where the thread is started on the first registration) and leaves when it has handled
- * its last packet, or when it stopped (cancelled, failed, ended by the receiver): its stop interrupts the thread's
- * park ({@link SessionControl#onStop}), which then takes every stopped session out of the heap. {@link #close} ends
- * the thread; a session still in it, or registered after, is stopped as failed.
+ * its last packet, or when it stopped (cancelled, failed, ended by the receiver): its stop wakes the thread from
+ * its park ({@link SessionControl#onStop}: a flag and {@link LockSupport#unpark}, not an interrupt, which would
+ * close an interruptible channel the thread opened), and the thread takes every stopped session out of the heap.
+ * {@link #close} ends the thread; a session still in it, or registered after, is stopped as failed.
  */
 public final class SharedSender implements AutoCloseable {
     private static final int INITIAL_CAPACITY = 128;
@@ -37,11 +38,13 @@ public final class SharedSender implements AutoCloseable {
     private final Consumer<String> diagnostics;
     private final ConcurrentLinkedQueue<SessionSender> arrivals = new ConcurrentLinkedQueue<>();
     private final AtomicInteger sessions = new AtomicInteger();
-    /** Interrupts the thread's wait: one instance, handed to every session's {@link SessionControl#onStop}. */
+    /** Wakes the thread: one instance, handed to every session's {@link SessionControl#onStop}. */
     private final Runnable wakeUp = this::wake;
     private final PacingClock clock = new StampWarmingPacingClock(WallClock.system());
     private volatile Thread thread;
     private volatile boolean closing;
+    /** Set with an unpark when a session arrived or stopped; the thread clears it before it looks. */
+    private volatile boolean woken;
     private boolean closed; // guarded by this
 
     // the thread's own: the heap of sessions by wakeNs, and when its last wait ended
@@ -71,7 +74,7 @@ public final class SharedSender implements AutoCloseable {
                 if (thread == null) {
                     thread = Thread.ofPlatform().name(threadName).daemon(true).start(this::run);
                 } else {
-                    thread.interrupt();
+                    wake();
                 }
                 return;
             }
@@ -80,11 +83,12 @@ public final class SharedSender implements AutoCloseable {
         sender.endSteps();
     }
 
-    /** Interrupts the thread's wait (a session arrived or stopped); any thread, no allocation. */
+    /** Ends the thread's wait (a session arrived or stopped); any thread, no allocation. */
     void wake() {
         Thread t = thread;
         if (t != null) {
-            t.interrupt();
+            woken = true;
+            LockSupport.unpark(t);
         }
     }
 
@@ -107,7 +111,7 @@ public final class SharedSender implements AutoCloseable {
         }
         Thread t = thread;
         if (t != null) {
-            t.interrupt();
+            wake();
             try {
                 t.join(TimeUnit.SECONDS.toMillis(5));
             } catch (InterruptedException e) {
@@ -147,7 +151,7 @@ public final class SharedSender implements AutoCloseable {
             }
             if (size == 0) {
                 LockSupport.park(this);
-                sweep = Thread.interrupted();
+                sweep = tookWake();
                 continue;
             }
             SessionSender s = heap[0];
@@ -180,15 +184,25 @@ public final class SharedSender implements AutoCloseable {
         }
     }
 
+    /** @return true when {@link #wake} was called since the last look (and clears it) */
+    private boolean tookWake() {
+        if (woken) {
+            woken = false;
+            return true;
+        }
+        return false;
+    }
+
     /**
      * Parks until {@code windowNs} before {@code deadlineNs}, then spins to it ({@link #reachedNs} the time it ended);
-     * false when interrupted first (a session arrived or stopped).
+     * false when woken first (a session arrived or stopped). A wake that comes before the park leaves its permit, so
+     * the park returns at once: none is lost.
      */
     private boolean waitFor(long deadlineNs, long windowNs) {
         long nowNs = clock.nanoTime();
         while (deadlineNs - nowNs > windowNs) {
             clock.parkNanos(deadlineNs - windowNs - nowNs);
-            if (Thread.interrupted()) {
+            if (tookWake()) {
                 return false;
             }
             nowNs = clock.nanoTime();
