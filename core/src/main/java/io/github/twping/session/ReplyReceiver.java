@@ -78,6 +78,8 @@ final class ReplyReceiver implements Runnable {
      * {@link #gatherNs(long)}.
      */
     private long gatherNs;
+    /** A reply was stamped in user space (no kernel RX stamp): its reading is its stamp, so no wait may delay it. */
+    private boolean userRxStamps;
     /** Replies the last receive call delivered, all with a kernel RX stamp, and fewer than a batch. */
     private boolean gatherNext;
     /** The client's extra stamps per record for the delay breakdown, or null (not kept); set before the thread starts. */
@@ -185,6 +187,14 @@ final class ReplyReceiver implements Runnable {
             LockSupport.parkNanos(Math.min(gatherNs, timeoutNs));
             timeoutNs = receiveTimeoutNs();
         }
+        if (timeoutNs < TICK_NS && !userRxStamps && log.published() >= packetCount) {
+            // Everything is sent and the wait is aimed at a loss timeout (the session's end, or a last lost record):
+            // a precise sleep, then a receive that does not block. A socket timeout is counted in jiffies (4 ms at
+            // HZ 250) and a 1 µs one after an early wake-up is a whole jiffy: the end came 5-8 ms after the last
+            // packet's loss timeout where C's comes within 1 ms. A reply that comes meanwhile keeps its kernel stamp.
+            LockSupport.parkNanos(timeoutNs);
+            timeoutNs = 0;
+        }
         int n = socket.receiveBatch(batch, timeoutNs);
         gatherNext = gatherNs > 0 && n > 0 && n < BATCH && stamps == null;
         if (useKernelTxTimestamps) {
@@ -210,6 +220,7 @@ final class ReplyReceiver implements Runnable {
                 kernelRxStamps++;
             } else {
                 gatherNext = false;              // a user-space stamp: the reply's time is when it is read
+                userRxStamps = true;
             }
             long nowNtp = rxEpochNs > 0 ? NtpTime.fromEpochNanos(rxEpochNs + clock.offsetNs()) : clock.nowNtp();
             rxSource = rxEpochNs > 0 ? sourceCode(meta.timestampSource()) : RecordSources.USER;

@@ -512,6 +512,7 @@ class ClientTestSessionTest {
         final AtomicLong deliveries = new AtomicLong();
         final AtomicLong timeoutChanges = new AtomicLong();
         private long lastTimeoutNs = -1;
+        volatile long lastCallTimeoutNs = -1;
 
         CountingReceives(UdpSocket delegate) {
             super(delegate);
@@ -520,6 +521,7 @@ class ClientTestSessionTest {
         @Override
         public int receiveBatch(DatagramBatch batch, long timeoutNs) throws SocketException {
             calls.incrementAndGet();
+            lastCallTimeoutNs = timeoutNs;
             if (timeoutNs != lastTimeoutNs) {
                 timeoutChanges.incrementAndGet();
                 lastTimeoutNs = timeoutNs;
@@ -553,6 +555,19 @@ class ClientTestSessionTest {
         assertEquals(answered, lastSession.counters().kernelRxStamps(), "every reply keeps its kernel RX stamp");
         long deliveries = counting[0].deliveries.get();
         assertTrue(deliveries <= answered / 2, deliveries + " receive calls delivered the " + answered + " replies");
+    }
+
+    @Test
+    void shouldEndWithAPreciseSleepAndAReceiveThatDoesNotBlock() throws Exception {
+        // the last wait, to the last packet's loss timeout, is a sleep and not a socket timeout (counted in jiffies)
+        long packets = 20;
+        CountingReceives[] counting = new CountingReceives[1];
+        clientDecorator = socket -> counting[0] = new CountingReceives(socket);
+        List<TwoWayRecord> records = run((seq, request, reply, out) -> out.send(41), SessionOutcome.COMPLETED,
+                packets, INTERVAL_NTP, SHORT_LOSS_NTP, null);
+        assertEquals(packets, records.size());
+        assertTrue(records.stream().noneMatch(TwoWayRecord::isLost));
+        assertEquals(0, counting[0].lastCallTimeoutNs, "the session's last receive call");
     }
 
     @Test
