@@ -16,6 +16,7 @@ import io.github.twping.schedule.SendSchedule;
 import io.github.twping.datafile.RecordSources;
 import io.github.twping.datafile.RecordStamps;
 import io.github.twping.datafile.SessionDataWriter;
+import io.github.twping.time.NtpTime;
 import io.github.twping.time.StopTrace;
 import io.github.twping.time.WallClock;
 import org.HdrHistogram.Histogram;
@@ -82,6 +83,16 @@ public final class ClientTestSession {
             ParkThenSpinPacer.DEFAULT_COVERAGE_PERCENT));
     private final long spinNs;
     private final WallClock wallClock;
+    /**
+     * System property: the window in ns for which the receiver lets replies gather before it reads them, in sessions
+     * that send at least two packets per window and no faster than 2000/s (default {@value #DEFAULT_GATHER_NS}; 0:
+     * off; at most the receiver's 20 ms tick). docs/CLIENT.md, "Gathering replies".
+     */
+    public static final String GATHER_PROPERTY = "twping.receiver.gatherNs";
+    static final long DEFAULT_GATHER_NS = 20_000_000L;
+    private static final long GATHER_NS = Long.getLong(GATHER_PROPERTY, DEFAULT_GATHER_NS);
+    /** The fastest mean send interval with gathering: above 2000/s the receiver is rarely idle, and replies queue. */
+    static final long GATHER_MIN_INTERVAL_NS = 500_000L;
 
     /**
      * @param parameters  what to send and when
@@ -144,6 +155,7 @@ public final class ClientTestSession {
         int bufferBytes = Math.max(packetLength, receiverCipher.reflectorLayout().length()) + 128;
         receiver = new ReplyReceiver(socket, sending, receiverCipher, bufferBytes, writer,
                 sources, log, control, clock, errors, parameters.packetCount(), parameters.lossTimeoutNtp(), txStamps);
+        receiver.gatherNs(gatherNs(NtpTime.durationToNanos(parameters.schedule().meanDeltaNtp()), GATHER_NS));
         spinNs = parameters.spinNs();
         wallClock = clock;
         senderThread = Thread.ofPlatform().name("twping-sender").daemon(true).unstarted(() -> {
@@ -429,6 +441,24 @@ public final class ClientTestSession {
      */
     public record Parameters(InetSocketAddress reflector, SendSchedule schedule, long packetCount, int paddingBytes,
                              long startTimeNtp, long lossTimeoutNtp, long spinNs, boolean kernelTxTimestamps) {
+    }
+
+    /**
+     * The receiver's gathering window for a session of this mean send interval: {@code windowNs} when the session
+     * sends no faster than 2000/s and at least two packets per window, else 0 (a timer wake-up per reply would add
+     * wake-ups instead of saving them).
+     */
+    static long gatherNs(long meanIntervalNs, long windowNs) {
+        if (windowNs <= 0 || meanIntervalNs < GATHER_MIN_INTERVAL_NS || windowNs < 2 * meanIntervalNs) {
+            return 0;
+        }
+        return windowNs;
+    }
+
+    /** Sets the receiver's gathering window (tests); before {@link #start()}. */
+    ClientTestSession receiverGatherNs(long ns) {
+        receiver.gatherNs(ns);
+        return this;
     }
 
     /** @return {@code percent} when it is 1..100, else the pacer's default. */
