@@ -121,9 +121,9 @@ public final class SharedSender implements AutoCloseable {
     }
 
     private void run() {
-        ClientTestSession.preciseTimers(diagnostics);
-        RealtimeClock.bindThread();
         try {
+            ClientTestSession.preciseTimers(diagnostics);
+            RealtimeClock.bindThread();
             loop();
         } finally {
             synchronized (this) {
