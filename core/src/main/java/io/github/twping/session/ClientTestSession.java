@@ -284,6 +284,11 @@ public final class ClientTestSession {
         return this;
     }
 
+    /** @return true once the session's own sender thread has been started (never with a {@link #sharedSender}) */
+    boolean ownSenderStarted() {
+        return senderThread.getState() != Thread.State.NEW;
+    }
+
     /** Starts the receiver, then the sender. */
     public void start() {
         if (recordLateness && latenessNs == null) {

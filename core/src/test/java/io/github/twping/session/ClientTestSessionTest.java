@@ -383,12 +383,12 @@ class ClientTestSessionTest {
     @Test
     void shouldSendFromASharedSenderWhenAskedToWithTheSameRecords() throws Exception {
         List<TwoWayRecord> platform = run((seq, request, reply, out) -> out.send(41), SessionOutcome.COMPLETED);
+        ClientTestSession platformSession = lastSession;
         try (SharedSender shared = new SharedSender("twping-shared-sender-test", diagnostics::add)) {
             beforeStart = s -> s.withoutLateness().sharedSender(shared);   // the agent's sessions
-            List<TwoWayRecord> stepped = run((seq, request, reply, out) -> {
-                assertEquals(null, liveThread("twping-sender"), "a sender thread of the session's own");
-                out.send(41);
-            }, SessionOutcome.COMPLETED);
+            List<TwoWayRecord> stepped = run((seq, request, reply, out) -> out.send(41), SessionOutcome.COMPLETED);
+            assertFalse(lastSession.ownSenderStarted(), "a sender thread of the session's own");
+            assertTrue(platformSession.ownSenderStarted());
             assertEquals(PACKETS, lastSession.sentCount());
             assertEquals(PACKETS, count(stepped, r -> !r.isLost()), "every packet answered");
             assertEquals(platform.stream().map(r -> r.sentSeq).toList(),
