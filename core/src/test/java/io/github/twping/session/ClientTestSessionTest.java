@@ -376,28 +376,30 @@ class ClientTestSessionTest {
     }
 
     /**
-     * The agent's sessions send from a virtual thread ({@link ClientTestSession#virtualSender()}): every packet sent
-     * and answered once, the same records as with the platform sender, and a cancel in the wait for a send time
-     * 1000 s away still ends it at once.
+     * The agent's sessions send from its one shared sender thread ({@link ClientTestSession#sharedSender}): every
+     * packet sent and answered once, the same records as with the session's own sender thread, no sender thread of
+     * the session's own, and a cancel in the wait for a send time 1000 s away still hands the session back at once.
      */
     @Test
-    void shouldSendFromAVirtualThreadWhenAskedToWithTheSameRecords() throws Exception {
+    void shouldSendFromASharedSenderWhenAskedToWithTheSameRecords() throws Exception {
         List<TwoWayRecord> platform = run((seq, request, reply, out) -> out.send(41), SessionOutcome.COMPLETED);
-        assertFalse(lastSession.senderIsVirtual());
+        ClientTestSession platformSession = lastSession;
+        try (SharedSender shared = new SharedSender("twping-shared-sender-test", diagnostics::add)) {
+            beforeStart = s -> s.withoutLateness().sharedSender(shared);   // the agent's sessions
+            List<TwoWayRecord> stepped = run((seq, request, reply, out) -> out.send(41), SessionOutcome.COMPLETED);
+            assertFalse(lastSession.ownSenderStarted(), "a sender thread of the session's own");
+            assertTrue(platformSession.ownSenderStarted());
+            assertEquals(PACKETS, lastSession.sentCount());
+            assertEquals(PACKETS, count(stepped, r -> !r.isLost()), "every packet answered");
+            assertEquals(platform.stream().map(r -> r.sentSeq).toList(),
+                    stepped.stream().map(r -> r.sentSeq).toList(), "the same records as the platform sender");
+            assertTrue(lastSession.threadsEnded());
 
-        beforeStart = s -> s.withoutLateness().virtualSender();   // the agent's sessions
-        List<TwoWayRecord> virtual = run((seq, request, reply, out) -> out.send(41), SessionOutcome.COMPLETED);
-        assertTrue(lastSession.senderIsVirtual());
-        assertEquals(PACKETS, lastSession.sentCount());
-        assertEquals(PACKETS, count(virtual, r -> !r.isLost()), "every packet answered");
-        assertEquals(platform.stream().map(r -> r.sentSeq).sorted().toList(),
-                virtual.stream().map(r -> r.sentSeq).sorted().toList(), "the same records as the platform sender");
-        assertTrue(lastSession.threadsEnded());
-
-        run((seq, request, reply, out) -> out.send(41), SessionOutcome.CANCELLED, 3, NtpTime.fromSeconds(1000),
-                NtpTime.fromSeconds(0.05), ClientTestSession::cancel);
-        assertTrue(lastSession.senderIsVirtual());
-        assertTrue(lastSession.threadsEnded(), "the virtual sender still waits for its send time after the cancel");
+            run((seq, request, reply, out) -> out.send(41), SessionOutcome.CANCELLED, 3, NtpTime.fromSeconds(1000),
+                    NtpTime.fromSeconds(0.05), ClientTestSession::cancel);
+            assertTrue(lastSession.threadsEnded(), "the shared sender still holds the session after the cancel");
+            assertEquals(0, shared.sessions());
+        }
     }
 
     private static Thread liveThread(String name) {
