@@ -1,6 +1,7 @@
 package io.github.twping.agent;
 
 import io.github.twping.metrics.AgentMetrics;
+import io.github.twping.session.SharedSender;
 import io.github.twping.time.WallClock;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -21,6 +22,8 @@ public final class Agent implements AutoCloseable {
     private final Consumer<String> log;
     private final WallClock clock;
     private final Map<String, Runner> runners = new LinkedHashMap<>();
+    /** Sends the packets of every target's sessions from one platform thread, started with the first session. */
+    private final SharedSender sender;
     private AgentConfig config;
     private AgentJsonStream stream;
 
@@ -35,6 +38,7 @@ public final class Agent implements AutoCloseable {
         this.metrics = metrics;
         this.log = log;
         this.clock = clock;
+        this.sender = new SharedSender("twping-agent-sender", log);
     }
 
     /** Writes one {@code --json-stream} line per finished session (set before {@link #start}). */
@@ -52,8 +56,8 @@ public final class Agent implements AutoCloseable {
     }
 
     private void startRunner(TargetConfig t) {
-        Runner r = t.protocol().controlled() ? new TwampTargetRunner(t, config, metrics, stream, log, clock)
-                : new StampTargetRunner(t, config, metrics, stream, log, clock);
+        Runner r = t.protocol().controlled() ? new TwampTargetRunner(t, config, metrics, stream, log, clock, sender)
+                : new StampTargetRunner(t, config, metrics, stream, log, clock, sender);
         runners.put(t.name(), r);
         r.start();
     }
@@ -130,6 +134,11 @@ public final class Agent implements AutoCloseable {
         return runners.size() + " targets (" + added + " added, " + changed + " changed, " + removed + " removed)";
     }
 
+    /** @return the thread that sends every session's packets */
+    SharedSender sender() {
+        return sender;
+    }
+
     /** @return the names of the running targets, in configuration order. */
     public synchronized List<String> targets() {
         return List.copyOf(runners.keySet());
@@ -163,6 +172,9 @@ public final class Agent implements AutoCloseable {
                 Thread.currentThread().interrupt();
                 return false;
             }
+        }
+        if (ok && sender.sessions() == 0) {
+            sender.close(); // its thread ends: every session has left it
         }
         return ok;
     }

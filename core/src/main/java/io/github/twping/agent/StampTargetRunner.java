@@ -11,6 +11,7 @@ import io.github.twping.schedule.ScheduleSlot;
 import io.github.twping.schedule.SendSchedule;
 import io.github.twping.schedule.StartTimes;
 import io.github.twping.session.ClientTestSession;
+import io.github.twping.session.SharedSender;
 import io.github.twping.session.ClockErrorEstimate;
 import io.github.twping.session.ReceiverCounters;
 import io.github.twping.session.SessionOutcome;
@@ -54,7 +55,8 @@ import java.util.Set;
  * <p>Without a control connection nothing tells the sender that the reflector is gone: a session in which not
  * one packet was answered counts its packets (all lost) but is no completed session; it is a failure
  * ({@link FailureReason#NO_REPLY}), retried after the backoff like any other. DNS, the source address and the key file fail as for TWAMP.
- * Threads: one virtual thread, plus the session's sender and receiver platform threads while a session runs.
+ * Threads: one virtual thread, plus the session's receiver platform thread while a session runs; its packets go out
+ * from the agent's one {@link SharedSender} thread.
  */
 final class StampTargetRunner extends TargetLoop {
     private static final double FIRST_START_DELAY_S = 3.0;
@@ -74,8 +76,8 @@ final class StampTargetRunner extends TargetLoop {
     private double startDelaySeconds = FIRST_START_DELAY_S;
 
     StampTargetRunner(TargetConfig config, AgentConfig global, AgentMetrics metrics, AgentJsonStream stream,
-                         Consumer<String> log, WallClock clock) {
-        super(requireConnectionless(config), global, metrics, stream, log, clock);
+                         Consumer<String> log, WallClock clock, SharedSender sender) {
+        super(requireConnectionless(config), global, metrics, stream, log, clock, sender);
     }
 
     private static TargetConfig requireConnectionless(TargetConfig config) {

@@ -4,6 +4,7 @@ import io.github.twping.metrics.AgentMetrics;
 import io.github.twping.metrics.FailureReason;
 import io.github.twping.datafile.RecordStamps;
 import io.github.twping.session.ClientTestSession;
+import io.github.twping.session.SharedSender;
 import io.github.twping.session.SessionOutcome;
 import io.github.twping.stats.exact.ExactStatistics;
 import io.github.twping.time.WallClock;
@@ -36,6 +37,8 @@ abstract class TargetLoop implements Runner {
     final AgentJsonStream stream;
     final Consumer<String> log;
     final WallClock clock;
+    /** The agent's one sender thread, which sends every session's packets. */
+    private final SharedSender sender;
     private final double backoffInitial;
     private final double backoffMax;
     private final double intervalSeconds;
@@ -61,8 +64,9 @@ abstract class TargetLoop implements Runner {
     volatile long failuresSeen;
 
     TargetLoop(TargetConfig config, AgentConfig global, AgentMetrics metrics, AgentJsonStream stream,
-               Consumer<String> log, WallClock clock) {
+               Consumer<String> log, WallClock clock, SharedSender sender) {
         this.config = config;
+        this.sender = sender;
         this.metrics = metrics;
         this.stream = stream;
         this.log = log;
@@ -90,13 +94,14 @@ abstract class TargetLoop implements Runner {
 
     /**
      * Prepares {@code s} before it starts: the last session's client-stamp table (one per target instead of one per
-     * session) and no send-lateness histogram, which the agent never reads (each session's 28 KB outlived the young
-     * collections of its 10 s and was promoted, garbage in the old generation at its end).
+     * session), no send-lateness histogram, which the agent never reads (each session's 28 KB outlived the young
+     * collections of its 10 s and was promoted, garbage in the old generation at its end), and the agent's one
+     * sender thread instead of one per session.
      */
     final void prepare(ClientTestSession s) {
         s.keepStamps(stampTable);
         s.withoutLateness();
-        s.virtualSender();
+        s.sharedSender(sender);
         stampTable = null;
     }
 

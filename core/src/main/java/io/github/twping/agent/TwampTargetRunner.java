@@ -20,6 +20,7 @@ import io.github.twping.schedule.ScheduleSlot;
 import io.github.twping.schedule.SendSchedule;
 import io.github.twping.schedule.StartTimes;
 import io.github.twping.session.ClientTestSession;
+import io.github.twping.session.SharedSender;
 import io.github.twping.session.SplitTestSocket;
 import io.github.twping.session.TestSocketOptions;
 import io.github.twping.session.ClockErrorEstimate;
@@ -55,8 +56,8 @@ import java.util.Set;
  * file as twping), each analysed by the same statistics engine and recorded in the metrics. Any failure is
  * counted by reason and retried after an exponential backoff with jitter; it never affects other targets.
  *
- * <p>Threads: one virtual thread for the control loop, plus the session's sender and receiver platform threads
- * while a session runs. {@link #update} takes effect at the next session boundary; {@link #retire} ends the
+ * <p>Threads: one virtual thread for the control loop, plus the session's receiver platform thread while a
+ * session runs; its packets go out from the agent's one {@link SharedSender} thread. {@link #update} takes effect at the next session boundary; {@link #retire} ends the
  * runner after the running session; {@link #stopNow} cancels the running session, sends Stop-Sessions and
  * records the partial results.
  */
@@ -75,8 +76,8 @@ final class TwampTargetRunner extends TargetLoop {
     private double startDelaySeconds = FIRST_START_DELAY_S;
 
     TwampTargetRunner(TargetConfig config, AgentConfig global, AgentMetrics metrics, AgentJsonStream stream,
-                 Consumer<String> log, WallClock clock) {
-        super(config, global, metrics, stream, log, clock);
+                 Consumer<String> log, WallClock clock, SharedSender sender) {
+        super(config, global, metrics, stream, log, clock, sender);
         this.timeoutMs = (int) Math.min(Integer.MAX_VALUE, Math.round(global.connectTimeoutSeconds() * 1000));
     }
 

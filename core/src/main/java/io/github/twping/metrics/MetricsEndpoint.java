@@ -28,7 +28,7 @@ import java.util.List;
 /**
  * The {@code --metrics-listen ADDR:PORT} HTTP endpoint: {@code /metrics} (text, OpenMetrics or protobuf with native
  * histograms, as the scraper's {@code Accept} header asks, in the Prometheus client library's writers) from a
- * registry, and {@code /-/healthy}; each exchange on a virtual thread, with bounded request and response times and a
+ * registry, {@code /-/healthy}, and at {@code /} a small HTML page linking to both (any other path: 404); each exchange on a virtual thread, with bounded request and response times and a
  * cap on open connections ({@link #SERVER_BOUNDS}).
  *
  * <p>The response is streamed (chunked, gzip when the scraper accepts it) as the writer produces it. The client
@@ -156,6 +156,7 @@ public final class MetricsEndpoint implements AutoCloseable {
             ExpositionFormats formats = ExpositionFormats.init();
             server.createContext("/metrics", exchange -> scrape(exchange, registry, formats));
             server.createContext("/-/healthy", MetricsEndpoint::healthy);
+            server.createContext("/", MetricsEndpoint::landing);
             server.setExecutor(executor);
             server.start();
             return new MetricsEndpoint(server, executor);
@@ -233,6 +234,49 @@ public final class MetricsEndpoint implements AutoCloseable {
             }
         }
         return false;
+    }
+
+    /** The page at {@code /}: what the endpoint serves, with links. */
+    static final String LANDING_PAGE = """
+            <!DOCTYPE html>
+            <html lang="en">
+            <head><meta charset="utf-8"><title>twping metrics</title></head>
+            <body>
+            <h1>twping metrics</h1>
+            <ul>
+            <li><a href="metrics">/metrics</a>: the metrics (Prometheus text, OpenMetrics or protobuf, as the             Accept header asks; <code>?name[]=NAME</code> selects families)</li>
+            <li><a href="-/healthy">/-/healthy</a>: 200 while the process serves</li>
+            </ul>
+            </body>
+            </html>
+            """;
+
+    /**
+     * {@code /} itself: {@link #LANDING_PAGE} to GET and HEAD, 405 to other methods; every path no other context
+     * takes ends here too, and gets 404.
+     */
+    static void landing(HttpExchange exchange) throws IOException {
+        try (exchange) {
+            if (!"/".equals(exchange.getRequestURI().getPath())) {
+                exchange.sendResponseHeaders(404, -1);
+                return;
+            }
+            String method = exchange.getRequestMethod();
+            boolean head = "HEAD".equals(method);
+            if (!head && !"GET".equals(method)) {
+                exchange.getResponseHeaders().set("Allow", "GET, HEAD");
+                exchange.sendResponseHeaders(405, -1);
+                return;
+            }
+            byte[] page = LANDING_PAGE.getBytes(StandardCharsets.UTF_8);
+            exchange.getResponseHeaders().set("Content-Type", "text/html; charset=utf-8");
+            if (head) {
+                exchange.sendResponseHeaders(200, -1);
+                return;
+            }
+            exchange.sendResponseHeaders(200, page.length);
+            exchange.getResponseBody().write(page);
+        }
     }
 
     private static void healthy(HttpExchange exchange) throws IOException {

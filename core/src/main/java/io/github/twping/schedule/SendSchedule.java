@@ -65,6 +65,20 @@ public final class SendSchedule {
     }
 
     /**
+     * The mean of Δ over the slots in use (a fixed slot's offset, an exponential slot's mean), as a Num64: the
+     * session's mean send interval. Touches neither the generator nor the packet index.
+     */
+    public long meanDeltaNtp() {
+        long quotients = 0;
+        long remainders = 0;
+        for (int i = 0; i < slotLimit; i++) {
+            quotients += slotValueNtp[i] / slotLimit;
+            remainders += slotValueNtp[i] % slotLimit;
+        }
+        return quotients + remainders / slotLimit;
+    }
+
+    /**
      * Returns the next exponential deviate with mean 1 as a Num64: Knuth vol. 2 section 3.4.1 Algorithm S
      * in 32.32 fixed point, exactly as owamp computes it (RFC 4656 §5, docs/PROTOCOL-TEST.md). Exposed for the seed vectors.
      */

@@ -16,13 +16,15 @@ import io.github.twping.schedule.SendSchedule;
 import io.github.twping.datafile.RecordSources;
 import io.github.twping.datafile.RecordStamps;
 import io.github.twping.datafile.SessionDataWriter;
+import io.github.twping.time.NtpTime;
 import io.github.twping.time.StopTrace;
 import io.github.twping.time.WallClock;
 import org.HdrHistogram.Histogram;
 
 /**
  * One TWAMP-Test session seen from the client: a {@link SessionSender} and a {@link ReplyReceiver} on two
- * platform threads over one bound UDP socket, writing the session data file.
+ * platform threads over one bound UDP socket, writing the session data file; or, for a caller running many
+ * sessions at once (the agent), its receiver on a thread of its own and its sends from a {@link SharedSender}.
  *
  * <p>Configure, then {@link #start()}; {@link #await(long)} until it ends (after the last packet's loss
  * timeout, an invalid reply, an error, or {@link #cancel()}); then read the outcome and counters. The
@@ -50,10 +52,12 @@ public final class ClientTestSession {
     /** Made by {@link #start()} unless {@link #withoutLateness()} was called. */
     private Histogram latenessNs;
     private boolean recordLateness = true;
-    /** A platform thread, or a virtual one after {@link #virtualSender()} (volatile: {@link #cancel()} reads it). */
-    private volatile Thread senderThread;
+    /** The session's own sender thread; never started with a {@link #sharedSender}. */
+    private final Thread senderThread;
     private final Thread receiverThread;
-    private boolean virtualSender;
+    /** Sends this session's packets instead of its own sender thread, or null ({@link #sharedSender}). */
+    private SharedSender shared;
+    private volatile boolean started;
     private volatile BitSet cpus;
     private volatile int rtPriority;
     /**
@@ -79,6 +83,16 @@ public final class ClientTestSession {
             ParkThenSpinPacer.DEFAULT_COVERAGE_PERCENT));
     private final long spinNs;
     private final WallClock wallClock;
+    /**
+     * System property: the window in ns for which the receiver lets replies gather before it reads them, in sessions
+     * that send at least two packets per window and no faster than 2000/s (default {@value #DEFAULT_GATHER_NS}; 0:
+     * off; at most the receiver's 20 ms tick). docs/CLIENT.md, "Gathering replies".
+     */
+    public static final String GATHER_PROPERTY = "twping.receiver.gatherNs";
+    static final long DEFAULT_GATHER_NS = 20_000_000L;
+    private static final long GATHER_NS = Long.getLong(GATHER_PROPERTY, DEFAULT_GATHER_NS);
+    /** The fastest mean send interval with gathering: above 2000/s the receiver is rarely idle, and replies queue. */
+    static final long GATHER_MIN_INTERVAL_NS = 500_000L;
 
     /**
      * @param parameters  what to send and when
@@ -137,14 +151,15 @@ public final class ClientTestSession {
                 parameters.schedule(), parameters.packetCount(), parameters.startTimeNtp(),
                 parameters.lossTimeoutNtp(), new ParkThenSpinPacer(new StampWarmingPacingClock(clock), parameters.spinNs(),
                         ParkThenSpinPacer.QUARTER_INTERVAL, MEAN_CAP, COVERAGE),
-                clock, errors, log, control);
+                parameters.spinNs(), clock, errors, log, control);
         int bufferBytes = Math.max(packetLength, receiverCipher.reflectorLayout().length()) + 128;
         receiver = new ReplyReceiver(socket, sending, receiverCipher, bufferBytes, writer,
                 sources, log, control, clock, errors, parameters.packetCount(), parameters.lossTimeoutNtp(), txStamps);
+        receiver.gatherNs(gatherNs(NtpTime.durationToNanos(parameters.schedule().meanDeltaNtp()), GATHER_NS));
         spinNs = parameters.spinNs();
         wallClock = clock;
         senderThread = Thread.ofPlatform().name("twping-sender").daemon(true).unstarted(() -> {
-            preciseTimers();
+            preciseTimers(control::diagnostic);
             pinned(sender);
             StopTrace.mark("sender-left");
         });
@@ -178,7 +193,7 @@ public final class ClientTestSession {
      * get the longest slice ({@link JitSlices}), so that any thread woken where one compiles, a reflector on this
      * host among them, preempts it at once.
      */
-    private void preciseTimers() {
+    static void preciseTimers(Consumer<String> diagnostics) {
         JitSlices.apply();
         long sliceNs = Long.getLong(SLICE_PROPERTY, ThreadTuning.MIN_SLICE_NS);
         if (sliceNs > 0 && ThreadTuning.available()) {
@@ -186,7 +201,7 @@ public final class ClientTestSession {
                 ThreadTuning.sliceNs(sliceNs);
             } catch (SocketException e) {
                 if (!"ENOSYS".equals(e.errnoName())) {
-                    control.diagnostic("scheduler slice: " + e.getMessage());
+                    diagnostics.accept("scheduler slice: " + e.getMessage());
                 }
             } catch (IllegalStateException e) {
                 // a real-time or idle policy set from outside (chrt): its own rules apply, no slice
@@ -197,7 +212,7 @@ public final class ClientTestSession {
             try {
                 ThreadTuning.timerSlackNs(slackNs);
             } catch (SocketException e) {
-                control.diagnostic("timer slack: " + e.getMessage());
+                diagnostics.accept("timer slack: " + e.getMessage());
             }
         }
     }
@@ -254,36 +269,24 @@ public final class ClientTestSession {
     }
 
     /**
-     * Runs the sender on a virtual thread instead of a platform thread; call before {@link #start()}. For a caller
-     * that runs many slow sessions at once (the agent, 10 packets/s per target by default): a parked virtual thread
-     * keeps a small stack chunk on the heap where a platform thread keeps its own touched stack (about 50 KB with
-     * the agent's shadow zone) and the JVM's thread structures, so 100 running sessions hold 100 fewer platform
-     * threads (docs/PERFORMANCE.md, "Fleet and daemon memory"). The sender then parks and spins on a carrier of
-     * the common scheduler and asks for no scheduler slice, timer slack, CPU set or real-time priority (those would
-     * be the carrier's; the compiler threads still get their slice, {@link JitSlices}): its sends may be later
-     * against their deadlines (each is stamped when it leaves, so no delay changes), and a send more than the loss
-     * timeout late is skipped as with a platform thread. Parking a virtual thread with a timeout allocates the JDK's
-     * timer task (about 112 bytes per send); twping's own sessions keep their platform sender, which allocates
-     * nothing per packet.
+     * Sends this session's packets from {@code sharedSender}'s one thread instead of a sender thread of its own; call
+     * before {@link #start()}. For a caller that runs many slow sessions at once (the agent, 10 packets/s per target
+     * by default): 100 running sessions hold one sender thread instead of 100. The shared thread paces each session
+     * with the session's own spin window ({@link Parameters#spinNs()}, a learnt one counting as its starting 100 µs)
+     * and the same timer slack and scheduler slice as a session's own sender, and sends, stamps and skips as it does
+     * (the same records and lateness); it does not yield its CPU after a send (another session's packet may be due),
+     * and the session's {@link #cpus} and {@link #rtPriority} do not apply to it. Nothing allocated per packet.
      *
      * @return this session
      */
-    public ClientTestSession virtualSender() {
-        if (!virtualSender) {
-            virtualSender = true;
-            senderThread = Thread.ofVirtual().name("twping-sender").unstarted(() -> {
-                JitSlices.apply(); // the compiler threads' slice: theirs, not the carrier's
-                RealtimeClock.bindThread();
-                sender.run();
-                StopTrace.mark("sender-left");
-            });
-        }
+    public ClientTestSession sharedSender(SharedSender sharedSender) {
+        this.shared = sharedSender;
         return this;
     }
 
-    /** @return true when the sender runs on a virtual thread ({@link #virtualSender()}) */
-    boolean senderIsVirtual() {
-        return senderThread.isVirtual();
+    /** @return true once the session's own sender thread has been started (never with a {@link #sharedSender}) */
+    boolean ownSenderStarted() {
+        return senderThread.getState() != Thread.State.NEW;
     }
 
     /** Starts the receiver, then the sender. */
@@ -292,8 +295,13 @@ public final class ClientTestSession {
             latenessNs = new Histogram(MAX_LATENESS_NS, LATENESS_DIGITS);
             sender.recordLatenessInto(latenessNs);
         }
+        started = true;
         receiverThread.start();
-        senderThread.start();
+        if (shared != null) {
+            shared.register(sender, control);
+        } else {
+            senderThread.start();
+        }
     }
 
     /**
@@ -316,13 +324,21 @@ public final class ClientTestSession {
      * leaves), so that {@link #join} does not wait up to a whole send interval after a Ctrl-C.
      */
     public void cancel() {
-        control.cancel();
-        senderThread.interrupt();
+        control.cancel();   // a shared sender is woken by the stop itself (SessionControl.onStop)
+        if (shared == null) {
+            senderThread.interrupt();
+        }
     }
 
-    /** Waits for both threads to leave (after {@link #await}). */
+    /** Waits for both threads to leave, or a shared sender to hand the session back (after {@link #await}). */
     public void join(long timeoutMs) throws InterruptedException {
-        senderThread.join(timeoutMs);
+        if (shared != null) {
+            if (started) {
+                sender.awaitSteps(timeoutMs);
+            }
+        } else {
+            senderThread.join(timeoutMs);
+        }
         receiverThread.join(timeoutMs);
     }
 
@@ -407,11 +423,13 @@ public final class ClientTestSession {
     }
 
     /**
-     * @return true when the sender and receiver threads have both ended (or never started): the {@link RecordStamps}
+     * @return true when the sender and receiver threads have both ended (or never started), a shared sender's part
+     * included: the {@link RecordStamps}
      * they wrote may then be handed to the next session
      */
     public boolean threadsEnded() {
-        return !senderThread.isAlive() && !receiverThread.isAlive();
+        boolean senderEnded = shared != null ? !started || sender.stepsEnded() : !senderThread.isAlive();
+        return senderEnded && !receiverThread.isAlive();
     }
 
     /**
@@ -428,6 +446,24 @@ public final class ClientTestSession {
      */
     public record Parameters(InetSocketAddress reflector, SendSchedule schedule, long packetCount, int paddingBytes,
                              long startTimeNtp, long lossTimeoutNtp, long spinNs, boolean kernelTxTimestamps) {
+    }
+
+    /**
+     * The receiver's gathering window for a session of this mean send interval: {@code windowNs} when the session
+     * sends no faster than 2000/s and at least two packets per window, else 0 (a timer wake-up per reply would add
+     * wake-ups instead of saving them).
+     */
+    static long gatherNs(long meanIntervalNs, long windowNs) {
+        if (windowNs <= 0 || meanIntervalNs < GATHER_MIN_INTERVAL_NS || windowNs < 2 * meanIntervalNs) {
+            return 0;
+        }
+        return windowNs;
+    }
+
+    /** Sets the receiver's gathering window (tests); before {@link #start()}. */
+    ClientTestSession receiverGatherNs(long ns) {
+        receiver.gatherNs(ns);
+        return this;
     }
 
     /** @return {@code percent} when it is 1..100, else the pacer's default. */

@@ -2,6 +2,7 @@ package io.github.twping.session;
 
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
+import java.util.concurrent.locks.LockSupport;
 
 import io.github.twping.crypto.TestPacketCipher;
 import io.github.twping.ffm.DatagramBatch;
@@ -72,6 +73,15 @@ final class ReplyReceiver implements Runnable {
     private long nextVisibilityNs;
     private long cappedSendStamps;
     private int rxSource;
+    /**
+     * How long to let replies gather after a receive that delivered some, before the next receive (0: never); see
+     * {@link #gatherNs(long)}.
+     */
+    private long gatherNs;
+    /** A reply was stamped in user space (no kernel RX stamp): its reading is its stamp, so no wait may delay it. */
+    private boolean userRxStamps;
+    /** Replies the last receive call delivered, all with a kernel RX stamp, and fewer than a batch. */
+    private boolean gatherNext;
     /** The client's extra stamps per record for the delay breakdown, or null (not kept); set before the thread starts. */
     private RecordStamps stamps;
     /** When the receive call that delivered the current batch returned (NTP), if {@link #stamps} are kept. */
@@ -103,6 +113,17 @@ final class ReplyReceiver implements Runnable {
     /** Keeps the client's extra stamps of each reply record in {@code table}; before the receiver thread starts. */
     void keepStamps(RecordStamps table) {
         this.stamps = table;
+    }
+
+    /**
+     * Lets replies gather for {@code ns} after each receive that delivered fewer than a batch, all stamped by the
+     * kernel, before receiving again (docs/CLIENT.md, "Gathering replies"): the thread then wakes once per window
+     * instead of once per reply. Each reply keeps the kernel's RX stamp, so no delay changes; a lost record or the
+     * session's end is never later, since the pause ends no later than the receive timeout would. Not with the
+     * client's extra stamps ({@link #keepStamps}): those measure this thread's wake-up. Before the thread starts.
+     */
+    void gatherNs(long ns) {
+        this.gatherNs = Math.max(0, Math.min(ns, TICK_NS));
     }
 
     /** @return the shortest reply this receiver takes: the reflector packet of the session's mode */
@@ -162,7 +183,20 @@ final class ReplyReceiver implements Runnable {
      */
     private boolean receiveOnce() throws IOException {
         long timeoutNs = receiveTimeoutNs();
+        if (gatherNext) {
+            LockSupport.parkNanos(Math.min(gatherNs, timeoutNs));
+            timeoutNs = receiveTimeoutNs();
+        }
+        if (timeoutNs < TICK_NS && !userRxStamps && log.published() >= packetCount) {
+            // Everything is sent and the wait is aimed at a loss timeout (the session's end, or a last lost record):
+            // a precise sleep, then a receive that does not block. A socket timeout is counted in jiffies (4 ms at
+            // HZ 250) and a 1 µs one after an early wake-up is a whole jiffy: the end came 5-8 ms after the last
+            // packet's loss timeout where C's comes within 1 ms. A reply that comes meanwhile keeps its kernel stamp.
+            LockSupport.parkNanos(timeoutNs);
+            timeoutNs = 0;
+        }
         int n = socket.receiveBatch(batch, timeoutNs);
+        gatherNext = gatherNs > 0 && n > 0 && n < BATCH && stamps == null;
         if (useKernelTxTimestamps) {
             // up to 32 error-queue entries per system call: at 100,000/s one read per stamp was 100,000 calls/s
             kernelTxStamps += sendSocket.pollTxTimestampsBatched(txHandler);
@@ -184,6 +218,9 @@ final class ReplyReceiver implements Runnable {
             long rxEpochNs = meta.rxTimestampEpochNs();
             if (meta.kernelTimestamp()) {
                 kernelRxStamps++;
+            } else {
+                gatherNext = false;              // a user-space stamp: the reply's time is when it is read
+                userRxStamps = true;
             }
             long nowNtp = rxEpochNs > 0 ? NtpTime.fromEpochNanos(rxEpochNs + clock.offsetNs()) : clock.nowNtp();
             rxSource = rxEpochNs > 0 ? sourceCode(meta.timestampSource()) : RecordSources.USER;

@@ -84,13 +84,18 @@ final class SendLog {
      * @return false if the receiver has stopped and the sender should end
      */
     boolean awaitSlot(long seq, BooleanSupplier receiverRunning) {
-        while (seq - (long) FLUSHED.getAcquire(this) > mask) {
+        while (!slotFree(seq)) {
             if (!receiverRunning.getAsBoolean()) {
                 return false;
             }
             LockSupport.parkNanos(20_000);
         }
         return true;
+    }
+
+    /** @return true when the slot for {@code seq} is free: the receiver has flushed what it held before */
+    boolean slotFree(long seq) {
+        return seq - (long) FLUSHED.getAcquire(this) <= mask;
     }
 
     void publishSent(long seq, long scheduled, long sendTimeNtp, long packetId) {

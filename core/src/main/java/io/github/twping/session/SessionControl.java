@@ -13,9 +13,23 @@ final class SessionControl {
     private final Consumer<String> diagnostics;
     private volatile boolean running = true;
     private volatile SessionOutcome outcome;
+    /** Run once the session stops, or null (set before the session starts: a {@link SharedSender}'s wake-up). */
+    private volatile Runnable onStop;
 
     SessionControl(Consumer<String> diagnostics) {
         this.diagnostics = diagnostics;
+    }
+
+    /** Runs {@code hook} each time the session is stopped or finished (any thread); before the session starts. */
+    void onStop(Runnable hook) {
+        this.onStop = hook;
+    }
+
+    private void stopped() {
+        Runnable hook = onStop;
+        if (hook != null) {
+            hook.run();
+        }
     }
 
     boolean running() {
@@ -30,6 +44,7 @@ final class SessionControl {
             }
         }
         running = false;
+        stopped();
         if (line != null) {
             diagnostics.accept(line);
         }
@@ -47,6 +62,7 @@ final class SessionControl {
             }
         }
         running = false;
+        stopped();
         done.countDown();
     }
 

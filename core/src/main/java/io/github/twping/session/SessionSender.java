@@ -4,11 +4,14 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.net.InetSocketAddress;
 import java.util.SplittableRandom;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 
 import io.github.twping.crypto.TestPacketCipher;
 import io.github.twping.ffm.SocketException;
 import io.github.twping.ffm.UdpSocket;
 import io.github.twping.pacing.Pacer;
+import io.github.twping.pacing.ParkThenSpinPacer;
 import io.github.twping.protocol.SenderPacket;
 import io.github.twping.schedule.SendSchedule;
 import io.github.twping.time.ClockPairing;
@@ -20,7 +23,9 @@ import java.util.function.BooleanSupplier;
 /**
  * The Session-Sender: sends test packets on the bit-exact owamp schedule (RFC 4656 §5, docs/PROTOCOL-TEST.md) at absolute
  * deadlines, each timestamped as late as possible, and hands what it did to the receiver through the
- * {@link SendLog}. Runs on its own platform thread; allocates nothing per packet.
+ * {@link SendLog}. Runs on its own platform thread ({@link #run}), or is stepped one packet at a time by a
+ * {@link SharedSender} that sends for many sessions ({@link #beginSteps}, {@link #step}, {@link #endSteps}); either
+ * way it allocates nothing per packet.
  */
 final class SessionSender implements Runnable {
     private static final int SEND_RETRIES = 1000;
@@ -53,11 +58,23 @@ final class SessionSender implements Runnable {
     private long baseNtp;
     private long offsetNtp;
     private long previousDeadlineNs;
+    // the packet due next: its scheduled time (NTP) and monotonic deadline, and (stepping) its sequence number
+    private long dueScheduledNtp;
+    private long dueDeadlineNs;
+    private long nextSeq;
+    private final long spinNs;
+    private final CountDownLatch stepsEnded = new CountDownLatch(1);
 
+    /**
+     * @param pacer  waits for each deadline in {@link #run}
+     * @param spinNs the busy-wait window before each send when a {@link SharedSender} steps this session (the
+     *               session's {@code spinNs}, or {@link ParkThenSpinPacer#ADAPTIVE})
+     */
     SessionSender(UdpSocket socket, TestPacketCipher cipher, int packetLength, InetSocketAddress reflector,
                   SendSchedule schedule, long packetCount, long startTimeNtp,
-                  long lossTimeoutNtp, Pacer pacer, WallClock clock, ClockErrorEstimate errorEstimate,
+                  long lossTimeoutNtp, Pacer pacer, long spinNs, WallClock clock, ClockErrorEstimate errorEstimate,
                   SendLog log, SessionControl control) {
+        this.spinNs = spinNs;
         this.socket = socket;
         this.cipher = cipher;
         this.packetLength = packetLength;
@@ -99,31 +116,44 @@ final class SessionSender implements Runnable {
     public void run() {
         try {
             sendAll();
-        } catch (SocketException e) {
-            control.fail(SessionOutcome.SEND_FAILED,
-                    "Unable to send([" + reflector.getAddress().getHostAddress() + "]:" + reflector.getPort()
-                            + ":(#" + log.published() + "): " + e.getMessage());
-        } catch (RuntimeException | Error e) {
-            control.fail(SessionOutcome.SEND_FAILED, "sender: " + e);
+        } catch (SocketException | RuntimeException | Error e) {
+            failed(e);
         } finally {
             log.senderFinished();
         }
     }
 
+    /** Ends the session for an exception of the sender's: the C client's line for a send error, else its name. */
+    void failed(Throwable e) {
+        if (e instanceof SocketException) {
+            control.fail(SessionOutcome.SEND_FAILED,
+                    "Unable to send([" + reflector.getAddress().getHostAddress() + "]:" + reflector.getPort()
+                            + ":(#" + log.published() + "): " + e.getMessage());
+        } else {
+            control.fail(SessionOutcome.SEND_FAILED, "sender: " + e);
+        }
+    }
+
     private void sendAll() throws SocketException {
-        schedule.reset();
-        // One pairing of the two clock domains per session: wall-clock NTP for the wire, monotonic for pacing;
-        // the narrowest of several readings, as a preemption between two reads would shift every deadline.
-        ClockPairing pairing = ClockPairing.of(clock);
-        baseMonoNs = pairing.monoNs();
-        baseNtp = pairing.ntp();
-        offsetNtp = 0;
-        previousDeadlineNs = baseMonoNs;
+        begin();
         for (long seq = 0; seq < packetCount; seq++) {
             if (!sendOne(seq)) {
                 return;
             }
         }
+    }
+
+    /**
+     * One pairing of the two clock domains per session: wall-clock NTP for the wire, monotonic for pacing; the
+     * narrowest of several readings, as a preemption between two reads would shift every deadline.
+     */
+    private void begin() {
+        schedule.reset();
+        ClockPairing pairing = ClockPairing.of(clock);
+        baseMonoNs = pairing.monoNs();
+        baseNtp = pairing.ntp();
+        offsetNtp = 0;
+        previousDeadlineNs = baseMonoNs;
     }
 
     /**
@@ -136,15 +166,36 @@ final class SessionSender implements Runnable {
      * (docs/PERFORMANCE.md, "Pacing").
      */
     private boolean sendOne(long seq) throws SocketException {
-        offsetNtp += schedule.nextDeltaNtp();
-        long scheduledNtp = startTimeNtp + offsetNtp;
+        scheduleNext();
         if (!log.awaitSlot(seq, running)) {
             return false;
         }
+        sealDueHead(seq);
+        long latenessNs = pacer.awaitDeadlineAfter(dueDeadlineNs, previousDeadlineNs);
+        return sendDue(seq, latenessNs, YIELD_AFTER_SEND);
+    }
+
+    /** The next packet's scheduled time (NTP) and its deadline on the monotonic clock. */
+    private void scheduleNext() {
+        offsetNtp += schedule.nextDeltaNtp();
+        dueScheduledNtp = startTimeNtp + offsetNtp;
+        dueDeadlineNs = baseMonoNs + NtpTime.signedDurationToNanos(dueScheduledNtp - baseNtp);
+    }
+
+    /** The due packet's padding and the part of its protection before the timestamp. */
+    private void sealDueHead(long seq) {
         fillPadding();
         sealHead(seq);
-        long deadlineNs = baseMonoNs + NtpTime.signedDurationToNanos(scheduledNtp - baseNtp);
-        long latenessNs = pacer.awaitDeadlineAfter(deadlineNs, previousDeadlineNs);
+    }
+
+    /**
+     * Sends the due packet {@code seq}, its deadline reached {@code latenessNs} ago, or skips it when it is more than
+     * the loss timeout behind schedule; false when the session stopped. {@code yieldAfterSend}: whether the thread may
+     * give up its CPU after the send ({@link #yieldsAfter}).
+     */
+    private boolean sendDue(long seq, long latenessNs, boolean yieldAfterSend) throws SocketException {
+        long scheduledNtp = dueScheduledNtp;
+        long deadlineNs = dueDeadlineNs;
         long intervalNs = deadlineNs - previousDeadlineNs;
         previousDeadlineNs = deadlineNs;
         if (!control.running()) {
@@ -172,11 +223,102 @@ final class SessionSender implements Runnable {
             lateness.recordValue(Math.min(Math.max(latenessNs, 0), lateness.getHighestTrackableValue()));
         }
         sentCount++;
-        if (yieldsAfter(YIELD_AFTER_SEND, intervalNs)) {
+        if (yieldsAfter(yieldAfterSend, intervalNs)) {
             Thread.yield();
         }
         return true;
     }
+
+    // ---- one packet at a time, for a thread that sends for many sessions ({@link SharedSender}) --------------
+
+    /** What {@link #step} left to do. */
+    static final int STEP_NEXT = 0;
+    /** The due packet's slot in the send log is still pending at the receiver: step again a little later. */
+    static final int STEP_SLOT_BUSY = 1;
+    /** Nothing more to send: the session stopped or every packet was handled; call {@link #endSteps}. */
+    static final int STEP_ENDED = 2;
+    /** How long a step waits for a slot still pending at the receiver, ns (as {@link SendLog#awaitSlot}). */
+    static final long SLOT_RETRY_NS = 20_000;
+
+    /**
+     * Starts sending step by step, on the calling thread from now on: pairs the clocks and prepares packet 0.
+     *
+     * @return false when there is nothing to send (no packet, or the session stopped); call {@link #endSteps}
+     */
+    boolean beginSteps() {
+        begin();
+        nextSeq = 0;
+        if (packetCount <= 0 || !control.running()) {
+            return false;
+        }
+        scheduleNext();
+        sealDueHead(0);
+        return true;
+    }
+
+    /** @return the monotonic deadline of the packet {@link #step} sends next */
+    long dueDeadlineNs() {
+        return dueDeadlineNs;
+    }
+
+    /**
+     * @return how long before {@link #dueDeadlineNs} a thread stepping this session busy-waits: the session's spin
+     * window, capped at a quarter of the interval to its previous deadline as {@link ParkThenSpinPacer} caps it (a
+     * learnt window, {@link ParkThenSpinPacer#ADAPTIVE}, counts as its starting value)
+     */
+    long spinWindowNs() {
+        long windowNs = spinNs == ParkThenSpinPacer.ADAPTIVE ? ParkThenSpinPacer.ADAPTIVE_START_NS : spinNs;
+        return Math.min(windowNs, Math.max(0, dueDeadlineNs - previousDeadlineNs) >> ParkThenSpinPacer.QUARTER_INTERVAL);
+    }
+
+    /**
+     * Sends (or skips, more than the loss timeout behind schedule) the due packet, its deadline reached at
+     * {@code nowNs} (the lateness recorded is {@code nowNs - }{@link #dueDeadlineNs}), and prepares the next one:
+     * the same records, lateness and skip rule as {@link #run}, without its wait and without a yield after the send
+     * (the next session's packet may be due). Allocates nothing.
+     *
+     * @return {@link #STEP_NEXT}, {@link #STEP_SLOT_BUSY} or {@link #STEP_ENDED}
+     */
+    int step(long nowNs) throws SocketException {
+        long seq = nextSeq;
+        if (!log.slotFree(seq)) {
+            return control.running() ? STEP_SLOT_BUSY : STEP_ENDED;
+        }
+        if (!sendDue(seq, nowNs - dueDeadlineNs, false)) {
+            return STEP_ENDED;
+        }
+        nextSeq = ++seq;
+        if (seq >= packetCount) {
+            return STEP_ENDED;
+        }
+        scheduleNext();
+        sealDueHead(seq);
+        return STEP_NEXT;
+    }
+
+    /** @return true once the session has stopped (cancelled, failed or finished by the receiver) */
+    boolean stopped() {
+        return !control.running();
+    }
+
+    /** Hands the session back after the last step: the receiver sees the sender finished, {@link #awaitSteps} returns. */
+    void endSteps() {
+        log.senderFinished();
+        stepsEnded.countDown();
+    }
+
+    /** Waits up to {@code timeoutMs} for {@link #endSteps}; true if it came. */
+    boolean awaitSteps(long timeoutMs) throws InterruptedException {
+        return stepsEnded.await(timeoutMs, TimeUnit.MILLISECONDS);
+    }
+
+    /** @return true once {@link #endSteps} was called */
+    boolean stepsEnded() {
+        return stepsEnded.getCount() == 0;
+    }
+
+    /** The {@link SharedSender}'s: when the thread that steps this session looks at it next, ns. */
+    long wakeNs;
 
     /** System property: false keeps the CPU after each send ({@link #yieldsAfter}); default true. */
     public static final String YIELD_PROPERTY = "twping.sender.yieldAfterSend";

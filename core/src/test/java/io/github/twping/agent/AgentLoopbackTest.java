@@ -3,6 +3,7 @@ package io.github.twping.agent;
 import io.github.twping.cli.AgentArgs;
 import io.github.twping.testsupport.Wait;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.twping.server.EmbeddedServer;
@@ -92,6 +93,12 @@ class AgentLoopbackTest {
             Wait.until(() -> agent.sessionsDone("one") >= 3 && agent.sessionsDone("two") >= 3, "three sessions per target", Duration.ofNanos(DEADLINE_NS));
             // Several Request-TW-Session on one control connection: one connection per target, never more.
             assertEquals(2, server.activeConnections());
+            // Both targets' packets from the agent's one sender thread, none of a session's own.
+            Thread sender = agent.sender().thread();
+            assertEquals("twping-agent-sender", sender.getName());
+            assertTrue(sender.isAlive() && sender.isDaemon());
+            Wait.until(() -> agent.sender().sessions() > 0, "a session sending from the shared thread",
+                    Duration.ofNanos(DEADLINE_NS));
 
             String body = scrape(command.metricsPort());
             for (String target : new String[] {"one", "two"}) {
@@ -150,6 +157,8 @@ class AgentLoopbackTest {
             t.join(TimeUnit.SECONDS.toMillis(60));
             assertEquals(0, status[0]);
             Wait.until(() -> server.activeConnections() == 0, "Stop-Sessions and close on both connections", Duration.ofNanos(DEADLINE_NS));
+            assertEquals(0, agent.sender().sessions(), "every session handed back");
+            assertFalse(sender.isAlive(), "the sender thread ended with the agent");
         }
         assertTrue(log.toString(StandardCharsets.UTF_8).contains("agent: stopped"), log.toString(StandardCharsets.UTF_8));
     }

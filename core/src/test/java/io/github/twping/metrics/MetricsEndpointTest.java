@@ -187,6 +187,39 @@ class MetricsEndpointTest {
         }
     }
 
+    /**
+     * {@code /} lists the two endpoints (the Prometheus library's HTTP server had a page there, which the streamed
+     * endpoint lost); any other path is 404, another method than GET or HEAD 405.
+     */
+    @Test
+    void theRootPageLinksToTheMetricsAndTheHealthCheck() throws Exception {
+        try (MetricsEndpoint endpoint = MetricsEndpoint.start(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
+                new PrometheusRegistry())) {
+            Raw root = raw(endpoint.port(), "GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+            assertTrue(root.head().startsWith("HTTP/1.1 200"), root.head());
+            assertTrue(root.header("content-type", "text/html; charset=utf-8"), root.head());
+            String page = new String(root.body(), StandardCharsets.UTF_8);
+            assertEquals(MetricsEndpoint.LANDING_PAGE, page);
+            assertTrue(page.contains("<a href=\"metrics\">/metrics</a>"), page);
+            assertTrue(page.contains("<a href=\"-/healthy\">/-/healthy</a>"), page);
+
+            Raw head = raw(endpoint.port(), "HEAD / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+            assertTrue(head.head().startsWith("HTTP/1.1 200"), head.head());
+            assertEquals(0, head.body().length);
+
+            Raw post = raw(endpoint.port(), "POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n"
+                    + "Connection: close\r\n\r\n");
+            assertTrue(post.head().startsWith("HTTP/1.1 405"), post.head());
+            assertTrue(post.header("allow", "GET, HEAD"), post.head());
+
+            Raw other = raw(endpoint.port(), "GET /index.html HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+            assertTrue(other.head().startsWith("HTTP/1.1 404"), other.head());
+
+            Raw metrics = raw(endpoint.port(), "GET /metrics HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+            assertTrue(metrics.head().startsWith("HTTP/1.1 200"), "/metrics still its own: " + metrics.head());
+        }
+    }
+
     @Test
     void gzipIsTakenWhenListedWithoutAZeroWeight() {
         assertTrue(MetricsEndpoint.acceptsGzip(List.of("gzip, deflate")));

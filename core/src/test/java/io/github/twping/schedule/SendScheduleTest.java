@@ -60,6 +60,21 @@ class SendScheduleTest {
     }
 
     @Test
+    void shouldGiveTheMeanDeltaOfTheSlotsInUseWithoutMovingTheSchedule() {
+        byte[] sid = sid("0102030405060708090a0b0c0d0e0f00");
+        long ms1 = 0x0041_8937L;                       // about 1 ms as a Num64
+        ScheduleSlot[] slots = {new ScheduleSlot(true, ms1), ScheduleSlot.exponential(3 * ms1)};
+        SendSchedule both = new SendSchedule(sid, slots, 100);
+        assertEquals(2 * ms1, both.meanDeltaNtp());
+        assertEquals(ms1, new SendSchedule(sid, slots, 1).meanDeltaNtp(), "one packet uses the first slot only");
+        SendSchedule fresh = new SendSchedule(sid, slots, 100);
+        both.meanDeltaNtp();
+        for (int i = 0; i < 10; i++) {
+            assertEquals(fresh.nextDeltaNtp(), both.nextDeltaNtp());
+        }
+    }
+
+    @Test
     void shouldProduceAesCounterKeystream() {
         AesCounterRandom random = new AesCounterRandom(sid("0102030405060708090a0b0c0d0e0f00"));
         StringBuilder keystream = new StringBuilder();

@@ -80,6 +80,8 @@ class ClientTestSessionTest {
     private Consumer<ClientTestSession> beforeStart;
     /** Wraps the client socket of the session under test, or null. */
     private java.util.function.UnaryOperator<UdpSocket> clientDecorator;
+    /** Whether the session under test keeps the delay breakdown's stamps (as a run with an extended output). */
+    private boolean keepStamps = true;
     /** The last session {@link #run} ran. */
     private ClientTestSession lastSession;
 
@@ -150,7 +152,9 @@ class ClientTestSessionTest {
                 client, Mode.OPEN, null, writer, clock, ClockErrorEstimate.fromKernel(), diagnostics::add);
         session.rtPriority(rtPriority);
         // with the delay breakdown's stamps kept, as a run with an extended output: the allocation test covers them
-        session.keepStamps();
+        if (keepStamps) {
+            session.keepStamps();
+        }
         if (beforeStart != null) {
             beforeStart.accept(session);
         }
@@ -372,28 +376,30 @@ class ClientTestSessionTest {
     }
 
     /**
-     * The agent's sessions send from a virtual thread ({@link ClientTestSession#virtualSender()}): every packet sent
-     * and answered once, the same records as with the platform sender, and a cancel in the wait for a send time
-     * 1000 s away still ends it at once.
+     * The agent's sessions send from its one shared sender thread ({@link ClientTestSession#sharedSender}): every
+     * packet sent and answered once, the same records as with the session's own sender thread, no sender thread of
+     * the session's own, and a cancel in the wait for a send time 1000 s away still hands the session back at once.
      */
     @Test
-    void shouldSendFromAVirtualThreadWhenAskedToWithTheSameRecords() throws Exception {
+    void shouldSendFromASharedSenderWhenAskedToWithTheSameRecords() throws Exception {
         List<TwoWayRecord> platform = run((seq, request, reply, out) -> out.send(41), SessionOutcome.COMPLETED);
-        assertFalse(lastSession.senderIsVirtual());
+        ClientTestSession platformSession = lastSession;
+        try (SharedSender shared = new SharedSender("twping-shared-sender-test", diagnostics::add)) {
+            beforeStart = s -> s.withoutLateness().sharedSender(shared);   // the agent's sessions
+            List<TwoWayRecord> stepped = run((seq, request, reply, out) -> out.send(41), SessionOutcome.COMPLETED);
+            assertFalse(lastSession.ownSenderStarted(), "a sender thread of the session's own");
+            assertTrue(platformSession.ownSenderStarted());
+            assertEquals(PACKETS, lastSession.sentCount());
+            assertEquals(PACKETS, count(stepped, r -> !r.isLost()), "every packet answered");
+            assertEquals(platform.stream().map(r -> r.sentSeq).toList(),
+                    stepped.stream().map(r -> r.sentSeq).toList(), "the same records as the platform sender");
+            assertTrue(lastSession.threadsEnded());
 
-        beforeStart = s -> s.withoutLateness().virtualSender();   // the agent's sessions
-        List<TwoWayRecord> virtual = run((seq, request, reply, out) -> out.send(41), SessionOutcome.COMPLETED);
-        assertTrue(lastSession.senderIsVirtual());
-        assertEquals(PACKETS, lastSession.sentCount());
-        assertEquals(PACKETS, count(virtual, r -> !r.isLost()), "every packet answered");
-        assertEquals(platform.stream().map(r -> r.sentSeq).sorted().toList(),
-                virtual.stream().map(r -> r.sentSeq).sorted().toList(), "the same records as the platform sender");
-        assertTrue(lastSession.threadsEnded());
-
-        run((seq, request, reply, out) -> out.send(41), SessionOutcome.CANCELLED, 3, NtpTime.fromSeconds(1000),
-                NtpTime.fromSeconds(0.05), ClientTestSession::cancel);
-        assertTrue(lastSession.senderIsVirtual());
-        assertTrue(lastSession.threadsEnded(), "the virtual sender still waits for its send time after the cancel");
+            run((seq, request, reply, out) -> out.send(41), SessionOutcome.CANCELLED, 3, NtpTime.fromSeconds(1000),
+                    NtpTime.fromSeconds(0.05), ClientTestSession::cancel);
+            assertTrue(lastSession.threadsEnded(), "the shared sender still holds the session after the cancel");
+            assertEquals(0, shared.sessions());
+        }
     }
 
     private static Thread liveThread(String name) {
@@ -505,8 +511,10 @@ class ClientTestSessionTest {
     /** Counts the receiver's receive calls and how often their timeout changed (each change: a probe and a setsockopt). */
     private static final class CountingReceives extends ForwardingUdpSocket {
         final AtomicLong calls = new AtomicLong();
+        final AtomicLong deliveries = new AtomicLong();
         final AtomicLong timeoutChanges = new AtomicLong();
         private long lastTimeoutNs = -1;
+        volatile long lastCallTimeoutNs = -1;
 
         CountingReceives(UdpSocket delegate) {
             super(delegate);
@@ -515,12 +523,64 @@ class ClientTestSessionTest {
         @Override
         public int receiveBatch(DatagramBatch batch, long timeoutNs) throws SocketException {
             calls.incrementAndGet();
+            lastCallTimeoutNs = timeoutNs;
             if (timeoutNs != lastTimeoutNs) {
                 timeoutChanges.incrementAndGet();
                 lastTimeoutNs = timeoutNs;
             }
-            return delegate.receiveBatch(batch, timeoutNs);
+            int n = delegate.receiveBatch(batch, timeoutNs);
+            if (n > 0) {
+                deliveries.incrementAndGet();
+            }
+            return n;
         }
+    }
+
+    @Test
+    void shouldGatherRepliesIntoFewerReceivesAndKeepEveryRecord() throws Exception {
+        // 200 packets at 5 ms with a 20 ms window: about four replies per receive call instead of one, each reply
+        // still with its kernel RX stamp, and the losses declared as before
+        long packets = 200;
+        CountingReceives[] counting = new CountingReceives[1];
+        clientDecorator = socket -> counting[0] = new CountingReceives(socket);
+        beforeStart = session -> session.receiverGatherNs(20_000_000L);
+        keepStamps = false;                      // the breakdown's stamps time this thread's wake-up: no gathering
+        List<TwoWayRecord> records = run((seq, request, reply, out) -> {
+            if (seq % 80 != 7) {
+                out.send(41);
+            }
+        }, SessionOutcome.COMPLETED, packets, INTERVAL_NTP, SHORT_LOSS_NTP, null);
+        assertEquals(packets, records.size());
+        assertEquals(List.of(7L, 87L, 167L), records.stream().filter(TwoWayRecord::isLost).map(r -> r.sentSeq).toList());
+        long answered = records.stream().filter(r -> !r.isLost()).count();
+        assertEquals(packets - 3, answered);
+        assertEquals(answered, lastSession.counters().kernelRxStamps(), "every reply keeps its kernel RX stamp");
+        long deliveries = counting[0].deliveries.get();
+        assertTrue(deliveries <= answered / 2, deliveries + " receive calls delivered the " + answered + " replies");
+    }
+
+    @Test
+    void shouldEndWithAPreciseSleepAndAReceiveThatDoesNotBlock() throws Exception {
+        // the last wait, to the last packet's loss timeout, is a sleep and not a socket timeout (counted in jiffies)
+        long packets = 20;
+        CountingReceives[] counting = new CountingReceives[1];
+        clientDecorator = socket -> counting[0] = new CountingReceives(socket);
+        List<TwoWayRecord> records = run((seq, request, reply, out) -> out.send(41), SessionOutcome.COMPLETED,
+                packets, INTERVAL_NTP, SHORT_LOSS_NTP, null);
+        assertEquals(packets, records.size());
+        assertTrue(records.stream().noneMatch(TwoWayRecord::isLost));
+        assertEquals(0, counting[0].lastCallTimeoutNs, "the session's last receive call");
+    }
+
+    @Test
+    void shouldGatherOnlyWhereAWindowHoldsTwoPacketsAndTheRateIsAtMost2000PerSecond() {
+        assertEquals(20_000_000L, ClientTestSession.gatherNs(2_000_000L, 20_000_000L));   // 500/s
+        assertEquals(20_000_000L, ClientTestSession.gatherNs(500_000L, 20_000_000L));     // 2000/s
+        assertEquals(0, ClientTestSession.gatherNs(499_999L, 20_000_000L));               // faster
+        assertEquals(20_000_000L, ClientTestSession.gatherNs(10_000_000L, 20_000_000L));  // 100/s: two per window
+        assertEquals(0, ClientTestSession.gatherNs(10_000_001L, 20_000_000L));            // fewer than two
+        assertEquals(0, ClientTestSession.gatherNs(100_000_000L, 20_000_000L));           // twping's default 10/s
+        assertEquals(0, ClientTestSession.gatherNs(2_000_000L, 0));                       // switched off
     }
 
     @Test

@@ -13,10 +13,9 @@ import java.nio.file.StandardOpenOption;
 /**
  * One client session as a user runs it: a separate process under {@code /usr/bin/time} (CPU and maximum RSS
  * of the client), its {@code -R} output and {@code -F} data file kept in a directory, the placement of its
- * threads (and of a server process's) sampled every {@link #SAMPLE_MS} ms while it runs.
+ * threads (and of a server process's) sampled every {@code sampleMs} while it runs (or never).
  */
 public final class ClientRun {
-    static final long SAMPLE_MS = 5;
     static final Path TIME = Path.of("/usr/bin/time");
 
     /**
@@ -43,7 +42,7 @@ public final class ClientRun {
      * {@code dir/NAME.out}, stderr in {@code dir/NAME.err}.
      */
     public static Result run(List<String> command, Path dir, String name, Path dataFile, long serverPid,
-                             long deadlineMs) throws IOException, InterruptedException {
+                             long deadlineMs, int sampleMs) throws IOException, InterruptedException {
         Path out = dir.resolve(name + ".out");
         Path err = dir.resolve(name + ".err");
         Path times = dir.resolve(name + ".time");
@@ -59,7 +58,11 @@ public final class ClientRun {
         Process p = new ProcessBuilder(full).redirectOutput(out.toFile()).redirectError(err.toFile()).start();
         long deadlineNs = startNs + TimeUnit.MILLISECONDS.toNanos(deadlineMs);
         long clientPid = -1;
-        while (p.isAlive() && System.nanoTime() - deadlineNs < 0) {
+        while (sampleMs == 0 && p.isAlive() && System.nanoTime() - deadlineNs < 0) {
+            // no sampling: the harness sleeps until the client ends or the deadline passes
+            p.waitFor(Math.max(1, deadlineNs - System.nanoTime()), TimeUnit.NANOSECONDS);
+        }
+        while (sampleMs > 0 && p.isAlive() && System.nanoTime() - deadlineNs < 0) {
             if (clientPid < 0) {
                 clientPid = timed ? p.children().findFirst().map(ProcessHandle::pid).orElse(-1L) : p.pid();
             }
@@ -69,7 +72,7 @@ public final class ClientRun {
             if (serverPid > 0) {
                 server.sample(serverPid);
             }
-            p.waitFor(SAMPLE_MS, TimeUnit.MILLISECONDS);
+            p.waitFor(sampleMs, TimeUnit.MILLISECONDS);
         }
         int status;
         if (p.isAlive()) {

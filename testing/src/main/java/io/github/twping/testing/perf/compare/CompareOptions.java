@@ -25,18 +25,23 @@ import java.util.Map;
  *                   each run as one more client in every round
  * @param nice       niceness of every client and server process (0: unchanged; negative needs root): on a
  *                   shared machine a negative value keeps other builds from dominating the figures
+ * @param sampleMs   how often the harness samples where the client's and the server's threads run, ms (0: never;
+ *                   each sample reads every thread's {@code /proc} stat, so it is work on the machine under test)
  */
 public record CompareOptions(int rounds, int count, String schedule, double lossTimeout, List<String> reflectors,
                              List<String> oursArgs, List<String> twampdArgs, boolean floor, String keepDir, int nice,
-                             Map<String, List<String>> variants) {
+                             Map<String, List<String>> variants, int sampleMs) {
     public static final List<String> REFLECTORS = List.of("c-twampd", "twampd", "loopback", "stamp", "light");
     /** The reflectors without --reflectors: the TWAMP ones, where the C client can take part. */
     public static final List<String> DEFAULT_REFLECTORS = REFLECTORS.subList(0, 3);
 
+    /** The thread-placement sampling interval without --sample-ms, ms. */
+    public static final int DEFAULT_SAMPLE_MS = 5;
+
     public static final String USAGE = """
             usage: compare-c.sh [--rounds N] [--count N] [--schedule SPEC] [--loss-timeout S]
                                 [--reflectors c-twampd,twampd,loopback,stamp,light] [--ours-args 'ARGS'] [--twampd-args 'ARGS']
-                                [--no-floor] [--keep DIR] [--nice N] [--variant LABEL=ARGS]...
+                                [--no-floor] [--keep DIR] [--nice N] [--variant LABEL=ARGS]... [--sample-ms N]
             environment: TWPING_C, TWAMPD_C (the C binaries; unset = that half is skipped)""";
 
     /** Parses the command line. */
@@ -51,6 +56,7 @@ public record CompareOptions(int rounds, int count, String schedule, double loss
         boolean floor = true;
         String keep = null;
         int nice = 0;
+        int sampleMs = DEFAULT_SAMPLE_MS;
         Map<String, List<String>> variants = new LinkedHashMap<>();
         for (int i = 0; i < args.length; i++) {
             String a = args[i];
@@ -105,11 +111,22 @@ public record CompareOptions(int rounds, int count, String schedule, double loss
                         throw new IllegalArgumentException(a + ": '" + v + "' is not an integer -20..19");
                     }
                 }
+                case "--sample-ms" -> {
+                    String v = value(args, ++i, a);
+                    try {
+                        sampleMs = Integer.parseInt(v);
+                    } catch (NumberFormatException e) {
+                        sampleMs = -1;
+                    }
+                    if (sampleMs < 0 || sampleMs > 1000) {
+                        throw new IllegalArgumentException(a + ": '" + v + "' is not an integer 0..1000 (0: no sampling)");
+                    }
+                }
                 default -> throw new IllegalArgumentException("unknown argument '" + a + "'");
             }
         }
         return new CompareOptions(rounds, count, schedule, lossTimeout, reflectors, oursArgs, twampdArgs, floor, keep,
-                nice, Collections.unmodifiableMap(variants));
+                nice, Collections.unmodifiableMap(variants), sampleMs);
     }
 
     /** The packet rate of the schedule, packets per second. */

@@ -204,7 +204,7 @@ public final class CompareRunner {
         String load = loadAverage();
         long sendingMs = (long) (options.count() / options.rate() * 1000);
         ClientRun.Result result = ClientRun.run(command, work, name, data, reflector.pid(),
-                2 * sendingMs + 60_000);
+                2 * sendingMs + 60_000, options.sampleMs());
         runs.add(new RunRecord(round, new RunKey(reflector.name(), client.label()), load, result));
         SessionMetrics m = result.metrics();
         log.printf(Locale.ROOT, "compare-c: round %d %s %s: exit %d, %s, RTT p50 %s us, load %s%n", round,
@@ -343,6 +343,8 @@ public final class CompareRunner {
                 options.oursArgs().isEmpty() ? "" : ", ours with `" + String.join(" ", options.oursArgs()) + "`",
                 Runtime.getRuntime().availableProcessors(), loadStart, loadEnd);
         out.println("Each cell: median over the rounds (min–max), µs, exact values from the `-R` records.");
+        out.println(options.sampleMs() == 0 ? "- threads' placement: not sampled (`--sample-ms 0`)"
+                : "- threads' placement: every thread of the client and the server sampled every " + options.sampleMs() + " ms");
         for (Map.Entry<String, List<String>> v : options.variants().entrySet()) {
             out.println("- client `" + v.getKey() + "`: ours with `" + String.join(" ", v.getValue()) + "`");
         }

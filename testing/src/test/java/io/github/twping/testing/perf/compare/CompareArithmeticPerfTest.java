@@ -189,6 +189,11 @@ class CompareArithmeticPerfTest {
         assertTrue(!o.floor());
         CompareOptions d = CompareOptions.parse(new String[0]);
         assertEquals(3, d.rounds());
+        assertEquals(CompareOptions.DEFAULT_SAMPLE_MS, d.sampleMs());
+        assertEquals(0, CompareOptions.parse(new String[] {"--sample-ms", "0"}).sampleMs());
+        assertEquals("--sample-ms: '-1' is not an integer 0..1000 (0: no sampling)", assertThrows(
+                IllegalArgumentException.class, () -> CompareOptions.parse(new String[] {"--sample-ms", "-1"})).getMessage());
+        assertThrows(IllegalArgumentException.class, () -> CompareOptions.parse(new String[] {"--sample-ms", "x"}));
         assertEquals(2000, d.count());
         assertEquals(500, d.rate(), 1e-9);
         assertEquals("--rounds: 'x' is not a positive integer",
