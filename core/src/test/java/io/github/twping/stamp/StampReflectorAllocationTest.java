@@ -12,6 +12,7 @@ import java.nio.ByteBuffer;
 import java.util.List;
 
 import io.github.twping.ffm.TimestampSource;
+import io.github.twping.testsupport.AllocationWindows;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -22,11 +23,12 @@ import java.nio.charset.StandardCharsets;
 /**
  * The reflector's per-datagram path allocates nothing for a known source: windows of 2,000 datagrams (with TLVs,
  * answered to a sink socket) until the JIT has compiled the path; passes at the first window whose
- * {@code handle} calls allocated 0 bytes on this thread, fails when none of 40 windows does.
+ * {@code handle} calls allocated 0 bytes on this thread, fails when none has within 60 s
+ * ({@link AllocationWindows}: not a fixed number of windows, which failed beside other tests whose classes and
+ * profiles made C2 compile the path again, docs/notes/2026-12-05-allocation-order.md).
  */
 class StampReflectorAllocationTest {
     private static final int WINDOW = 2_000;
-    private static final int WINDOWS = 40;
     private static final byte[] KEY = "allocation".getBytes(StandardCharsets.US_ASCII);
 
     @Timeout(120)
@@ -56,8 +58,8 @@ class StampReflectorAllocationTest {
             InetSocketAddress source = new InetSocketAddress(InetAddress.getLoopbackAddress(), sink.getLocalPort());
             MemorySegment buffer = reflector.requestBuffer();
             long rx = System.currentTimeMillis() * 1_000_000L;
-            long best = Long.MAX_VALUE;
-            for (int w = 0; w < WINDOWS && best > 0; w++) {
+            AllocationWindows windows = new AllocationWindows("datagrams", WINDOW);
+            while (windows.more()) {
                 long allocated = 0;
                 for (int i = 0; i < WINDOW; i++) {
                     MemorySegment.copy(packet, 0, buffer, ValueLayout.JAVA_BYTE, 0, packet.length);
@@ -67,9 +69,9 @@ class StampReflectorAllocationTest {
                     reflector.handle(packet.length);
                     allocated += threads.getCurrentThreadAllocatedBytes() - before;
                 }
-                best = Math.min(best, allocated);
+                windows.record(allocated);
             }
-            assertTrue(best == 0, "the best window of " + WINDOW + " datagrams allocated " + best + " bytes");
+            windows.assertOneAllocatedNothing();
             assertTrue(reflector.reflected() > 0);
         }
     }

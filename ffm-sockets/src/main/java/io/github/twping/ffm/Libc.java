@@ -57,6 +57,10 @@ final class Libc {
     /** True on Linux x86-64 unless {@code -Dtwping.ffm.syscall=false}: every system call through {@link Syscall}. */
     static final boolean SYSCALL = syscallPath();
 
+    static {
+        loadSegmentClasses();
+    }
+
     // x86-64 system call numbers (arch/x86/entry/syscalls/syscall_64.tbl; asm/unistd_64.h)
     private static final long SYS_CLOSE = 3;
     private static final long SYS_RT_SIGACTION = 13;
@@ -222,6 +226,34 @@ final class Libc {
     private Libc() {
     }
 
+    /**
+     * Loads every class the JDK implements memory segments and their sessions with, before any downcall is compiled.
+     * C2 compiles the downcalls on the assumption that the segment classes loaded so far are all there are (while only
+     * native segments exist, {@code NativeMemorySegmentImpl} is the one concrete segment class); the first heap
+     * segment created anywhere later, a {@code MemorySegment.ofArray} in unrelated code, then invalidated every
+     * compiled downcall at once, and each ran in C1 code or the interpreter until compiled again, allocating the
+     * linker's 40-byte slice of the errno call-state segment per call (docs/notes/2026-12-05-allocation-order.md).
+     * Heap segments of each array kind, the heap and the confined, shared and automatic sessions are made here (none
+     * holds memory); the mapped-file segment class is loaded by name, where this JDK has it.
+     */
+    private static void loadSegmentClasses() {
+        MemorySegment.ofArray(new byte[0]);
+        MemorySegment.ofArray(new char[0]);
+        MemorySegment.ofArray(new short[0]);
+        MemorySegment.ofArray(new int[0]);
+        MemorySegment.ofArray(new long[0]);
+        MemorySegment.ofArray(new float[0]);
+        MemorySegment.ofArray(new double[0]);
+        Arena.ofConfined().close();
+        Arena.ofAuto();
+        Arena.ofShared();                                 // no memory, never closed: closing would stop every thread
+        try {
+            Class.forName("jdk.internal.foreign.MappedMemorySegmentImpl", false, null);
+        } catch (ClassNotFoundException e) {
+            // another JDK's names: a mapped file's segment may still invalidate compiled downcalls once
+        }
+    }
+
     private static boolean syscallPath() {
         String os = System.getProperty("os.name", "").toLowerCase(Locale.ROOT);
         String arch = System.getProperty("os.arch", "").toLowerCase(Locale.ROOT);
@@ -229,12 +261,22 @@ final class Libc {
                 && !"false".equals(System.getProperty("twping.ffm.syscall"));
     }
 
-    /** syscall(2); @return the result (>= 0), or -errno. */
+    /**
+     * syscall(2); @return the result (>= 0), or -errno.
+     *
+     * <p>Without a branch on the result: C2 compiles a branch that no call has taken yet as a trap, and every system
+     * call passes here, so the first one to fail anywhere in the process (an EAGAIN of an empty error queue, a
+     * refused option) threw away the compiled code of this method, which the callers that do not inline it share;
+     * until C2 had compiled it again the linker's slice of the call-state segment was allocated per call
+     * (docs/notes/2026-12-05-allocation-order.md). errno is read from the call state after every call and masked
+     * out on success.
+     */
     private static long syscall(MemorySegment callState, long number, long a1, long a2, long a3, long a4, long a5,
                                 long a6) {
         try {
             long rc = (long) Syscall.H.invokeExact(callState, number, a1, a2, a3, a4, a5, a6);
-            return rc >= 0 ? rc : -errno(callState);
+            long failed = rc >> 63;                       // all ones when the call failed (-1), else 0
+            return (rc & ~failed) | (-errno(callState) & failed);
         } catch (RuntimeException | Error e) {
             throw e;
         } catch (Throwable t) {
@@ -279,9 +321,24 @@ final class Libc {
         }
     }
 
-    /** Allocates the segment the linker writes errno into; one per thread role (send, receive, ...). */
+    /**
+     * Allocates the segment the linker writes errno into, in {@code arena}; one per thread role (send, receive, ...).
+     *
+     * <p>What is returned is a view of that memory in the global scope, as {@link Syscall#IGNORED_STATE} is: every
+     * call-state segment then has the same session class. The downcall stub acquires and releases the session of its
+     * call-state argument, a virtual call on a site all the calls of one downcall shape share (on x86-64 every system
+     * call: one shape). With the sessions of several arena kinds (the sockets' shared arenas, the global
+     * {@code IGNORED_STATE} of close, the clock reader's automatic arena, the confined arenas of the thread tuning) a
+     * kind that C2 had not seen there when it compiled a caller made that compiled code trap and be thrown away; until
+     * C2 had compiled it again the calls ran in C1 code or the interpreter, which do not remove the linker's
+     * per-call slice of this segment: 40 B per call (docs/notes/2026-12-05-allocation-order.md). With one class the
+     * site is monomorphic in every JVM whatever ran before, and the global session's acquire and release do nothing
+     * (two atomic updates per call fewer than a shared arena's). The view does not keep {@code arena} alive: callers
+     * keep it open during their calls, as they already must for the raw addresses of the syscall path (class comment).
+     */
+    @SuppressWarnings("restricted")
     static MemorySegment allocateCallState(Arena arena) {
-        return arena.allocate(CALL_STATE);
+        return MemorySegment.ofAddress(arena.allocate(CALL_STATE).address()).reinterpret(CALL_STATE.byteSize());
     }
 
     private static int errno(MemorySegment callState) {

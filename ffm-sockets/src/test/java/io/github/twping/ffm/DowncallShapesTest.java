@@ -20,7 +20,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 class DowncallShapesTest {
     private static final String STUB = " jdk.internal.foreign.abi.DowncallStub/";
 
-    private record Run(long stubs, String output) {
+    private record Run(long stubs, String output, List<String> classLoads) {
     }
 
     @Test
@@ -40,13 +40,45 @@ class DowncallShapesTest {
                 "libc path: " + libc.stubs() + " shapes against " + syscall.stubs() + "\n" + libc.output());
     }
 
+    /**
+     * The memory-segment and session classes are all loaded before the first downcall stub (Libc's class
+     * initialisation): C2 never compiles a downcall on the assumption that native segments are the only ones, which
+     * the first heap segment created afterwards anywhere in the process invalidated, throwing away every compiled
+     * downcall at once (40 B per call allocated until C2 had compiled them again:
+     * docs/notes/2026-12-05-allocation-order.md). A class-loading order, not a time.
+     */
+    @Test
+    void theSegmentClassesAreLoadedBeforeTheFirstDowncallStub() throws Exception {
+        assumeTrue(NativeSupport.isAvailable(), "FFM unavailable: " + NativeSupport.unavailableReason());
+        List<String> loads = probe(Libc.SYSCALL).classLoads();
+        int firstStub = indexOf(loads, STUB);
+        assertTrue(firstStub >= 0, "no downcall stub was loaded");
+        for (String name : List.of("HeapMemorySegmentImpl$OfByte", "HeapMemorySegmentImpl$OfChar",
+                "HeapMemorySegmentImpl$OfShort", "HeapMemorySegmentImpl$OfInt", "HeapMemorySegmentImpl$OfLong",
+                "HeapMemorySegmentImpl$OfFloat", "HeapMemorySegmentImpl$OfDouble", "GlobalSession$HeapSession",
+                "ConfinedSession", "SharedSession", "ImplicitSession", "MappedMemorySegmentImpl")) {
+            int at = indexOf(loads, " jdk.internal.foreign." + name + " ");
+            assertTrue(at >= 0 && at < firstStub, name + " loaded at line " + at + ", the first stub at " + firstStub);
+        }
+    }
+
+    private static int indexOf(List<String> lines, String part) {
+        for (int i = 0; i < lines.size(); i++) {
+            if (lines.get(i).contains(part)) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
     private static Run probe(boolean syscall) throws IOException, InterruptedException {
         Path log = Files.createTempFile("shapes", ".log");
         try {
             String text = ProbeJvm.run(List.of("--enable-native-access=ALL-UNNAMED",
                     "-Dtwping.ffm.syscall=" + syscall, "-Xlog:class+load=info:file=" + log));
             assertTrue(text.contains("FFM sockets"), text);
-            return new Run(Files.readAllLines(log).stream().filter(l -> l.contains(STUB)).count(), text);
+            List<String> loads = Files.readAllLines(log);
+            return new Run(loads.stream().filter(l -> l.contains(STUB)).count(), text, loads);
         } finally {
             Files.deleteIfExists(log);
         }
