@@ -91,6 +91,8 @@ public final class ClientTestSession {
     public static final String GATHER_PROPERTY = "twping.receiver.gatherNs";
     static final long DEFAULT_GATHER_NS = 20_000_000L;
     private static final long GATHER_NS = Long.getLong(GATHER_PROPERTY, DEFAULT_GATHER_NS);
+    /** The schedule's mean send interval, ns. */
+    private final long meanIntervalNs;
     /** The fastest mean send interval with gathering: above 2000/s the receiver is rarely idle, and replies queue. */
     static final long GATHER_MIN_INTERVAL_NS = 500_000L;
 
@@ -155,7 +157,8 @@ public final class ClientTestSession {
         int bufferBytes = Math.max(packetLength, receiverCipher.reflectorLayout().length()) + 128;
         receiver = new ReplyReceiver(socket, sending, receiverCipher, bufferBytes, writer,
                 sources, log, control, clock, errors, parameters.packetCount(), parameters.lossTimeoutNtp(), txStamps);
-        receiver.gatherNs(gatherNs(NtpTime.durationToNanos(parameters.schedule().meanDeltaNtp()), GATHER_NS));
+        meanIntervalNs = NtpTime.durationToNanos(parameters.schedule().meanDeltaNtp());
+        receiver.gatherNs(gatherNs(meanIntervalNs, GATHER_NS), meanIntervalNs);
         spinNs = parameters.spinNs();
         wallClock = clock;
         senderThread = Thread.ofPlatform().name("twping-sender").daemon(true).unstarted(() -> {
@@ -462,7 +465,7 @@ public final class ClientTestSession {
 
     /** Sets the receiver's gathering window (tests); before {@link #start()}. */
     ClientTestSession receiverGatherNs(long ns) {
-        receiver.gatherNs(ns);
+        receiver.gatherNs(ns, this.meanIntervalNs);
         return this;
     }
 

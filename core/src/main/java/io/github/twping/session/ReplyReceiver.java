@@ -78,6 +78,8 @@ final class ReplyReceiver implements Runnable {
      * {@link #gatherNs(long)}.
      */
     private long gatherNs;
+    /** The session's mean send interval, ns: the gathering wake-up falls halfway between two sends. */
+    private long gatherIntervalNs;
     /** A reply was stamped in user space (no kernel RX stamp): its reading is its stamp, so no wait may delay it. */
     private boolean userRxStamps;
     /** Replies the last receive call delivered, all with a kernel RX stamp, and fewer than a batch. */
@@ -122,8 +124,26 @@ final class ReplyReceiver implements Runnable {
      * session's end is never later, since the pause ends no later than the receive timeout would. Not with the
      * client's extra stamps ({@link #keepStamps}): those measure this thread's wake-up. Before the thread starts.
      */
-    void gatherNs(long ns) {
+    void gatherNs(long ns, long meanIntervalNs) {
         this.gatherNs = Math.max(0, Math.min(ns, TICK_NS));
+        this.gatherIntervalNs = Math.max(1, meanIntervalNs);
+    }
+
+    /**
+     * How long to gather from now: until halfway between two sends about a window after the last one, so that this
+     * thread's wake-up and its work on the gathered replies stay clear of a send and of a reflector on this host woken
+     * by it (a fixed window drifted through the send times, and a wake-up on a send's moment delayed that packet's
+     * forward leg). With an exponential schedule the sends' moments are not known ahead, and the wait is the window.
+     */
+    private long gatherWaitNs() {
+        long published = log.published();
+        if (published == 0) {
+            return gatherNs;
+        }
+        long intervals = Math.max(1, gatherNs / gatherIntervalNs);
+        long sinceLastSendNs = NtpTime.signedDurationToNanos(clock.nowNtp() - log.sendNtp(published - 1));
+        long waitNs = intervals * gatherIntervalNs + gatherIntervalNs / 2 - sinceLastSendNs;
+        return Math.max(0, Math.min(waitNs, TICK_NS));
     }
 
     /** @return the shortest reply this receiver takes: the reflector packet of the session's mode */
@@ -184,7 +204,7 @@ final class ReplyReceiver implements Runnable {
     private boolean receiveOnce() throws IOException {
         long timeoutNs = receiveTimeoutNs();
         if (gatherNext) {
-            LockSupport.parkNanos(Math.min(gatherNs, timeoutNs));
+            LockSupport.parkNanos(Math.min(gatherWaitNs(), timeoutNs));
             timeoutNs = receiveTimeoutNs();
         }
         if (timeoutNs < TICK_NS && !userRxStamps && log.published() >= packetCount) {
