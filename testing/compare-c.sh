@@ -3,8 +3,10 @@
 #
 #   testing/compare-c.sh [--rounds N] [--count N] [--schedule SPEC] [--loss-timeout S]
 #                        [--reflectors c-twampd,twampd,loopback,stamp,light] [--ours-args 'ARGS'] [--twampd-args 'ARGS']
-#                        [--no-floor] [--keep DIR] [--nice N] [--variant LABEL=ARGS]...
+#                        [--no-floor] [--keep DIR] [--nice N] [--variant LABEL=ARGS]... [--sample-ms N]
 #
+# --sample-ms N: sample where the client's and server's threads run every N ms (default 0, none: the sampling is work
+# on the machine under test, and it inflated our client's forward tails; docs/PERFORMANCE.md).
 # stamp and light: `twampd --stamp` / `--light` (with --twampd-args) on 127.0.0.1, measured with our client's
 # --stamp / --light (the C client has neither). A --variant's leading NAME=VALUE words are its environment: --variant 'slack=TWPING_JAVA_OPTS=-Dx=1 --spin 0'.
 # Environment: TWPING_C, TWAMPD_C: paths of the C twping and twampd (perfSONAR owamp). When unset, that half

@@ -35,8 +35,13 @@ public record CompareOptions(int rounds, int count, String schedule, double loss
     /** The reflectors without --reflectors: the TWAMP ones, where the C client can take part. */
     public static final List<String> DEFAULT_REFLECTORS = REFLECTORS.subList(0, 3);
 
-    /** The thread-placement sampling interval without --sample-ms, ms. */
-    public static final int DEFAULT_SAMPLE_MS = 5;
+    /**
+     * The thread-placement sampling interval without --sample-ms, ms: none. Sampling every 5 ms (the default until 5
+     * December 2026) put the harness's reads of each thread's {@code /proc} stat, 17 threads for our client and 1 for
+     * C's, on the machine under test, and the forward leg's p99.9 and maximum against the C twampd were 2.5 and 6.2
+     * times C's with it against 0.7 and 0.4 without (docs/notes/2026-12-05-quiet-runs-5.md).
+     */
+    public static final int DEFAULT_SAMPLE_MS = 0;
 
     public static final String USAGE = """
             usage: compare-c.sh [--rounds N] [--count N] [--schedule SPEC] [--loss-timeout S]
