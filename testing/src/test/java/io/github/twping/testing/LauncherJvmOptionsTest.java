@@ -32,6 +32,7 @@ import org.junit.jupiter.api.Timeout;
 class LauncherJvmOptionsTest {
     private static final String C1_ONLY = "-XX:TieredStopAtLevel=1";
     private static final String NO_REPLAY = "-XX:-AOTReplayTraining";
+    private static final String EARLY_C1 = "CompileThresholdScaling,io.github.twping.*::*,0.1";
 
     private record Run(int status, String output) {
     }
@@ -81,9 +82,12 @@ class LauncherJvmOptionsTest {
         assertEquals(1, ping.status(), "nothing listens on port 1: " + ping.output());
         assertTrue(ping.output().contains(C1_ONLY), ping.output());
         assertTrue(ping.output().contains(NO_REPLAY), "no replay of the training's compilations: " + ping.output());
+        assertFalse(ping.output().contains(EARLY_C1), "no warm-up, so nothing to compile early: " + ping.output());
         Run slow = run(Map.of(), "-c2000", "-i0.002f", "127.0.0.1:1");
         assertTrue(slow.output().contains(C1_ONLY), slow.output());
         assertTrue(slow.output().contains(NO_REPLAY), slow.output());
+        // the warm-up compiles the per-packet paths before the start time, so no compiler thread runs in the session
+        assertTrue(slow.output().contains(EARLY_C1), slow.output());
     }
 
     @Test
