@@ -75,7 +75,7 @@ final class ReplyReceiver implements Runnable {
     private int rxSource;
     /**
      * How long to let replies gather after a receive that delivered some, before the next receive (0: never); see
-     * {@link #gatherNs(long)}.
+     * {@link #gatherNs(long, long)}.
      */
     private long gatherNs;
     /** The session's mean send interval, ns: the gathering wake-up falls halfway between two sends. */
@@ -207,11 +207,12 @@ final class ReplyReceiver implements Runnable {
             LockSupport.parkNanos(Math.min(gatherWaitNs(), timeoutNs));
             timeoutNs = receiveTimeoutNs();
         }
-        if (timeoutNs < TICK_NS && !userRxStamps && log.published() >= packetCount) {
+        if (timeoutNs < TICK_NS && kernelRxStamps > 0 && !userRxStamps && log.published() >= packetCount) {
             // Everything is sent and the wait is aimed at a loss timeout (the session's end, or a last lost record):
             // a precise sleep, then a receive that does not block. A socket timeout is counted in jiffies (4 ms at
             // HZ 250) and a 1 µs one after an early wake-up is a whole jiffy: the end came 5-8 ms after the last
-            // packet's loss timeout where C's comes within 1 ms. A reply that comes meanwhile keeps its kernel stamp.
+            // packet's loss timeout where C's comes within 1 ms. A reply that comes meanwhile keeps its kernel stamp
+            // (only once replies have shown that the kernel stamps them; with none yet, the socket timeout as before).
             LockSupport.parkNanos(timeoutNs);
             timeoutNs = 0;
         }
