@@ -63,6 +63,13 @@ def classifier(tgid, ours):
     return who
 
 
+def traced(directory, ours):
+    """The session's scheduler events, their times, the classifier of their tasks, and empty blame sums."""
+    events, tgid = read_trace(directory)
+    blame = {'jit': 0.0, 'ours': 0.0, 'reflector': 0.0, 'other': 0.0, 'idle': 0.0}
+    return events, [e[0] for e in events], classifier(tgid, ours), blame
+
+
 def lateness(directory, label, rnd, threshold_us, interval_s):
     ours = int(open(directory + '/pid').read())
     sends = []
@@ -75,10 +82,7 @@ def lateness(directory, label, rnd, threshold_us, interval_s):
         return
     base = min(t1 - i * interval_s for i, t1 in sends)
     late = [(base + i * interval_s, t1, (t1 - base - i * interval_s) * 1e6) for i, t1 in sends]
-    events, tgid = read_trace(directory)
-    times = [e[0] for e in events]
-    who = classifier(tgid, ours)
-    blame = {'jit': 0.0, 'ours': 0.0, 'reflector': 0.0, 'other': 0.0, 'idle': 0.0}
+    events, times, who, blame = traced(directory, ours)
     woken_late = 0
     outliers = [x for x in late if x[2] > threshold_us]
     for sched, t1, _ in outliers:
@@ -90,10 +94,11 @@ def lateness(directory, label, rnd, threshold_us, interval_s):
                 m = SWITCH.search(e[3])
                 if not m:
                     continue
-                if m.group(3) == 'twping-sender' and tgid.get(int(m.group(4))) == ours:
+                if m.group(3) == 'twping-sender' and who(m.group(3), int(m.group(4))) == 'ours':
                     cpu, sender = e[1], int(m.group(4))
                     asleep = False
-                elif m.group(1) == 'twping-sender' and tgid.get(int(m.group(2))) == ours and ' prev_state=R' not in e[3]:
+                elif (m.group(1) == 'twping-sender' and who(m.group(1), int(m.group(2))) == 'ours'
+                      and ' prev_state=R' not in e[3]):
                     asleep = e[0] < sched
             elif e[2] == 'sched_waking' and sender is not None:
                 m = WAKING.search(e[3])
@@ -129,10 +134,7 @@ def main(directory, label, rnd, threshold_us):
     if not forward:
         print(label, rnd, 'no replies')
         return
-    events, tgid = read_trace(directory)
-    times = [e[0] for e in events]
-    who = classifier(tgid, ours)
-    blame = {'jit': 0.0, 'ours': 0.0, 'reflector': 0.0, 'other': 0.0, 'idle': 0.0}
+    events, times, who, blame = traced(directory, ours)
     no_wake = 0
     outliers = [x for x in forward if x[1] > threshold_us]
     for t1, fwd in outliers:

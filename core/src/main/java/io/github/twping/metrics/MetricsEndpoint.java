@@ -173,13 +173,10 @@ public final class MetricsEndpoint implements AutoCloseable {
     static void scrape(HttpExchange exchange, PrometheusRegistry registry, ExpositionFormats formats)
             throws IOException {
         try (exchange) {
-            String method = exchange.getRequestMethod();
-            boolean head = "HEAD".equals(method);
-            if (!head && !"GET".equals(method)) {
-                exchange.getResponseHeaders().set("Allow", "GET, HEAD");
-                exchange.sendResponseHeaders(405, -1);
+            if (refusedUnlessGetOrHead(exchange)) {
                 return;
             }
+            boolean head = "HEAD".equals(exchange.getRequestMethod());
             Set<String> names = names(exchange.getRequestURI().getRawQuery());
             String accept = exchange.getRequestHeaders().getFirst("Accept");
             ExpositionFormatWriter writer = formats.findWriter(accept);
@@ -261,34 +258,38 @@ public final class MetricsEndpoint implements AutoCloseable {
                 exchange.sendResponseHeaders(404, -1);
                 return;
             }
-            String method = exchange.getRequestMethod();
-            boolean head = "HEAD".equals(method);
-            if (!head && !"GET".equals(method)) {
-                exchange.getResponseHeaders().set("Allow", "GET, HEAD");
-                exchange.sendResponseHeaders(405, -1);
+            if (refusedUnlessGetOrHead(exchange)) {
                 return;
             }
-            byte[] page = LANDING_PAGE.getBytes(StandardCharsets.UTF_8);
-            exchange.getResponseHeaders().set("Content-Type", "text/html; charset=utf-8");
-            if (head) {
-                exchange.sendResponseHeaders(200, -1);
-                return;
-            }
-            exchange.sendResponseHeaders(200, page.length);
-            exchange.getResponseBody().write(page);
+            sendFixed(exchange, "text/html; charset=utf-8", LANDING_PAGE.getBytes(StandardCharsets.UTF_8));
         }
+    }
+
+    /** Answers 405, with {@code Allow: GET, HEAD}, to any other method; @return whether it did. */
+    private static boolean refusedUnlessGetOrHead(HttpExchange exchange) throws IOException {
+        String method = exchange.getRequestMethod();
+        if ("HEAD".equals(method) || "GET".equals(method)) {
+            return false;
+        }
+        exchange.getResponseHeaders().set("Allow", "GET, HEAD");
+        exchange.sendResponseHeaders(405, -1);
+        return true;
+    }
+
+    /** A 200 with {@code body} of {@code contentType}, the headers alone to HEAD. */
+    private static void sendFixed(HttpExchange exchange, String contentType, byte[] body) throws IOException {
+        exchange.getResponseHeaders().set("Content-Type", contentType);
+        if ("HEAD".equals(exchange.getRequestMethod())) {
+            exchange.sendResponseHeaders(200, -1);
+            return;
+        }
+        exchange.sendResponseHeaders(200, body.length);
+        exchange.getResponseBody().write(body);
     }
 
     private static void healthy(HttpExchange exchange) throws IOException {
         try (exchange) {
-            byte[] text = "Exporter is healthy.\n".getBytes(StandardCharsets.UTF_8);
-            exchange.getResponseHeaders().set("Content-Type", "text/plain; charset=utf-8");
-            if ("HEAD".equals(exchange.getRequestMethod())) {
-                exchange.sendResponseHeaders(200, -1);
-                return;
-            }
-            exchange.sendResponseHeaders(200, text.length);
-            exchange.getResponseBody().write(text);
+            sendFixed(exchange, "text/plain; charset=utf-8", "Exporter is healthy.\n".getBytes(StandardCharsets.UTF_8));
         }
     }
 

@@ -509,6 +509,21 @@ class ClientTestSessionTest {
     }
 
     /** Counts the receiver's receive calls and how often their timeout changed (each change: a probe and a setsockopt). */
+    /**
+     * {@code packets} (200) at 5 ms with L = 0.3 s, the replies to 7, 87 and 167 not sent: the records, checked to be
+     * all there with exactly those three lost.
+     */
+    private List<TwoWayRecord> runLosingThree(long packets) throws Exception {
+        List<TwoWayRecord> records = run((seq, request, reply, out) -> {
+            if (seq % 80 != 7) {
+                out.send(41);
+            }
+        }, SessionOutcome.COMPLETED, packets, INTERVAL_NTP, SHORT_LOSS_NTP, null);
+        assertEquals(packets, records.size());
+        assertEquals(List.of(7L, 87L, 167L), records.stream().filter(TwoWayRecord::isLost).map(r -> r.sentSeq).toList());
+        return records;
+    }
+
     private static final class CountingReceives extends ForwardingUdpSocket {
         final AtomicLong calls = new AtomicLong();
         final AtomicLong deliveries = new AtomicLong();
@@ -545,13 +560,7 @@ class ClientTestSessionTest {
         clientDecorator = socket -> counting[0] = new CountingReceives(socket);
         beforeStart = session -> session.receiverGatherNs(20_000_000L);
         keepStamps = false;                      // the breakdown's stamps time this thread's wake-up: no gathering
-        List<TwoWayRecord> records = run((seq, request, reply, out) -> {
-            if (seq % 80 != 7) {
-                out.send(41);
-            }
-        }, SessionOutcome.COMPLETED, packets, INTERVAL_NTP, SHORT_LOSS_NTP, null);
-        assertEquals(packets, records.size());
-        assertEquals(List.of(7L, 87L, 167L), records.stream().filter(TwoWayRecord::isLost).map(r -> r.sentSeq).toList());
+        List<TwoWayRecord> records = runLosingThree(packets);
         long answered = records.stream().filter(r -> !r.isLost()).count();
         assertEquals(packets - 3, answered);
         assertEquals(answered, lastSession.counters().kernelRxStamps(), "every reply keeps its kernel RX stamp");
@@ -591,13 +600,7 @@ class ClientTestSessionTest {
         long packets = 200;                      // 1 s at 5 ms: the frontier lags the replies by L = 0.3 s
         CountingReceives[] counting = new CountingReceives[1];
         clientDecorator = socket -> counting[0] = new CountingReceives(socket);
-        List<TwoWayRecord> records = run((seq, request, reply, out) -> {
-            if (seq % 80 != 7) {
-                out.send(41);
-            }
-        }, SessionOutcome.COMPLETED, packets, INTERVAL_NTP, SHORT_LOSS_NTP, null);
-        assertEquals(packets, records.size());
-        assertEquals(List.of(7L, 87L, 167L), records.stream().filter(TwoWayRecord::isLost).map(r -> r.sentSeq).toList());
+        List<TwoWayRecord> records = runLosingThree(packets);
         long changes = counting[0].timeoutChanges.get();
         // a few in the last tick (20 ms) before each loss and before the end; it was about one per reply
         assertTrue(changes <= packets / 5, changes + " timeout changes in " + counting[0].calls.get()
