@@ -58,6 +58,8 @@ public final class ClientTestSession {
     /** Sends this session's packets instead of its own sender thread, or null ({@link #sharedSender}). */
     private SharedSender shared;
     private volatile boolean started;
+    /** The socket the receiver blocks in. */
+    private final UdpSocket receiving;
     private volatile BitSet cpus;
     private volatile int rtPriority;
     /**
@@ -143,6 +145,7 @@ public final class ClientTestSession {
                               TestPacketCipher senderCipher, TestPacketCipher receiverCipher, SessionDataWriter writer,
                               WallClock clock, ClockErrorEstimate errors, Consumer<String> diagnostics) {
         UdpSocket sending = sendSocket != null ? sendSocket : socket;
+        this.receiving = socket;
         int packetLength = senderCipher.senderLayout().packetLength(parameters.paddingBytes());
         log = new SendLog(parameters.packetCount(), MAX_IN_FLIGHT);
         sources = RecordSources.forPacketCount(parameters.packetCount());
@@ -331,6 +334,16 @@ public final class ClientTestSession {
         if (shared == null) {
             senderThread.interrupt();
         }
+    }
+
+    /**
+     * {@link #cancel}, and wakes the receiver out of its socket at once (the socket is shut down: {@link
+     * UdpSocket#wakeup}), for a session whose socket is not used again, such as a warm-up's. A plain cancel is
+     * noticed by the receiver at its next wake-up, at most {@link ReplyReceiver#MAX_WAIT_NS} later.
+     */
+    public void cancelAndWake() {
+        cancel();
+        receiving.wakeup();
     }
 
     /** Waits for both threads to leave, or a shared sender to hand the session back (after {@link #await}). */

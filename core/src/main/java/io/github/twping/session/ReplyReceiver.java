@@ -28,7 +28,18 @@ import io.github.twping.time.WallClock;
  * writer; allocates nothing per packet.
  */
 final class ReplyReceiver implements Runnable {
+    /**
+     * The gathering window's limit, and the longest wait the end of a session takes as a precise sleep; a receive
+     * wait of at least this is a power-of-two multiple of it ({@link #quantisedWaitNs}).
+     */
     private static final long TICK_NS = 20_000_000L;
+    /**
+     * The longest receive wait (8 ticks): how late the receiver notices a stop that does not wake its socket (a
+     * sender's failure, a warm-up's or the agent's cancel; twping's Ctrl-C wakes it), and how long records stay
+     * buffered after the last reply. With nothing due it blocked for one tick at a time: 105 wake-ups, 28-36 ms of
+     * CPU, in a {@code twping -c 1} (docs/CLIENT.md, "Receive timeout").
+     */
+    static final long MAX_WAIT_NS = TICK_NS << 3;
     private static final long CLOCK_REFRESH_NS = 1_000_000_000L;
     private static final int TTL_UNKNOWN = 255;
     /** Buffered records reach the data file at least this often, for readers of the file during the test. */
@@ -264,19 +275,20 @@ final class ReplyReceiver implements Runnable {
     }
 
     /**
-     * Until the next moment a receive timeout has work to do, capped by a tick so that a stop request is noticed:
+     * Until the next moment a receive timeout has work to do, at most {@link #MAX_WAIT_NS} so that a stop is noticed:
      * the loss timeout of the first sent packet not answered yet (its lost record), or, once every packet is sent
      * and answered, of the last one (the session's end). The flush frontier {@link #firstPending} stays a loss
      * timeout behind the replies (a duplicate within L is still recorded), so its own expiry comes one send
      * interval after the last and a timeout aimed at it changed on every call, each change costing a
      * non-blocking probe and a setsockopt (docs/CLIENT.md, "Receive timeout"). Answered packets need
-     * no wake-up: each reply's flush, at its own receive time, moves the frontier over the expired ones. While
-     * the next such moment is more than a tick away the timeout is the tick, so in steady state it stays the same.
+     * no wake-up: each reply's flush, at its own receive time, moves the frontier over the expired ones. A wait of a
+     * tick or more is rounded down to a power-of-two multiple of the tick ({@link #quantisedWaitNs}), so in steady
+     * state it stays the same, and on the way to a moment it changes a few times, not on every call.
      */
     private long receiveTimeoutNs() {
         long published = log.published();
         if (firstPending >= published) {
-            return TICK_NS;
+            return MAX_WAIT_NS;                      // nothing sent is pending: a packet sent later expires L after it
         }
         long targetNtp;
         if (published - firstPending > log.capacity() / 2) {
@@ -293,7 +305,7 @@ final class ReplyReceiver implements Runnable {
             } else if (published >= packetCount) {
                 targetNtp = expiryNtp(published - 1);
             } else {
-                return TICK_NS;                      // a packet sent later expires at least L from now
+                return MAX_WAIT_NS;                  // a packet sent later expires at least L from now
             }
             long nowNtp = clock.nowNtp();
             if (Long.compareUnsigned(targetNtp, nowNtp) < 0) {
@@ -311,8 +323,21 @@ final class ReplyReceiver implements Runnable {
     }
 
     private static long waitUntil(long targetNtp, long nowNtp) {
-        long waitNs = NtpTime.signedDurationToNanos(targetNtp - nowNtp) + 1_000;
-        return Math.max(1_000, Math.min(waitNs, TICK_NS));
+        return quantisedWaitNs(NtpTime.signedDurationToNanos(targetNtp - nowNtp) + 1_000);
+    }
+
+    /**
+     * A receive wait for {@code waitNs}: under a tick as it is (at least 1 µs); from a tick on, the largest
+     * power-of-two multiple of the tick that does not pass it, at most {@link #MAX_WAIT_NS}. Each change of the
+     * wait costs the socket a probe and a {@code setsockopt}; rounded this way it changes about four times on the way
+     * to a moment 160 ms ahead, where the exact wait would change on every call.
+     */
+    static long quantisedWaitNs(long waitNs) {
+        if (waitNs < TICK_NS) {
+            return Math.max(1_000, waitNs);
+        }
+        long ticks = Math.min(waitNs / TICK_NS, MAX_WAIT_NS / TICK_NS);
+        return TICK_NS * Long.highestOneBit(ticks);
     }
 
     private static int sourceCode(TimestampSource source) {

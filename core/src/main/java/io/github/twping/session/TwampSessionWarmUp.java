@@ -203,7 +203,7 @@ public final class TwampSessionWarmUp {
                                    BooleanSupplier stop) throws InterruptedException {
         while (!session.await(POLL_NS)) {
             if (stop.getAsBoolean() || System.nanoTime() - startNs >= maxNs) {
-                session.cancel();
+                session.cancelAndWake();             // the warm-up's socket is not used again
                 session.await(TimeUnit.MILLISECONDS.toNanos(JOIN_MS));
                 break;
             }

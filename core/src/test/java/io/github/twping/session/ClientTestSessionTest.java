@@ -528,11 +528,18 @@ class ClientTestSessionTest {
         final AtomicLong calls = new AtomicLong();
         final AtomicLong deliveries = new AtomicLong();
         final AtomicLong timeoutChanges = new AtomicLong();
+        final AtomicLong wakeups = new AtomicLong();
         private long lastTimeoutNs = -1;
         volatile long lastCallTimeoutNs = -1;
 
         CountingReceives(UdpSocket delegate) {
             super(delegate);
+        }
+
+        @Override
+        public void wakeup() {
+            wakeups.incrementAndGet();
+            delegate.wakeup();
         }
 
         @Override
@@ -582,6 +589,59 @@ class ClientTestSessionTest {
     }
 
     @Test
+    void shouldWaitOutTheLossTimeoutInAFewReceives() throws Exception {
+        // One packet, answered, then the 3 s loss timeout to wait out (the session's end): with nothing due the
+        // receiver waits up to MAX_WAIT_NS (160 ms) per receive. One 20 ms tick at a time it made about 175 calls.
+        CountingReceives[] counting = new CountingReceives[1];
+        clientDecorator = socket -> counting[0] = new CountingReceives(socket);
+        List<TwoWayRecord> records = run((seq, request, reply, out) -> out.send(41), SessionOutcome.COMPLETED,
+                1, INTERVAL_NTP, LOSS_NTP, null);
+        assertEquals(1, records.size());
+        assertFalse(records.get(0).isLost());
+        long calls = counting[0].calls.get();
+        assertTrue(calls <= 45, calls + " receive calls for a 3.5 s session with one reply");
+        assertEquals(0, counting[0].wakeups.get(), "a session that ends by itself leaves its socket usable");
+    }
+
+    @Test
+    void shouldWakeTheReceiverOnlyWhenCancelledWithAWakeUp() throws Exception {
+        // A plain cancel leaves the socket usable (the agent runs its next session on it); cancelAndWake (a warm-up's)
+        // shuts it down, which ends a receive blocked for up to 160 ms at once.
+        CountingReceives[] counting = new CountingReceives[1];
+        clientDecorator = socket -> counting[0] = new CountingReceives(socket);
+        run((seq, request, reply, out) -> out.send(41), SessionOutcome.CANCELLED, 100, NtpTime.fromSeconds(0.2),
+                LOSS_NTP, session -> awaitFirstReplyThen(session, session::cancel));
+        assertEquals(0, counting[0].wakeups.get(), "a plain cancel woke the socket");
+        run((seq, request, reply, out) -> out.send(41), SessionOutcome.CANCELLED, 100, NtpTime.fromSeconds(0.2),
+                LOSS_NTP, session -> awaitFirstReplyThen(session, session::cancelAndWake));
+        assertEquals(1, counting[0].wakeups.get(), "cancelAndWake did not wake the receiving socket");
+    }
+
+    private static void awaitFirstReplyThen(ClientTestSession session, Runnable action) {
+        try {
+            Wait.until(() -> session.sequencesHandled() > 0, "the first reply");
+        } catch (InterruptedException e) {
+            throw new AssertionError(e);
+        }
+        action.run();
+    }
+
+    @Test
+    void shouldRoundReceiveWaitsToATickTimesAPowerOfTwo() {
+        long tick = 20_000_000L;
+        assertEquals(1_000, ReplyReceiver.quantisedWaitNs(-5));
+        assertEquals(1_000, ReplyReceiver.quantisedWaitNs(500));
+        assertEquals(5_000_000L, ReplyReceiver.quantisedWaitNs(5_000_000L));          // under a tick: as it is
+        assertEquals(tick, ReplyReceiver.quantisedWaitNs(tick));
+        assertEquals(tick, ReplyReceiver.quantisedWaitNs(2 * tick - 1));
+        assertEquals(2 * tick, ReplyReceiver.quantisedWaitNs(2 * tick));
+        assertEquals(4 * tick, ReplyReceiver.quantisedWaitNs(7 * tick + 5));
+        assertEquals(ReplyReceiver.MAX_WAIT_NS, ReplyReceiver.quantisedWaitNs(8 * tick));
+        assertEquals(ReplyReceiver.MAX_WAIT_NS, ReplyReceiver.quantisedWaitNs(TimeUnit.SECONDS.toNanos(10)));
+        assertEquals(8 * tick, ReplyReceiver.MAX_WAIT_NS);
+    }
+
+    @Test
     void shouldGatherOnlyWhereAWindowHoldsTwoPacketsAndTheRateIsAtMost2000PerSecond() {
         assertEquals(20_000_000L, ClientTestSession.gatherNs(2_000_000L, 20_000_000L));   // 500/s
         assertEquals(20_000_000L, ClientTestSession.gatherNs(500_000L, 20_000_000L));     // 2000/s
@@ -602,7 +662,8 @@ class ClientTestSessionTest {
         clientDecorator = socket -> counting[0] = new CountingReceives(socket);
         List<TwoWayRecord> records = runLosingThree(packets);
         long changes = counting[0].timeoutChanges.get();
-        // a few in the last tick (20 ms) before each loss and before the end; it was about one per reply
+        // a few on the way to each loss and to the end (waits rounded to 20 ms times a power of two); it was about
+        // one per reply
         assertTrue(changes <= packets / 5, changes + " timeout changes in " + counting[0].calls.get()
                 + " receive calls for " + packets + " packets");
     }
