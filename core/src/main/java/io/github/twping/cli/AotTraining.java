@@ -25,7 +25,10 @@ public final class AotTraining {
             // The training session's arguments ask for -M, so without this the human summary's classes (the default
             // output of `twping -c 1`, and those of java.time and BigDecimal it uses) stayed out of the cache: that run
             // loaded and verified them from the jar (docs/notes/2026-12-05-ffm-link.md).
-            status = Twping.run(List.of("--loopback", "-c", "2", "-i", "0.01", "-L", "1"), discard, discard);
+            // Its stderr is the process's (the launcher discards it), so that the check for a terminal there
+            // (report.extended.Terminal) is in the cache too: a class loaded from the jar opens the jar, whose
+            // central directory a run with the cache never reads otherwise.
+            status = Twping.run(List.of("--loopback", "-c", "2", "-i", "0.01", "-L", "1"), discard, System.err);
         }
         System.exit(status);   // the JVM writes the AOT cache on this exit
     }

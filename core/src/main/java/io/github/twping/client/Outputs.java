@@ -1,7 +1,5 @@
 package io.github.twping.client;
 
-import java.time.ZoneId;
-
 import io.github.twping.report.owamp.Language;
 import io.github.twping.report.owamp.OutputOptions;
 
@@ -12,8 +10,7 @@ final class Outputs {
 
     /**
      * The language of the diagnostics and the summary (English unless {@code --lang ru}), without the rest of
-     * {@link #of}: its time zone ({@code ZoneId.systemDefault()}) loads the zone rules, which scan the class path
-     * (the 18 MB jar), 20-60 ms that a run needs only for the summary and not before its control connection.
+     * {@link #of}, for the diagnostics before the control connection.
      */
     static Language language(TwpingOptions options) {
         Language language = Language.parse(options.extras().language());
@@ -25,6 +22,6 @@ final class Outputs {
         // -R implies quiet for everything but the raw records (docs/CLI.md); the writers read quiet as "print nothing".
         return new OutputOptions(o.raw(), o.machine(), o.quiet() && !o.raw(), o.verbose(), o.recordLimit(), o.unixTimestamps(),
                 o.units(), o.percentiles(), o.bucketWidthSeconds(), o.subsessionPackets(), o.summaryFiles(),
-                o.summaryDirectory(), Language.parse(options.extras().language()), ZoneId.systemDefault(), program);
+                o.summaryDirectory(), Language.parse(options.extras().language()), null, program);
     }
 }

@@ -1,8 +1,8 @@
 package io.github.twping.client;
 
-import java.util.Locale;
 import java.util.Map;
 
+import io.github.twping.report.owamp.CFormat;
 import io.github.twping.report.owamp.Language;
 
 /**
@@ -63,8 +63,10 @@ final class RunTexts {
 
     /** @return the line printed after Start-Ack (docs/CLIENT.md), with its newline. */
     String approximately(double seconds) {
-        return russian
-                ? String.format(Locale.ROOT, "Примерно %.1f с до получения результатов%n", seconds)
-                : String.format(Locale.ROOT, "Approximately %.1f seconds until results available%n", seconds);
+        // %.1f as C's printf rounds it (the double's exact value, half-even), not as String.format (half-up from the
+        // shortest decimal, and 7 ms of Formatter set-up in a `-c 1`)
+        StringBuilder sb = new StringBuilder(64).append(russian ? "Примерно " : "Approximately ");
+        CFormat.f(sb, seconds, 1);
+        return sb.append(russian ? " с до получения результатов\n" : " seconds until results available\n").toString();
     }
 }

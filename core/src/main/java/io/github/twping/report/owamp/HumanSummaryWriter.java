@@ -7,6 +7,8 @@ import io.github.twping.time.NtpTime;
 import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.ZoneId;
+import java.time.ZoneOffset;
+import java.util.TimeZone;
 
 /** Writer of the human summary (docs/STATISTICS.md), in English (byte-identical to C) or Russian. */
 public final class HumanSummaryWriter {
@@ -115,11 +117,16 @@ public final class HumanSummaryWriter {
         sb.append('\n');
     }
 
-    /** {@code %Y-%m-%dT%H:%M:%S} in {@code zone}, then {@code .%03.0f} of the float milliseconds. */
+    /**
+     * {@code %Y-%m-%dT%H:%M:%S} in {@code zone} (null: the system's, as C's {@code localtime}), then {@code .%03.0f}
+     * of the float milliseconds. The system's zone is read through {@code java.util.TimeZone}, whose offset at the
+     * instant is the one {@code ZoneId.systemDefault()} gives, without loading the zone-rules providers.
+     */
     static void appendLocalTime(StringBuilder sb, long ntp, ZoneId zone) {
         long epochSeconds = (ntp >>> 32) - NtpTime.JAN_1970;
         long nanos = ((ntp & 0xFFFF_FFFFL) * 1_000_000_000L) >>> 32;
-        LocalDateTime t = LocalDateTime.ofInstant(Instant.ofEpochSecond(epochSeconds), zone);
+        LocalDateTime t = zone != null ? LocalDateTime.ofInstant(Instant.ofEpochSecond(epochSeconds), zone)
+                : local(epochSeconds, TimeZone.getDefault());
         int year = t.getYear();
         sb.append(year).append('-');
         two(sb, t.getMonthValue()).append('-');
@@ -129,6 +136,12 @@ public final class HumanSummaryWriter {
         two(sb, t.getSecond()).append('.');
         float ms = (float) nanos / 1000000f;
         CFormat.fZeroPadded(sb, ms, 3, 0);
+    }
+
+    /** The local date and time at {@code epochSeconds} in {@code system}, by its offset at that instant. */
+    static LocalDateTime local(long epochSeconds, TimeZone system) {
+        int offsetSeconds = system.getOffset(epochSeconds * 1000) / 1000;
+        return LocalDateTime.ofEpochSecond(epochSeconds, 0, ZoneOffset.ofTotalSeconds(offsetSeconds));
     }
 
     private static StringBuilder two(StringBuilder sb, int v) {

@@ -125,6 +125,49 @@ class CFormatTest {
         }
     }
 
+    @Test
+    void shouldFormatFixedNotationAsTheExactBinaryValueRoundedHalfEven() {
+        // %.Nf takes a fast path without BigDecimal where double arithmetic decides the rounding; every string must
+        // equal the exact expansion of the double rounded half-even, sign included, at every N it is used with
+        SplittableRandom rnd = new SplittableRandom(20261205L);
+        double[] edges = {0.0, -0.0, 0.5, 1.5, 2.5, 0.125, 0.375, 1.0 / 3, 2.675, 1.005, 0.0005, 999.9995, 9.5, 99.95,
+            1e15 - 0.5, 1e15, 1e15 + 1, 4.35, 0.045, 123456789.125, Double.MIN_VALUE, 1e-300, 5e-324, 1e300};
+        for (double v : edges) {
+            for (int d = 0; d <= 22; d++) {
+                checkFixedExactly(v, d);
+                checkFixedExactly(-v, d);
+            }
+        }
+        for (int i = 0; i < 20_000; i++) {
+            double v = switch (i % 4) {
+                case 0 -> (rnd.nextDouble() - 0.5) * Math.pow(10, rnd.nextInt(-8, 16));
+                case 1 -> Math.scalb((double) rnd.nextLong(1L << 40), -rnd.nextInt(0, 45));   // exact ties at many N
+                case 2 -> rnd.nextInt(1_000_000) / 1000.0 + 0.0005;                            // near-ties of %.3f
+                default -> Double.longBitsToDouble(rnd.nextLong());
+            };
+            if (Double.isFinite(v)) {
+                checkFixedExactly(v, rnd.nextInt(0, 10));
+            }
+        }
+    }
+
+    @Test
+    void shouldTakeTheFastFixedPathUnlessATieOrTooManyDigitsNeedsBigDecimal() {
+        assertEquals(12346, CFormat.fastScaled(12.3456, 3));
+        assertEquals(0, CFormat.fastScaled(0.0004, 3));
+        assertEquals(7, CFormat.fastScaled(7.0, 0));
+        assertEquals(-1, CFormat.fastScaled(0.125, 2));          // an exact tie: 12.5
+        assertEquals(-1, CFormat.fastScaled(2.5, 0));
+        assertEquals(-1, CFormat.fastScaled(1e15, 0));           // more than 15 digits
+        assertEquals(-1, CFormat.fastScaled(1.0, 23));           // 10^23 is not exact in a double
+    }
+
+    private static void checkFixedExactly(double v, int decimals) {
+        String expected = (Double.doubleToRawLongBits(v) < 0 ? "-" : "")
+                + new BigDecimal(v).abs().setScale(decimals, RoundingMode.HALF_EVEN).toPlainString();
+        assertEquals(expected, CFormat.f(new StringBuilder(), v, decimals).toString(), () -> v + " with " + decimals);
+    }
+
     private static void checkE(double v, int decimals) {
         String s = CFormat.e(new StringBuilder(), v, decimals).toString();
         Matcher m = E_FORM.matcher(s);
