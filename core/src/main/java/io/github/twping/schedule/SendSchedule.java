@@ -21,6 +21,7 @@ public final class SendSchedule {
     private static final long BIT_31 = 0x8000_0000L;
     private static final long LOW_32 = 0xFFFF_FFFFL;
 
+    /** Null when every slot in use is fixed: no AES then (Bouncy Castle's first use starts the JDK's logging). */
     private final AesCounterRandom random;
     private final boolean[] slotFixed;
     private final long[] slotValueNtp;
@@ -38,7 +39,9 @@ public final class SendSchedule {
         if (slots == null || slots.length == 0) {
             throw new IllegalArgumentException("schedule needs at least one slot");
         }
-        this.random = new AesCounterRandom(sid16);
+        if (sid16 == null || sid16.length != 16) {
+            throw new IllegalArgumentException("SID must be 16 bytes");   // as the generator says, made or not
+        }
         this.slotFixed = new boolean[slots.length];
         this.slotValueNtp = new long[slots.length];
         for (int i = 0; i < slots.length; i++) {
@@ -46,11 +49,26 @@ public final class SendSchedule {
             slotValueNtp[i] = slots[i].valueNtp();
         }
         this.slotLimit = packetCount > 0 && packetCount < slots.length ? (int) packetCount : slots.length;
+        boolean anyExponential = false;
+        for (int i = 0; i < slotLimit; i++) {
+            anyExponential |= !slotFixed[i];
+        }
+        // a schedule of fixed slots draws no random number (-i 0.002f, the warm-ups): its generator is never made, and
+        // with it Bouncy Castle's registry, whose logger starts the JDK's logging and a scan of the class path (the
+        // 18 MB jar's central directory): 10-20 ms and 1-2 MB of an idle twampd
+        this.random = anyExponential ? new AesCounterRandom(sid16) : null;
+    }
+
+    /** @return whether this schedule has a generator: some slot in use is exponential */
+    boolean drawsRandomNumbers() {
+        return random != null;
     }
 
     /** Resets the generator (counter 0) and the packet index (0), so Δ_0 comes next. */
     public void reset() {
-        random.reset();
+        if (random != null) {
+            random.reset();
+        }
         slotIndex = 0;
     }
 

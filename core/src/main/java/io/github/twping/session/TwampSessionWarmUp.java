@@ -5,6 +5,7 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.channels.FileChannel;
 import java.security.SecureRandom;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 
@@ -137,7 +138,7 @@ public final class TwampSessionWarmUp {
             reflector.start();
             WallClock clock = WallClock.system();
             byte[] sid = new byte[16];
-            new SecureRandom().nextBytes(sid);
+            ThreadLocalRandom.current().nextBytes(sid);   // a throw-away loopback session: no SecureRandom (its provider)
             ScheduleSlot[] slots = SLOTS;
             long startNtp = clock.nowNtp() + START_DELAY_NTP;
             SessionHeader header = new SessionHeader(sid, 4, loopback.getAddress(), client.localAddress().getPort(),

@@ -7,7 +7,7 @@ import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
 import java.lang.foreign.MemorySegment;
 import java.nio.channels.FileChannel;
-import java.security.SecureRandom;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
@@ -265,7 +265,7 @@ public final class StampSenderWarmUp {
                                    BooleanSupplier stop, long[] handled) throws IOException {
         WallClock clock = WallClock.system();
         byte[] sid = new byte[16];
-        new SecureRandom().nextBytes(sid);
+        ThreadLocalRandom.current().nextBytes(sid);   // a throw-away loopback session: no SecureRandom (its provider)
         long startNtp = clock.nowNtp() + START_DELAY_NTP;
         int padding = sender.stamp() != null ? sender.stamp().tlvBytes() : sender.lightPadding();
         int ipvn = loopback instanceof Inet6Address ? 6 : 4;

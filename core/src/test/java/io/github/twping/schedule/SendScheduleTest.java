@@ -1,13 +1,18 @@
 package io.github.twping.schedule;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.util.HexFormat;
+
+import io.github.twping.time.NtpTime;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import java.util.Arrays;
+import java.util.List;
 
 class SendScheduleTest {
     private static final HexFormat HEX = HexFormat.of();
@@ -39,6 +44,26 @@ class SendScheduleTest {
             sum += SendSchedule.expNext(random);
         }
         assertEquals(num64(sumMillion), sum);
+    }
+
+    @Test
+    void shouldMakeNoGeneratorWhenEverySlotInUseIsFixed() {
+        byte[] sid = new byte[16];
+        long tenMs = NtpTime.fromSeconds(0.01);
+        SendSchedule fixed = new SendSchedule(sid, new ScheduleSlot[] {ScheduleSlot.fixedOffset(tenMs),
+            ScheduleSlot.fixedOffset(2 * tenMs)}, 5);
+        assertFalse(fixed.drawsRandomNumbers());
+        for (int round = 0; round < 2; round++) {
+            fixed.reset();
+            assertEquals(List.of(tenMs, 2 * tenMs, tenMs, 2 * tenMs, tenMs),
+                    List.of(fixed.nextDeltaNtp(), fixed.nextDeltaNtp(), fixed.nextDeltaNtp(), fixed.nextDeltaNtp(),
+                            fixed.nextDeltaNtp()));
+        }
+        // an exponential slot makes one, unless no packet reaches it (one packet, the first slot fixed)
+        ScheduleSlot[] mixed = {ScheduleSlot.fixedOffset(tenMs), ScheduleSlot.DEFAULT};
+        assertTrue(new SendSchedule(sid, mixed, 2).drawsRandomNumbers());
+        assertFalse(new SendSchedule(sid, mixed, 1).drawsRandomNumbers());
+        assertThrows(IllegalArgumentException.class, () -> new SendSchedule(new byte[15], mixed, 1));
     }
 
     @Test
