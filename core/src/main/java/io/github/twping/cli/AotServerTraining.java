@@ -90,10 +90,12 @@ public final class AotServerTraining {
         Thread t = Thread.ofPlatform().name("stamp-training").start(() -> reflector.execute(new String[] {
             "--stamp", "127.0.0.1:0"}, discard, discard));
         long deadline = System.nanoTime() + START_NS;
-        while (reflector.stampAddress() == null && t.isAlive() && System.nanoTime() < deadline) {
-            t.join(20);   // bounded: the reflector reports its address once it listens, after its warm-up
+        // until the warm-up has ended, not just until the reflector has an address (it has one before its warm-up):
+        // stopped at the address, the warm-up never reached its TLV phase, whose classes then came from the jar
+        while (reflector.stampWarmUp() == null && t.isAlive() && System.nanoTime() < deadline) {
+            t.join(20);   // bounded
         }
-        boolean started = reflector.stampAddress() != null;
+        boolean started = reflector.stampAddress() != null && reflector.stampWarmUp() != null;
         reflector.stop();
         t.join(TimeUnit.NANOSECONDS.toMillis(START_NS));
         return started;

@@ -18,6 +18,7 @@ import java.nio.file.Path;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import io.github.twping.metrics.StampReflectorMetrics;
+import io.github.twping.stamp.StampWarmUpResult;
 
 /**
  * The {@code twampd} command: command line ({@link TwampdArgs}) and configuration files to a running
@@ -190,6 +191,11 @@ public final class TwampdMain {
     /** The {@code --stamp}/{@code --light} reflector's local address once bound, else null. */
     public InetSocketAddress stampAddress() {
         return stampReflector.localAddress();
+    }
+
+    /** What the STAMP reflector's warm-up did, once it has ended (before that, and without {@code --stamp}, null). */
+    StampWarmUpResult stampWarmUp() {
+        return stampReflector.warmUp();
     }
 
     /** The metrics endpoint's port while serving with {@code --metrics-listen} (docs/FLEET.md), else -1. */

@@ -165,6 +165,40 @@ class LauncherJvmOptionsTest {
         assertTrue(fromJar.isEmpty(), "classes loaded from the jar: " + fromJar);
     }
 
+    /**
+     * The STAMP reflector's warm-up (both its phases, the TLV one included) runs in twampd's training to its end, so
+     * that an idle {@code twampd --stamp} loads none of our classes from the jar (the training stopped the reflector
+     * once it had an address, before the TLV phase). Stopped by SIGTERM once the reflector reports its port.
+     */
+    @Test
+    void aStampTwampdTakesItsWarmUpsClassesFromItsCache() throws Exception {
+        assumeFreshCache("twampd.aot");
+        Path root = NetnsStandSystemTest.repositoryRoot();
+        ProcessBuilder pb = new ProcessBuilder(root.resolve("twampd").toString(), "--stamp", "127.0.0.1:0")
+                .directory(root.toFile()).redirectErrorStream(true);
+        pb.environment().put("TWPING_JAVA_OPTS", "-Xlog:class+load=info:stdout");
+        Process p = pb.start();
+        p.getOutputStream().close();
+        List<String> lines = new ArrayList<>();
+        try (var out = new java.io.BufferedReader(new java.io.InputStreamReader(p.getInputStream(),
+                StandardCharsets.UTF_8))) {
+            String line;
+            while ((line = out.readLine()) != null) {          // ends at the reflector's line, or when it exits
+                lines.add(line);
+                if (line.contains("STAMP reflector on")) {
+                    p.toHandle().destroy();                        // SIGTERM (the streams stay open): twampd exits
+                }
+            }
+        } finally {
+            p.destroyForcibly();
+            assertTrue(p.waitFor(60, TimeUnit.SECONDS), "twampd ended");
+        }
+        assertTrue(lines.stream().anyMatch(l -> l.contains("STAMP reflector on")), String.join("\n", lines));
+        List<String> fromJar = lines.stream().filter(l -> l.contains(" io.github.twping.") && l.contains("source: file:"))
+                .toList();
+        assertTrue(fromJar.isEmpty(), "classes loaded from the jar: " + fromJar);
+    }
+
     /** twampd's training installs the signal handlers as twampd's main does, so that they come from its cache. */
     @Test
     void twampdTakesItsSignalHandlersFromItsCache() throws Exception {
