@@ -1,9 +1,15 @@
 package io.github.twping.cli;
 
+import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
+
+import io.github.twping.report.owamp.OutputOptions;
+import io.github.twping.report.owamp.Reports;
 
 /**
  * The AOT cache's training run (the launchers' {@code --train-aot}, the release build): the short runs a
@@ -28,7 +34,29 @@ public final class AotTraining {
             // Its stderr is the process's (the launcher discards it), so that the check for a terminal there
             // (report.extended.Terminal) is in the cache too: a class loaded from the jar opens the jar, whose
             // central directory a run with the cache never reads otherwise.
-            status = Twping.run(List.of("--loopback", "-c", "2", "-i", "0.01", "-L", "1"), discard, System.err);
+            Path file = null;
+            try {
+                file = Files.createTempFile("twping-aot-training", ".owp");
+                status = Twping.run(List.of("--loopback", "-c", "2", "-i", "0.01", "-L", "1", "-F", file.toString()),
+                        discard, System.err);
+                // -R's and -v's writers over the same file (compare-c.sh and footprint.sh run with -R): without them
+                // in the cache they came from the jar, and the first class from the jar opens it (its 11,676 entries)
+                if (status == 0) {
+                    OutputOptions opts = OutputOptions.defaults();
+                    Reports.writeFile(opts.withRaw(true), file, null, discard, discard);   // null: numeric hosts
+                    Reports.writeFile(opts.withVerbose(true, 0), file, null, discard, discard);
+                }
+            } catch (IOException e) {
+                status = 1;
+            } finally {
+                if (file != null) {
+                    try {
+                        Files.deleteIfExists(file);
+                    } catch (IOException ignored) {
+                        // a temporary file of a training run
+                    }
+                }
+            }
         }
         System.exit(status);   // the JVM writes the AOT cache on this exit
     }

@@ -163,6 +163,14 @@ class LauncherJvmOptionsTest {
         List<String> fromJar = session.output().lines()
                 .filter(l -> l.contains(" io.github.twping.") && l.contains("source: file:")).toList();
         assertTrue(fromJar.isEmpty(), "classes loaded from the jar: " + fromJar);
+        // -R's and -v's writers too (the training runs them over its data file)
+        for (String output : List.of("-R", "-v")) {
+            Run other = run(Map.of("opts", "-Xlog:class+load=info:stdout"), "--loopback", "-c", "2", "-i", "0.01",
+                    "-L", "1", output);
+            assertEquals(0, other.status(), other.output());
+            assertEquals(List.of(), other.output().lines()
+                    .filter(l -> l.contains(" io.github.twping.") && l.contains("source: file:")).toList(), output);
+        }
     }
 
     /**

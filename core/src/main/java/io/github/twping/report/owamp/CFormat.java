@@ -173,7 +173,9 @@ public final class CFormat {
         if (value >= 0) {
             return sb.append(value);
         }
-        return sb.append(Long.toUnsignedString(value));
+        // above 2^63 (every NTP timestamp of -R): the leading digits, then the last one, with no String made
+        long quotient = (value >>> 1) / 5;
+        return sb.append(quotient).append(value - quotient * 10);
     }
 
     /** {@code %0Wllu}: unsigned 64-bit, zero-padded to {@code width} (e.g. {@code %020llu}). */

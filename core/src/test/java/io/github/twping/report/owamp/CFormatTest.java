@@ -152,6 +152,21 @@ class CFormatTest {
     }
 
     @Test
+    void shouldPrintUnsigned64BitValuesAsLongToUnsignedStringDoes() {
+        SplittableRandom rnd = new SplittableRandom(20261205L);
+        long[] edges = {0, 1, 9, 10, Long.MAX_VALUE, Long.MIN_VALUE, Long.MIN_VALUE + 9, -10, -9, -1};
+        for (long v : edges) {
+            assertEquals(Long.toUnsignedString(v), CFormat.u64(new StringBuilder(), v).toString());
+        }
+        for (int i = 0; i < 10_000; i++) {
+            long v = rnd.nextLong();
+            assertEquals(Long.toUnsignedString(v), CFormat.u64(new StringBuilder(), v).toString());
+        }
+        assertEquals("00000000000000000042", CFormat.u64ZeroPadded(new StringBuilder(), 42, 20).toString());
+        assertEquals("18446744073709551615", CFormat.u64ZeroPadded(new StringBuilder(), -1, 20).toString());
+    }
+
+    @Test
     void shouldTakeTheFastFixedPathUnlessATieOrTooManyDigitsNeedsBigDecimal() {
         assertEquals(12346, CFormat.fastScaled(12.3456, 3));
         assertEquals(0, CFormat.fastScaled(0.0004, 3));
