@@ -55,8 +55,6 @@ public final class StampRun {
     private final Path tempDirectory;
     private final TwampRun.ReportSink reportSink;
     private volatile ClientTestSession session;
-    /** The running session's receiving socket: a cancel wakes its receiver, which then ends at once. */
-    private volatile UdpSocket receiving;
     private volatile boolean summaryPrinted;
     private final Runnable markSummaryPrinted = () -> summaryPrinted = true;
     /** The report's preparation during the wait for the start time (as {@link TwampRun}'s); null before it. */
@@ -81,11 +79,7 @@ public final class StampRun {
         run.cancel();
         ClientTestSession s = session;
         if (s != null) {
-            s.cancel();
-            UdpSocket r = receiving;
-            if (r != null) {
-                r.wakeup();
-            }
+            s.cancelAndWake();   // the receiver would notice a plain cancel only at its next wake-up
         }
     }
 
@@ -247,7 +241,6 @@ public final class StampRun {
                 startTimeNtp, lossTimeoutNtp, spinNs, writer, run.clock, errors, run::diag,
                 stamp.authenticated() ? run.options.connection().passphrase() : null);
         s.cpus(extras.cpus()).rtPriority(extras.rtPriority());
-        receiving = socket;
         session = s;
         // compile the engine while the start time approaches, as much as the session needs; the threads start
         // WarmUpPlan.STOP_BEFORE_START_NS before it (docs/STAMP.md)
@@ -270,12 +263,12 @@ public final class StampRun {
         ResultRun.startLive(results, file.channel(), header, writer, s, run.clock,
                 StartTimes.sessionDurationSeconds(test.packetCount(), slots, NtpTime.toDouble(lossTimeoutNtp), 0));
         if (run.cancelled()) {
-            s.cancel();
+            s.cancelAndWake();
         }
         try {
             while (!s.await(TimeUnit.MILLISECONDS.toNanos(200))) {
                 if (run.cancelled()) {
-                    s.cancel();
+                    s.cancelAndWake();
                 }
             }
             StopTrace.mark("session-ended");
@@ -283,7 +276,7 @@ public final class StampRun {
             StopTrace.mark("threads-joined");
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            s.cancel();
+            s.cancelAndWake();
             stopResults(results);
             return TwampRun.EXIT_INTERRUPTED;
         }

@@ -88,8 +88,6 @@ public final class TwampRun {
     private volatile boolean summaryPrinted;
     /** Sets {@link #summaryPrinted}; made with the run, so that no lambda is linked between the signal and the summary. */
     private final Runnable markSummaryPrinted = () -> summaryPrinted = true;
-    /** The running session's receiving socket: a cancel wakes its receiver, which then ends at once. */
-    private volatile UdpSocket receiving;
     private final ControlCancellation controlCancellation = new ControlCancellation();
     private ResultOutputs results;                 // the result outputs (docs/CLI.md), or null
     private Thread warmUp;
@@ -132,11 +130,7 @@ public final class TwampRun {
         run.cancel();
         ClientTestSession s = session;
         if (s != null) {
-            s.cancel();
-            UdpSocket r = receiving;
-            if (r != null) {
-                r.wakeup(); // the receiver would notice the cancel only at the end of its next receive tick
-            }
+            s.cancelAndWake();   // the receiver would notice a plain cancel only at its next wake-up
             return;
         }
         controlCancellation.cancel();
@@ -507,7 +501,6 @@ public final class TwampRun {
                 extras.kernelSendStamps()), socket, sendSocket, control.mode(), keys, writer, run.clock, errors,
                 run::diag);
         s.cpus(extras.cpus()).rtPriority(extras.rtPriority());
-        receiving = socket;
         session = s;
         ResultRun.prepare(results, s);
         s.start();
@@ -515,10 +508,10 @@ public final class TwampRun {
                 StartTimes.sessionDurationSeconds(test.packetCount(), slots, NtpTime.toDouble(timing.lossTimeoutNtp()),
                         timing.rttBoundNtp()));
         if (run.cancelled()) {
-            s.cancel();
+            s.cancelAndWake();
         }
         if (ControlWatch.watch(run, control, s)) {
-            s.cancel();
+            s.cancelAndWake();
             ControlWatch.awaitQuietly(s);
             return null;
         }

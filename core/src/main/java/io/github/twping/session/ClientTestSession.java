@@ -338,7 +338,7 @@ public final class ClientTestSession {
 
     /**
      * {@link #cancel}, and wakes the receiver out of its socket at once (the socket is shut down: {@link
-     * UdpSocket#wakeup}), for a session whose socket is not used again, such as a warm-up's. A plain cancel is
+     * UdpSocket#wakeup}), for a session whose socket is not used again: a warm-up's, a stopped run's. A plain cancel is
      * noticed by the receiver at its next wake-up, at most {@link ReplyReceiver#MAX_WAIT_NS} later.
      */
     public void cancelAndWake() {
