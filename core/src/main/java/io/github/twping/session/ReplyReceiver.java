@@ -35,8 +35,8 @@ final class ReplyReceiver implements Runnable {
     private static final long TICK_NS = 20_000_000L;
     /**
      * The longest receive wait (8 ticks): how late the receiver notices a stop that does not wake its socket (a
-     * sender's failure, a warm-up's or the agent's cancel; twping's Ctrl-C wakes it), and how long records stay
-     * buffered after the last reply. With nothing due it blocked for one tick at a time: 105 wake-ups, 28-36 ms of
+     * sender's failure, the agent's cancel; twping's stops and a warm-up's wake it:
+     * {@link ClientTestSession#cancelAndWake}), and how long records stay buffered after the last reply. With nothing due it blocked for one tick at a time: 105 wake-ups, 28-36 ms of
      * CPU, in a {@code twping -c 1} (docs/CLIENT.md, "Receive timeout").
      */
     static final long MAX_WAIT_NS = TICK_NS << 3;

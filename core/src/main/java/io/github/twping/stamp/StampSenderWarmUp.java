@@ -7,8 +7,8 @@ import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
 import java.lang.foreign.MemorySegment;
 import java.nio.channels.FileChannel;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.List;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 

@@ -163,16 +163,14 @@ class LauncherJvmOptionsTest {
         assertTrue(line.contains("source: shared objects file"), "the summary writer came from the AOT cache: " + line);
         // none of ours from the jar (the training runs its summary with the process's stderr, so the terminal check
         // is cached too): the first class loaded from the jar opens it, 11,676 entries of central directory
-        List<String> fromJar = session.output().lines()
-                .filter(l -> l.contains(" io.github.twping.") && l.contains("source: file:")).toList();
+        List<String> fromJar = oursFromTheJar(session.output().lines().toList());
         assertTrue(fromJar.isEmpty(), "classes loaded from the jar: " + fromJar);
         // -R's and -v's writers too (the training runs them over its data file)
         for (String output : List.of("-R", "-v")) {
             Run other = run(Map.of("opts", "-Xlog:class+load=info:stdout"), "--loopback", "-c", "2", "-i", "0.01",
                     "-L", "1", output);
             assertEquals(0, other.status(), other.output());
-            assertEquals(List.of(), other.output().lines()
-                    .filter(l -> l.contains(" io.github.twping.") && l.contains("source: file:")).toList(), output);
+            assertEquals(List.of(), oursFromTheJar(other.output().lines().toList()), output);
         }
     }
 
@@ -205,8 +203,7 @@ class LauncherJvmOptionsTest {
             assertTrue(p.waitFor(60, TimeUnit.SECONDS), "twampd ended");
         }
         assertTrue(lines.stream().anyMatch(l -> l.contains("STAMP reflector on")), String.join("\n", lines));
-        List<String> fromJar = lines.stream().filter(l -> l.contains(" io.github.twping.") && l.contains("source: file:"))
-                .toList();
+        List<String> fromJar = oursFromTheJar(lines);
         assertTrue(fromJar.isEmpty(), "classes loaded from the jar: " + fromJar);
     }
 
@@ -293,6 +290,11 @@ class LauncherJvmOptionsTest {
         } finally {
             Files.deleteIfExists(log);
         }
+    }
+
+    /** The {@code -Xlog:class+load} lines of our classes loaded from the jar instead of the AOT cache. */
+    private static List<String> oursFromTheJar(List<String> classLoadLog) {
+        return classLoadLog.stream().filter(l -> l.contains(" io.github.twping.") && l.contains("source: file:")).toList();
     }
 
     private static int indexOf(List<String> lines, String text) {
